@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli/ftrace.hpp"
+
+#include <cstdio>
+
+#include "model/simulation.hpp"
+
+namespace eevdf::cli {
+
+std::string FtraceWriter::comm(int task) const
+{
+	if (task < 0)
+		return "swapper/0";
+	std::string name = sim_->workload().tasks[static_cast<size_t>(task)].name;
+	if (name.size() > 15)  // TASK_COMM_LEN is 16 including the NUL
+		name.resize(15);
+	return name;
+}
+
+int FtraceWriter::prio(const Simulation& sim, int task) const
+{
+	return task < 0 ? 120 : 120 + sim.tasks()[static_cast<size_t>(task)].nice;
+}
+
+// "%16s-%-7d [%03d] %s %5lu.%06lu: " as trace_print_context() lays it out.
+void FtraceWriter::line(u64 t, int context, const std::string& body)
+{
+	char head[96];
+	const std::string who = context < 0 ? "<idle>" : comm(context);
+	std::snprintf(head, sizeof head, "%16s-%-7d [000] d..2. %5llu.%06llu: ", who.c_str(), pid(context),
+		      static_cast<unsigned long long>(t / 1000000000ULL),
+		      static_cast<unsigned long long>((t % 1000000000ULL) / 1000ULL));
+	body_ += head;
+	body_ += body;
+	body_ += '\n';
+	lines_++;
+}
+
+void FtraceWriter::on_switch(const Simulation& sim, u64 t, int prev, int next, bool prev_runnable, u64)
+{
+	sim_ = &sim;
+	exited_.resize(sim.tasks().size());
+	const char* state = prev < 0 ? "R" : prev_runnable ? "R" : exited_[static_cast<size_t>(prev)] ? "X" : "S";
+	char b[256];
+	std::snprintf(b, sizeof b,
+		      "sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
+		      comm(prev).c_str(), pid(prev), prio(sim, prev), state, comm(next).c_str(), pid(next),
+		      prio(sim, next));
+	line(t, prev, b);
+}
+
+void FtraceWriter::on_wakeup(const Simulation& sim, u64 t, int task, int, bool new_task)
+{
+	sim_ = &sim;
+	exited_.resize(sim.tasks().size());
+	char b[160];
+	std::snprintf(b, sizeof b, "%s: comm=%s pid=%d prio=%d target_cpu=000",
+		      new_task ? "sched_wakeup_new" : "sched_wakeup", comm(task).c_str(), pid(task), prio(sim, task));
+	line(t, sim.current(), b);
+}
+
+void FtraceWriter::on_block(const Simulation& sim, u64, int task, bool, bool exited)
+{
+	sim_ = &sim;
+	exited_.resize(sim.tasks().size());
+	exited_[static_cast<size_t>(task)] = exited;
+}
+
+std::string FtraceWriter::text() const
+{
+	std::string out = "# tracer: nop\n#\n# entries-in-buffer/entries-written: " + std::to_string(lines_) + "/" +
+			  std::to_string(lines_) + "   #P:1\n#\n";
+	out += "#                                _-----=> irqs-off/BH-disabled\n"
+	       "#                               / _----=> need-resched\n"
+	       "#                              | / _---=> hardirq/softirq\n"
+	       "#                              || / _--=> preempt-depth\n"
+	       "#                              ||| / _-=> migrate-disable\n"
+	       "#                              |||| /     delay\n"
+	       "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	       "#              | |         |   |||||     |         |\n";
+	return out + body_;
+}
+
+}  // namespace eevdf::cli

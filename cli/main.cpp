@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// eevdf: the command-line front end of the model.
+//
+// Exit status: 0 success; 2 bad usage or input (the message names the flag,
+// file or field); 1 the model violated one of its own invariants.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "cli/args.hpp"
+#include "cli/ftrace.hpp"
+#include "cli/report.hpp"
+#include "cli/seed001.hpp"
+#include "io/input_error.hpp"
+#include "io/rtapp.hpp"
+#include "model/metrics.hpp"
+#include "model/simulation.hpp"
+
+namespace eevdf::cli {
+namespace {
+
+struct ModelOptions {
+	std::string kernel{DEFAULT_PRESET};
+	u32 hz = 250;
+	u32 cpus = 1;
+	std::string slice;  // sysctl_sched_base_slice; empty = the preset's default for --cpus
+	std::string features;
+	std::string tick_phase = "0", tick_jitter = "0", switch_cost = "0";
+	u64 seed = 0;
+};
+
+void add_model_options(CLI::App* app, ModelOptions& o)
+{
+	app->add_option("--kernel", o.kernel, "kernel preset: 6.6, 6.12, 6.15, 6.18, 6.18.y")->capture_default_str();
+	app->add_option("--hz", o.hz, "CONFIG_HZ; TICK_NSEC = (1e9 + HZ/2) / HZ")->capture_default_str();
+	app->add_option("--cpus", o.cpus, "online CPUs, for the default base slice 0.70 ms x (1 + ilog2(min(N, 8)))")
+		->capture_default_str();
+	app->add_option("--slice", o.slice, "base slice (debugfs base_slice_ns), e.g. 3ms; default: the preset's");
+	app->add_option("--features", o.features, "sched features to switch, e.g. +HRTICK,-RUN_TO_PARITY or NO_DELAY_DEQUEUE");
+	app->add_option("--tick-phase", o.tick_phase, "ticks fire at t = PHASE (mod TICK_NSEC)")->capture_default_str();
+	app->add_option("--tick-jitter", o.tick_jitter, "each tick arrives early by up to DUR (seeded uniform)")
+		->capture_default_str();
+	app->add_option("--switch-cost", o.switch_cost, "time from a pick until the next task runs; charged to it")
+		->capture_default_str();
+	app->add_option("--seed", o.seed, "seed of the tick jitter")->capture_default_str();
+}
+
+Config build_config(const ModelOptions& o)
+{
+	const KernelPreset* preset = find_preset(o.kernel);
+	if (!preset) {
+		std::string known;
+		for (const KernelPreset& p : kernel_presets())
+			known += (known.empty() ? "" : ", ") + std::string(p.name);
+		throw UsageError("--kernel: unknown preset '" + o.kernel + "' (known: " + known + ")");
+	}
+	if (o.hz < 1 || o.hz > 100000)
+		throw UsageError("--hz: " + std::to_string(o.hz) + " is outside 1..100000");
+	if (o.cpus < 1)
+		throw UsageError("--cpus: must be at least 1");
+	Config cfg = make_config(*preset, o.hz, o.cpus);
+	if (!o.slice.empty()) {
+		cfg.base_slice_ns = parse_duration(o.slice, "--slice");
+		if (cfg.base_slice_ns == 0)
+			throw UsageError("--slice: must be positive");
+	}
+	cfg.features = apply_feature_list(cfg.features, o.features, "--features");
+	cfg.knobs.tick_phase = parse_duration(o.tick_phase, "--tick-phase");
+	cfg.knobs.tick_jitter = parse_duration(o.tick_jitter, "--tick-jitter");
+	cfg.knobs.switch_cost = parse_duration(o.switch_cost, "--switch-cost");
+	if (cfg.knobs.tick_phase >= cfg.tick_ns)
+		throw UsageError("--tick-phase: " + o.tick_phase + " must be below TICK_NSEC (" +
+				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");
+	if (cfg.knobs.tick_jitter >= cfg.tick_ns)
+		throw UsageError("--tick-jitter: " + o.tick_jitter + " must be below TICK_NSEC (" +
+				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");
+	cfg.seed = o.seed;
+	return cfg;
+}
+
+// Writes `text` to `path` whole or not at all: a temporary file renamed over it.
+void write_file_atomic(const std::string& path, const std::string& text)
+{
+	const std::string tmp = path + ".tmp";
+	{
+		std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+		if (!f || !f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
+			std::remove(tmp.c_str());
+			throw UsageError("--trace: cannot write '" + path + "'");
+		}
+	}
+	if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+		std::remove(tmp.c_str());
+		throw UsageError("--trace: cannot write '" + path + "'");
+	}
+}
+
+struct SimOptions {
+	std::string workload;
+	int hogs = 0;
+	int nice = 0;
+	std::string custom_slice;
+	std::string duration;
+	bool json = false;
+	std::string trace;
+};
+
+Workload build_workload(const SimOptions& s)
+{
+	if (s.workload.empty() == (s.hogs == 0))
+		throw UsageError("sim: give a workload file or --hogs N (exactly one)");
+	Workload wl;
+	if (s.hogs) {
+		if (s.hogs < 0 || s.hogs > 100000)
+			throw UsageError("--hogs: " + std::to_string(s.hogs) + " is outside 1..100000");
+		if (s.nice < MIN_NICE || s.nice > MAX_NICE)
+			throw UsageError("--nice: " + std::to_string(s.nice) + " is outside -20..19");
+		wl = hogs_workload(s.hogs, 10 * NSEC_PER_SEC);
+		for (TaskSpec& t : wl.tasks) {
+			t.nice = s.nice;
+			if (!s.custom_slice.empty())
+				t.custom_slice = parse_duration(s.custom_slice, "--custom-slice");
+		}
+	} else {
+		if (s.nice || !s.custom_slice.empty())
+			throw UsageError("--nice and --custom-slice apply to --hogs; a workload file sets priority and dl-runtime per task");
+		wl = load_rtapp_file(s.workload);
+	}
+	if (!s.duration.empty()) {
+		wl.duration = parse_duration(s.duration, "--duration");
+		if (wl.duration == 0)
+			throw UsageError("--duration: must be positive");
+	}
+	return wl;
+}
+
+int cmd_sim(const ModelOptions& mo, const SimOptions& so)
+{
+	const Config cfg = build_config(mo);
+	const Workload wl = build_workload(so);
+	Simulation sim(cfg, wl);
+	MetricsCollector metrics;
+	FtraceWriter trace;
+	sim.add_observer(&metrics);
+	if (!so.trace.empty())
+		sim.add_observer(&trace);
+	sim.run();
+	metrics.finish(sim);
+	if (!so.trace.empty())
+		write_file_atomic(so.trace, trace.text());
+	const Report r{sim, metrics};
+	std::cout << (so.json ? format_json(r) : format_table(r));
+	if (sim.cfs_rq().pick_failures) {
+		std::cerr << "eevdf: invariant violated: " << sim.cfs_rq().pick_failures
+			  << " picks found no eligible entity\n";
+		return 1;
+	}
+	return 0;
+}
+
+struct TableOptions {
+	std::vector<u32> hz{1000, 100};
+	std::vector<std::string> slices{"3ms", "6ms", "9ms", "12ms", "22ms", "32ms"};
+	int hogs = 4;
+	std::string duration = "30s";
+};
+
+// The model's version of seed 001's tables, beside the measured values.
+int cmd_slice_table(ModelOptions mo, const TableOptions& to)
+{
+	const u64 duration = parse_duration(to.duration, "--duration");
+	if (duration == 0)
+		throw UsageError("--duration: must be positive");
+	if (to.hogs < 1 || to.hogs > 100000)
+		throw UsageError("--hogs: " + std::to_string(to.hogs) + " is outside 1..100000");
+	const bool seed_scenario = to.hogs == 4 && duration == 30 * NSEC_PER_SEC;
+	std::printf("%d CPU hogs on one CPU for %s, kernel %s model (hogs only; tick jitter %s, switch cost %s)\n",
+		    to.hogs, to.duration.c_str(), mo.kernel.c_str(), mo.tick_jitter.c_str(), mo.switch_cost.c_str());
+	if (seed_scenario)
+		std::printf("measured: seed 001, stress-ng --cpu 4 on 1 CPU, 30 s (LKML, 20 Mar 2024, tip a26979377bf3)\n");
+	for (u32 hz : to.hz) {
+		mo.hz = hz;
+		std::printf("\nOn CONFIG_HZ=%u (TICK_NSEC = %llu ns)\n\n", hz, static_cast<unsigned long long>(tick_nsec(hz)));
+		std::printf("| base_slice | avg-run (msec) measured | model  | context-switches measured | model |\n");
+		std::printf("| ---------- | ----------------------- | ------ | ------------------------- | ----- |\n");
+		for (const std::string& s : to.slices) {
+			mo.slice = s;
+			const Config cfg = build_config(mo);
+			Simulation sim(cfg, hogs_workload(to.hogs, duration));
+			MetricsCollector m;
+			sim.add_observer(&m);
+			sim.run();
+			m.finish(sim);
+			const TaskMetrics total = total_metrics(m);
+			const Distribution d = summarize(total.runs);
+			const double avg = d.count ? static_cast<double>(d.sum) / static_cast<double>(d.count) / 1e6 : 0.0;
+			const Seed001Row* measured = nullptr;
+			for (const Seed001Row& row : seed001_rows)
+				if (seed_scenario && row.hz == hz && row.slice_ms * NSEC_PER_MSEC == cfg.base_slice_ns)
+					measured = &row;
+			char mavg[32] = "-", msw[32] = "-";
+			if (measured) {
+				std::snprintf(mavg, sizeof mavg, "%.3f", measured->avg_run_ms);
+				std::snprintf(msw, sizeof msw, "%llu", static_cast<unsigned long long>(measured->context_switches));
+			}
+			std::printf("| %-10s | %23s | %6.3f | %25s | %5llu |\n", s.c_str(), mavg, avg, msw,
+				    static_cast<unsigned long long>(total.switches));
+		}
+	}
+	return 0;
+}
+
+int cmd_presets()
+{
+	for (const KernelPreset& p : kernel_presets()) {
+		Config cfg = make_config(p, 250, 1);
+		std::printf("%-7s %s\n        default base slice (1 CPU) %llu ns; features %s\n", std::string(p.name).c_str(),
+			    std::string(p.description).c_str(), static_cast<unsigned long long>(cfg.base_slice_ns),
+			    features_string(p.features).c_str());
+	}
+	return 0;
+}
+
+}  // namespace
+}  // namespace eevdf::cli
+
+int main(int argc, char** argv)
+{
+	using namespace eevdf::cli;
+	CLI::App app{"eevdf: a checked reference model of the Linux EEVDF scheduler with a periodic tick"};
+	app.require_subcommand(1);
+
+	ModelOptions mo;
+	SimOptions so;
+	auto* sim = app.add_subcommand("sim", "simulate a workload on one CPU and report run lengths, switches, latency and lag");
+	sim->footer("Examples:\n"
+		    "  eevdf sim --hogs 4 --hz 1000 --slice 3ms --duration 30s\n"
+		    "  eevdf sim workload.json --hz 250 --kernel 6.12 --json\n"
+		    "  eevdf sim --hogs 2 --hz 1000 --slice 3ms --tick-jitter 20us --trace out.trace\n");
+	sim->add_option("workload", so.workload, "rt-app JSON workload file");
+	sim->add_option("--hogs", so.hogs, "N CPU hogs (stress-ng --cpu N on one CPU) instead of a workload file");
+	sim->add_option("--nice", so.nice, "nice of the hogs");
+	sim->add_option("--custom-slice", so.custom_slice, "sched_setattr(sched_runtime) slice of the hogs (6.12+)");
+	sim->add_option("--duration", so.duration, "simulated time (default: the workload's, or 10s for --hogs)");
+	sim->add_flag("--json", so.json, "print one JSON document instead of the table");
+	sim->add_option("--trace", so.trace, "write the schedule as ftrace text (sched_switch, sched_wakeup) to FILE");
+	add_model_options(sim, mo);
+
+	ModelOptions to_mo;
+	TableOptions to;
+	auto* table = app.add_subcommand("slice-table", "seed 001's avg-run and context-switch table: model beside measured");
+	table->footer("Example:\n  eevdf slice-table            # 4 hogs, 30 s, HZ=1000 and 100, slices 3..32 ms\n");
+	table->add_option("--hz-list", to.hz, "HZ values")->delimiter(',')->capture_default_str();
+	table->add_option("--slices", to.slices, "base slices")->delimiter(',');
+	table->add_option("--hogs", to.hogs, "CPU hogs")->capture_default_str();
+	table->add_option("--duration", to.duration, "simulated time per row")->capture_default_str();
+	add_model_options(table, to_mo);
+	table->remove_option(table->get_option("--hz"));
+	table->remove_option(table->get_option("--slice"));
+
+	auto* presets = app.add_subcommand("presets", "list the kernel presets and their defaults");
+
+	try {
+		app.parse(argc, argv);
+	} catch (const CLI::CallForHelp& e) {
+		return app.exit(e);
+	} catch (const CLI::CallForAllHelp& e) {
+		return app.exit(e);
+	} catch (const CLI::ParseError& e) {
+		std::cerr << "eevdf: " << e.what() << "\nRun 'eevdf --help' or 'eevdf COMMAND --help'.\n";
+		return 2;
+	}
+
+	try {
+		if (*sim)
+			return cmd_sim(mo, so);
+		if (*table)
+			return cmd_slice_table(to_mo, to);
+		if (*presets)
+			return cmd_presets();
+	} catch (const UsageError& e) {
+		std::cerr << "eevdf: " << e.what() << "\n";
+		return 2;
+	} catch (const eevdf::InputError& e) {
+		std::cerr << "eevdf: " << e.what() << "\n";
+		return 2;
+	} catch (const eevdf::WorkloadError& e) {
+		std::cerr << "eevdf: " << e.what() << "\n";
+		return 2;
+	}
+	return 2;
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli/report.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace eevdf::cli {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+double mean(const Distribution& d) { return d.count ? static_cast<double>(d.sum) / static_cast<double>(d.count) : 0.0; }
+
+ordered_json run_json(const Distribution& d)
+{
+	return ordered_json{{"count", d.count}, {"mean", mean(d)}, {"min", d.min}, {"p50", d.p50},
+			    {"p90", d.p90},     {"p99", d.p99},    {"max", d.max}};
+}
+
+ordered_json latency_json(const Distribution& d)
+{
+	return ordered_json{{"count", d.count}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99}, {"max", d.max}};
+}
+
+ordered_json task_json(const TaskMetrics& m)
+{
+	const Distribution runs = summarize(m.runs);
+	ordered_json j;
+	j["name"] = m.name;
+	j["pid"] = m.pid;
+	j["cpu_ns"] = m.cpu_ns;
+	j["runs"] = runs.count;
+	j["run_ns"] = run_json(runs);
+	j["switches"] = m.switches;
+	j["involuntary_switches"] = m.involuntary_switches;
+	j["wakeup_latency_ns"] = latency_json(summarize(m.wakeup_latency));
+	j["max_abs_lag_ns"] = m.max_abs_lag_ns;
+	return j;
+}
+
+std::string ms(u64 ns) { char b[32]; std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1e6); return b; }
+std::string ms(double ns) { char b[32]; std::snprintf(b, sizeof b, "%.3f", ns / 1e6); return b; }
+std::string us(u64 ns) { char b[32]; std::snprintf(b, sizeof b, "%.1f", static_cast<double>(ns) / 1e3); return b; }
+
+}  // namespace
+
+TaskMetrics total_metrics(const MetricsCollector& m)
+{
+	TaskMetrics t;
+	t.name = "total";
+	for (const TaskMetrics& x : m.tasks) {
+		t.cpu_ns += x.cpu_ns;
+		t.runs.insert(t.runs.end(), x.runs.begin(), x.runs.end());
+		t.switches += x.switches;
+		t.involuntary_switches += x.involuntary_switches;
+		t.wakeup_latency.insert(t.wakeup_latency.end(), x.wakeup_latency.begin(), x.wakeup_latency.end());
+		t.max_abs_lag_ns = std::max(t.max_abs_lag_ns, x.max_abs_lag_ns);
+	}
+	return t;
+}
+
+std::string format_json(const Report& r)
+{
+	const Config& c = r.sim.config();
+	ordered_json cfg;
+	cfg["kernel"] = std::string(c.preset->name);
+	cfg["kernel_description"] = std::string(c.preset->description);
+	cfg["hz"] = c.hz;
+	cfg["tick_ns"] = c.tick_ns;
+	cfg["base_slice_ns"] = c.base_slice_ns;
+	cfg["cpus"] = c.cpus;
+	ordered_json feats = ordered_json::object();
+	for (unsigned i = 0; i < feature_names.size(); i++)
+		feats[std::string(feature_names[i])] = c.features[static_cast<Feature>(i)];
+	cfg["features"] = feats;
+	cfg["seed"] = c.seed;
+	cfg["knobs"] = ordered_json{{"tick_phase_ns", c.knobs.tick_phase},
+				    {"tick_jitter_ns", c.knobs.tick_jitter},
+				    {"switch_cost_ns", c.knobs.switch_cost}};
+	cfg["duration_ns"] = r.sim.now();
+
+	ordered_json tasks = ordered_json::array();
+	for (const TaskMetrics& m : r.metrics.tasks)
+		tasks.push_back(task_json(m));
+
+	ordered_json summary = task_json(total_metrics(r.metrics));
+	summary.erase("name");
+	summary.erase("pid");
+	summary["busy_ns"] = r.sim.busy_ns();
+	summary["idle_ns"] = r.sim.idle_ns();
+	summary["ticks"] = r.sim.ticks();
+	summary["events"] = r.sim.events();
+
+	ordered_json doc;
+	doc["config"] = cfg;
+	doc["tasks"] = tasks;
+	doc["summary"] = summary;
+	return doc.dump(2) + "\n";
+}
+
+std::string format_table(const Report& r)
+{
+	std::string out = "# eevdf model: " + describe(r.sim.config()) + "\n";
+	out += "# simulated " + ms(r.sim.now()) + " ms: busy " + ms(r.sim.busy_ns()) + " ms, idle " +
+	       ms(r.sim.idle_ns()) + " ms, " + std::to_string(r.sim.ticks()) + " ticks\n";
+	char line[512];
+	std::snprintf(line, sizeof line, "%-16s %6s %11s %7s %9s %9s %9s %9s %9s %9s %8s %7s %10s %10s %10s\n", "task",
+		      "pid", "cpu_ms", "runs", "mean_ms", "min_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms", "switches",
+		      "invol", "wake_p50us", "wake_p99us", "maxlag_us");
+	out += line;
+	auto row = [&](const TaskMetrics& m, const std::string& pid) {
+		const Distribution d = summarize(m.runs);
+		const Distribution w = summarize(m.wakeup_latency);
+		std::snprintf(line, sizeof line,
+			      "%-16s %6s %11s %7llu %9s %9s %9s %9s %9s %9s %8llu %7llu %10s %10s %10s\n",
+			      m.name.c_str(), pid.c_str(), ms(m.cpu_ns).c_str(), static_cast<unsigned long long>(d.count),
+			      ms(mean(d)).c_str(), ms(d.min).c_str(), ms(d.p50).c_str(), ms(d.p90).c_str(),
+			      ms(d.p99).c_str(), ms(d.max).c_str(), static_cast<unsigned long long>(m.switches),
+			      static_cast<unsigned long long>(m.involuntary_switches), w.count ? us(w.p50).c_str() : "-",
+			      w.count ? us(w.p99).c_str() : "-", us(static_cast<u64>(m.max_abs_lag_ns)).c_str());
+		out += line;
+	};
+	for (const TaskMetrics& m : r.metrics.tasks)
+		row(m, std::to_string(m.pid));
+	row(total_metrics(r.metrics), "-");
+	return out;
+}
+
+}  // namespace eevdf::cli

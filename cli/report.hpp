@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The results of one simulation as a readable table and as JSON.
+#pragma once
+
+#include <string>
+
+#include "model/metrics.hpp"
+#include "model/simulation.hpp"
+
+namespace eevdf::cli {
+
+struct Report {
+	const Simulation& sim;
+	const MetricsCollector& metrics;
+};
+
+std::string format_table(const Report& r);
+std::string format_json(const Report& r);  // the schema documented in README.md
+
+// The sums over all tasks, as the "summary" object reports them.
+TaskMetrics total_metrics(const MetricsCollector& m);
+
+}  // namespace eevdf::cli

@@ -1,0 +1,715 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// rt-app JSON <-> Workload.
+//
+// The semantics follow rt-app's own parser and runner (scheduler-tools/rt-app,
+// src/rt-app_parse_config.c and src/rt-app.c):
+// - An event key is the event name, optionally followed by digits: rt-app
+//   matches keys by prefix, and its workgen script makes repeated keys unique
+//   by appending digits ("run", "run1"). Repeated keys are also kept as is.
+// - A task without "phases" has one implicit phase holding its events; its
+//   "loop" becomes the phase's loop and the task runs once, and without a
+//   "loop" the task loops forever (parse_task_data()). A task with "phases"
+//   loops forever unless it has a "loop".
+// - Phase-level "priority" / "dl-runtime" are applied when the phase starts
+//   (set_thread_param()); here they are SetNice / SetSlice events at the start
+//   of the phase. A phase-level "policy" without "priority" resets nice to
+//   rt-app's default, 0 (parse_sched_data(), DEFAULT_THREAD_NICE).
+// - Thread i of a task with "instance" > 1 is named "NAME-IDX", IDX being the
+//   thread's index among all threads of the file, as rt-app names it
+//   (thread_data_set_unique_name()). A single-instance task keeps its name.
+// - A timer whose ref starts with "unique" is private to each thread
+//   (parse_task_event_data()): its ref is named "REF@THREAD".
+// - A "suspend" with an empty name waits on the task's own name (tutorial).
+
+#include "io/rtapp.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "io/json.hpp"
+
+namespace eevdf {
+
+namespace {
+
+using json::Member;
+using json::Value;
+
+constexpr std::size_t MAX_THREADS = 4096;
+constexpr std::size_t MAX_EVENTS = std::size_t{1} << 20;
+constexpr u64 MAX_US = ~0ULL / NSEC_PER_USEC;
+
+constexpr const char* SUPPORTED_EVENTS = "run, runtime, sleep, timer, suspend, resume, yield";
+
+struct EventName {
+	std::string_view name;
+	bool supported;
+	Event::Kind kind;
+};
+
+constexpr EventName EVENT_NAMES[] = {
+	{"run", true, Event::Kind::Run},          {"runtime", true, Event::Kind::Runtime},
+	{"sleep", true, Event::Kind::Sleep},      {"timer", true, Event::Kind::Timer},
+	{"suspend", true, Event::Kind::Suspend},  {"resume", true, Event::Kind::Resume},
+	{"yield", true, Event::Kind::Yield},      {"lock", false, {}},
+	{"unlock", false, {}},                    {"wait", false, {}},
+	{"signal", false, {}},                    {"broad", false, {}},
+	{"sync", false, {}},                      {"barrier", false, {}},
+	{"mem", false, {}},                       {"iorun", false, {}},
+	{"fork", false, {}},
+};
+
+const EventName* find_event(std::string_view key)
+{
+	std::string_view base = key.substr(0, key.find_last_not_of("0123456789") + 1);
+	for (const EventName& e : EVENT_NAMES)
+		if (e.name == base)
+			return &e;
+	return nullptr;
+}
+
+// rt-app properties the model cannot honour, with the reason.
+const char* unsupported_property(std::string_view key)
+{
+	if (key == "taskgroup")
+		return "is not supported by the model yet (no group scheduling)";
+	if (key == "util_min" || key == "util_max")
+		return "is not supported by the model yet (no utilization clamping)";
+	if (key == "dl-period" || key == "dl-deadline" || key == "period" || key == "deadline")
+		return "only applies to SCHED_DEADLINE; the model covers the fair class (SCHED_OTHER) only";
+	if (key == "nodes_membind" || key == "membind_nodes")
+		return "is not supported by the model yet (no NUMA)";
+	return nullptr;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+class Reader {
+public:
+	explicit Reader(const std::string& filename) : file_(filename) {}
+
+	Workload read(std::string_view text)
+	{
+		Value root = json::parse(text, file_);
+		if (!root.is_object())
+			fail(root, "", "the file must be an object with \"tasks\" (and optionally \"global\"), got " +
+						json::describe(root));
+		const Member *global = nullptr, *tasks = nullptr, *resources = nullptr;
+		for (const Member& m : root.members) {
+			const Member** slot = m.key == "global" ? &global
+					    : m.key == "tasks"  ? &tasks
+					    : m.key == "resources" ? &resources  // legacy, created on use: ignored
+								   : nullptr;
+			if (!slot)
+				fail(m, m.key, "unknown top-level key; accepted: global, tasks, resources");
+			if (*slot)
+				fail(m, m.key, "given twice");
+			*slot = &m;
+		}
+		if (global)
+			read_global(global->value);
+		if (!tasks)
+			fail(root, "", "missing the required \"tasks\" object");
+		read_tasks(tasks->value);
+		return std::move(w_);
+	}
+
+private:
+	const std::string& file_;
+	Workload w_;
+	std::size_t events_ = 0;
+	std::set<std::string> thread_names_;
+
+	[[noreturn]] void fail_at(int line, int col, const std::string& path, const std::string& msg) const
+	{
+		throw InputError(file_ + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
+				 (path.empty() ? "" : path + ": ") + msg);
+	}
+	[[noreturn]] void fail(const Value& v, const std::string& path, const std::string& msg) const
+	{
+		fail_at(v.line, v.column, path, msg);
+	}
+	[[noreturn]] void fail(const Member& m, const std::string& path, const std::string& msg) const
+	{
+		fail_at(m.line, m.column, path, msg);
+	}
+
+	s64 integer(const Value& v, const std::string& path, const std::string& expected) const
+	{
+		s64 n = 0;
+		bool plain = v.type == Value::Type::Number && v.text.find_first_of(".eE") == std::string::npos;
+		if (!plain)
+			fail(v, path, "expected " + expected + ", got " + json::describe(v));
+		auto [end, ec] = std::from_chars(v.text.data(), v.text.data() + v.text.size(), n);
+		if (ec != std::errc() || end != v.text.data() + v.text.size())
+			fail(v, path, json::describe(v) + " is out of range; expected " + expected);
+		return n;
+	}
+
+	u64 micros(const Value& v, const std::string& path, const char* expected = "a whole number of microseconds >= 0") const
+	{
+		s64 us = integer(v, path, expected);
+		if (us < 0)
+			fail(v, path, "expected " + std::string(expected) + ", got " + json::describe(v));
+		if (static_cast<u64>(us) > MAX_US)
+			fail(v, path, json::describe(v) + " us is too large; the limit is " + std::to_string(MAX_US));
+		return static_cast<u64>(us) * NSEC_PER_USEC;
+	}
+
+	s64 loop(const Value& v, const std::string& path) const
+	{
+		s64 n = integer(v, path, "-1 (forever) or a count >= 1");
+		if (n == -1)
+			return LOOP_FOREVER;
+		if (n < 1)
+			fail(v, path, "expected -1 (forever) or a count >= 1, got " + json::describe(v));
+		return n;
+	}
+
+	int nice(const Value& v, const std::string& path) const
+	{
+		const char* expected = "a nice value from -20 to 19";
+		s64 n = integer(v, path, expected);
+		if (n < -20 || n > 19)
+			fail(v, path, "expected " + std::string(expected) + ", got " + json::describe(v));
+		return static_cast<int>(n);
+	}
+
+	const std::string& name(const Value& v, const std::string& path, bool allow_empty = false) const
+	{
+		if (!v.is_string() || (!allow_empty && v.text.empty()))
+			fail(v, path, "expected a non-empty name (a string), got " + json::describe(v));
+		return v.text;
+	}
+
+	void policy(const Value& v, const std::string& path) const
+	{
+		if (v.is_string() && v.text == "SCHED_OTHER")
+			return;
+		for (const char* p : {"SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE", "SCHED_IDLE", "SCHED_BATCH"})
+			if (v.is_string() && v.text == p)
+				fail(v, path, v.text + " is not modelled: the model covers the fair class, SCHED_OTHER, only");
+		fail(v, path, "unknown policy " + json::describe(v) + "; accepted: \"SCHED_OTHER\"");
+	}
+
+	// Global "duration": whole or decimal seconds; -1 and 0 mean until the tasks end.
+	u64 seconds(const Value& v, const std::string& path) const
+	{
+		const char* expected = "seconds >= 0 (such as 2 or 0.5), or -1 to run until the tasks end";
+		const std::string& t = v.text;
+		if (v.type != Value::Type::Number || t.find_first_of("eE") != std::string::npos)
+			fail(v, path, "expected " + std::string(expected) + ", got " + json::describe(v));
+		std::size_t dot = t.find('.');
+		std::string whole = t.substr(0, dot), frac = dot == std::string::npos ? "" : t.substr(dot + 1);
+		bool frac_zero = frac.find_first_not_of('0') == std::string::npos;
+		if (whole[0] == '-') {
+			if (whole == "-1" && frac_zero)
+				return 0;
+			if (!(whole == "-0" && frac_zero))
+				fail(v, path, "expected " + std::string(expected) + ", got " + json::describe(v));
+			return 0;
+		}
+		if (frac.size() > 9 && frac.find_first_not_of('0', 9) != std::string::npos)
+			fail(v, path, json::describe(v) + " is finer than a nanosecond");
+		frac.resize(9, '0');
+		u64 s = 0;
+		auto [end, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), s);
+		if (ec != std::errc() || s > (~0ULL - NSEC_PER_SEC) / NSEC_PER_SEC)
+			fail(v, path, json::describe(v) + " s is too long");
+		return s * NSEC_PER_SEC + std::stoull(frac);
+	}
+
+	void read_global(const Value& g)
+	{
+		if (!g.is_object())
+			fail(g, "global", "expected an object, got " + json::describe(g));
+		static const std::set<std::string_view> ignored = {
+			"calibration", "pi_enabled", "lock_pages", "logdir", "log_basename", "log_size",
+			"ftrace", "gnuplot", "io_device", "mem_buffer_size", "cumulative_slack"};
+		std::set<std::string> seen;
+		for (const Member& m : g.members) {
+			std::string path = "global." + m.key;
+			if (!seen.insert(m.key).second)
+				fail(m, path, "given twice");
+			if (m.key == "duration")
+				w_.duration = seconds(m.value, path);
+			else if (m.key == "default_policy")
+				policy(m.value, path);
+			else if (!ignored.count(m.key))
+				fail(m, path, "unknown key; accepted: duration, default_policy, calibration, pi_enabled, "
+					      "lock_pages, logdir, log_basename, log_size, ftrace, gnuplot, io_device, "
+					      "mem_buffer_size, cumulative_slack");
+		}
+	}
+
+	void read_tasks(const Value& tasks)
+	{
+		if (!tasks.is_object())
+			fail(tasks, "tasks", "expected an object of named tasks, got " + json::describe(tasks));
+		if (tasks.members.empty())
+			fail(tasks, "tasks", "there are no tasks; define at least one");
+		for (const Member& m : tasks.members)
+			read_task(m);
+	}
+
+	// The members of a task or phase object, sorted into properties and events.
+	struct Fields {
+		std::map<std::string, const Member*> props;
+		std::vector<std::pair<const Member*, const EventName*>> events;
+	};
+
+	Fields sort_fields(const Value& obj, const std::string& path, bool task) const
+	{
+		static const std::set<std::string_view> task_props = {
+			"instance", "loop", "phases", "policy", "priority", "dl-runtime", "delay", "cpus"};
+		static const std::set<std::string_view> phase_props = {"loop", "policy", "priority", "dl-runtime", "cpus"};
+		const auto& props = task ? task_props : phase_props;
+		Fields f;
+		for (const Member& m : obj.members) {
+			std::string p = path + "." + m.key;
+			if (props.count(m.key)) {
+				if (!f.props.emplace(m.key, &m).second)
+					fail(m, p, "given twice");
+				continue;
+			}
+			if (const EventName* e = find_event(m.key)) {
+				if (!e->supported)
+					fail(m, p, "the rt-app event \"" + std::string(e->name) +
+							   "\" is not supported by the model yet; supported events: " +
+							   SUPPORTED_EVENTS);
+				f.events.emplace_back(&m, e);
+				continue;
+			}
+			if (const char* why = unsupported_property(m.key))
+				fail(m, p, why);
+			if (!task && task_props.count(m.key))
+				fail(m, p, "is a task property; it cannot be set in a phase");
+			std::string msg = "unknown key; a " + std::string(task ? "task" : "phase") + " accepts ";
+			for (std::string_view k : props)
+				msg += std::string(k) + ", ";
+			msg += std::string("and the events ") + SUPPORTED_EVENTS;
+			for (const EventName& e : EVENT_NAMES) {
+				if (starts_with(m.key, e.name)) {
+					msg += " (rt-app reads any key starting with \"" + std::string(e.name) +
+					       "\" as that event; the model accepts the name followed only by digits, "
+					       "as rt-app's workgen writes repeated keys: \"" +
+					       std::string(e.name) + "1\")";
+					break;
+				}
+			}
+			fail(m, p, msg);
+		}
+		return f;
+	}
+
+	Event event(const Member& m, const EventName& en, const std::string& path, const std::string& task,
+		    const std::string& thread)
+	{
+		const Value& v = m.value;
+		Event e;
+		e.kind = en.kind;
+		switch (en.kind) {
+		case Event::Kind::Run:
+			if (v.type == Value::Type::Number && v.text == "-1")
+				e.ns = RUN_FOREVER;  // rt-app turns -1 into ~2^64 us of work: forever
+			else
+				e.ns = micros(v, path, "a whole number of microseconds >= 0, or -1 to run forever");
+			break;
+		case Event::Kind::Runtime:
+		case Event::Kind::Sleep:
+			e.ns = micros(v, path);
+			break;
+		case Event::Kind::Timer:
+			timer(v, path, thread, e);
+			break;
+		case Event::Kind::Suspend: {
+			const std::string& n = name(v, path, true);
+			e.ref = w_.ref(n.empty() ? task : n);
+			break;
+		}
+		case Event::Kind::Resume:
+			e.ref = w_.ref(name(v, path));
+			break;
+		case Event::Kind::Yield:  // rt-app ignores the value
+		case Event::Kind::SetNice:
+		case Event::Kind::SetSlice:
+			break;
+		}
+		return e;
+	}
+
+	void timer(const Value& v, const std::string& path, const std::string& thread, Event& e)
+	{
+		if (!v.is_object())
+			fail(v, path, "expected {\"ref\": NAME, \"period\": MICROSECONDS}, got " + json::describe(v));
+		const Member *ref = nullptr, *period = nullptr, *mode = nullptr;
+		for (const Member& m : v.members) {
+			const Member** slot = m.key == "ref" ? &ref : m.key == "period" ? &period : m.key == "mode" ? &mode : nullptr;
+			if (!slot)
+				fail(m, path + "." + m.key, "unknown key; a timer accepts ref, period and mode");
+			if (*slot)
+				fail(m, path + "." + m.key, "given twice");
+			*slot = &m;
+		}
+		if (!ref)
+			fail(v, path, "the timer needs a \"ref\": the name of the timer");
+		if (!period)
+			fail(v, path, "the timer needs a \"period\" in microseconds");
+		if (mode) {
+			const Value& mv = mode->value;
+			if (mv.is_string() && mv.text == "absolute")
+				fail(mv, path + ".mode", "\"absolute\" timers are not supported by the model yet; "
+							 "accepted: \"relative\" (rt-app's default)");
+			if (!mv.is_string() || mv.text != "relative")
+				fail(mv, path + ".mode", "expected \"relative\", got " + json::describe(mv));
+		}
+		std::string n = name(ref->value, path + ".ref");
+		e.ref = w_.ref(starts_with(n, "unique") ? n + "@" + thread : n);
+		e.ns = micros(period->value, path + ".period");
+	}
+
+	void add_events(Phase& p, const Fields& f, const std::string& path, const std::string& task,
+			const std::string& thread)
+	{
+		for (const auto& [m, en] : f.events) {
+			if (++events_ > MAX_EVENTS)
+				fail(*m, path + "." + m->key, "the workload is too large: more than " +
+								  std::to_string(MAX_EVENTS) + " events after expanding instances");
+			p.events.push_back(event(*m, *en, path + "." + m->key, task, thread));
+		}
+	}
+
+	const Member* prop(const Fields& f, const char* key) const
+	{
+		auto it = f.props.find(key);
+		return it == f.props.end() ? nullptr : it->second;
+	}
+
+	Phase read_phase(const Member& pm, const std::string& path, const std::string& task, const std::string& thread)
+	{
+		const Value& obj = pm.value;
+		if (!obj.is_object())
+			fail(obj, path, "expected an object describing the phase, got " + json::describe(obj));
+		Fields f = sort_fields(obj, path, false);
+		if (f.events.empty())
+			fail(pm, path, std::string("the phase has no events; give it at least one of ") + SUPPORTED_EVENTS);
+		Phase p;
+		p.name = pm.key;
+		if (const Member* m = prop(f, "loop"))
+			p.loop = loop(m->value, path + ".loop");
+		if (const Member* m = prop(f, "policy"))
+			policy(m->value, path + ".policy");
+		if (const Member* m = prop(f, "priority"))
+			p.events.push_back(Event{Event::Kind::SetNice, 0, -1, nice(m->value, path + ".priority")});
+		else if (prop(f, "policy"))
+			p.events.push_back(Event{Event::Kind::SetNice, 0, -1, 0});
+		if (const Member* m = prop(f, "dl-runtime"))
+			p.events.push_back(Event{Event::Kind::SetSlice, micros(m->value, path + ".dl-runtime"), -1, 0});
+		add_events(p, f, path, task, thread);
+		return p;
+	}
+
+	void read_task(const Member& tm)
+	{
+		const std::string path = "tasks." + tm.key;
+		if (tm.key.empty())
+			fail(tm, "tasks", "a task name must not be empty");
+		const Value& obj = tm.value;
+		if (!obj.is_object())
+			fail(obj, path, "expected an object describing the task, got " + json::describe(obj));
+		Fields f = sort_fields(obj, path, true);
+
+		TaskSpec base;
+		s64 instances = 1;
+		if (const Member* m = prop(f, "instance")) {
+			instances = integer(m->value, path + ".instance", "a count of threads >= 1");
+			if (instances < 1)
+				fail(m->value, path + ".instance",
+				     "expected a count of threads >= 1, got " + json::describe(m->value) +
+					     " (rt-app's 0, for tasks created only by fork events, is not supported)");
+		}
+		if (const Member* m = prop(f, "policy"))
+			policy(m->value, path + ".policy");
+		if (const Member* m = prop(f, "priority"))
+			base.nice = nice(m->value, path + ".priority");
+		if (const Member* m = prop(f, "dl-runtime"))
+			base.custom_slice = micros(m->value, path + ".dl-runtime");
+		if (const Member* m = prop(f, "delay"))
+			base.delay = micros(m->value, path + ".delay");
+		const Member* loop_m = prop(f, "loop");
+		s64 count = loop_m ? loop(loop_m->value, path + ".loop") : LOOP_FOREVER;
+
+		const Member* phases = prop(f, "phases");
+		if (phases) {
+			if (!f.events.empty()) {
+				const Member& e = *f.events.front().first;
+				fail(e, path + "." + e.key,
+				     "a task with \"phases\" cannot also have events of its own (rt-app ignores them); "
+				     "move the event into a phase");
+			}
+			const Value& ps = phases->value;
+			if (!ps.is_object() || ps.members.empty())
+				fail(ps, path + ".phases", "expected an object of one or more named phases, got " +
+								   json::describe(ps));
+		} else if (f.events.empty()) {
+			fail(tm, path, std::string("the task has no events; give it at least one of ") + SUPPORTED_EVENTS);
+		}
+
+		for (s64 i = 0; i < instances; i++) {
+			TaskSpec t = base;
+			t.name = instances == 1 ? tm.key : tm.key + "-" + std::to_string(w_.tasks.size());
+			if (w_.tasks.size() >= MAX_THREADS)
+				fail(tm, path, "too many threads: the limit is " + std::to_string(MAX_THREADS));
+			if (!thread_names_.insert(t.name).second)
+				fail(tm, path, "a second thread named \"" + t.name + "\"; task and thread names must be unique" +
+						       (instances == 1 ? "" : " (thread i of an instance task is named NAME-i)"));
+			if (phases) {
+				t.loop = count;
+				for (const Member& pm : phases->value.members)
+					t.phases.push_back(read_phase(pm, path + ".phases." + pm.key, tm.key, t.name));
+			} else {
+				Phase p;
+				p.name = "phase0";
+				p.loop = loop_m ? count : 1;
+				t.loop = loop_m ? 1 : LOOP_FOREVER;
+				add_events(p, f, path, tm.key, t.name);
+				t.phases.push_back(std::move(p));
+			}
+			w_.tasks.push_back(std::move(t));
+		}
+	}
+};
+
+// ---- writing ----
+
+std::string us(u64 ns, const std::string& what)
+{
+	if (ns % NSEC_PER_USEC)
+		throw std::invalid_argument(what + ": " + std::to_string(ns) +
+					    " ns is not a whole number of microseconds, the unit of rt-app times");
+	return std::to_string(ns / NSEC_PER_USEC);
+}
+
+std::string loop_str(s64 loop, const std::string& what)
+{
+	if (loop != LOOP_FOREVER && loop < 1)
+		throw std::invalid_argument(what + ": loop " + std::to_string(loop) + " is neither LOOP_FOREVER nor >= 1");
+	return std::to_string(loop);
+}
+
+std::string nice_str(int nice, const std::string& what)
+{
+	if (nice < -20 || nice > 19)
+		throw std::invalid_argument(what + ": nice " + std::to_string(nice) + " is outside -20..19");
+	return std::to_string(nice);
+}
+
+// A run of events that becomes one rt-app phase: optional phase-level
+// priority and dl-runtime, then at least one event.
+struct Segment {
+	std::optional<int> nice;
+	std::optional<u64> slice;
+	std::vector<const Event*> events;
+};
+
+std::vector<Segment> segments(const Phase& p, const std::string& what)
+{
+	std::vector<Segment> out;
+	const auto& ev = p.events;
+	for (std::size_t i = 0; i < ev.size();) {
+		Segment s;
+		if (ev[i].kind == Event::Kind::SetNice)
+			s.nice = ev[i++].value;
+		if (i < ev.size() && ev[i].kind == Event::Kind::SetSlice)
+			s.slice = ev[i++].ns;
+		for (; i < ev.size() && ev[i].kind != Event::Kind::SetNice && ev[i].kind != Event::Kind::SetSlice; i++)
+			s.events.push_back(&ev[i]);
+		if (s.events.empty())
+			throw std::invalid_argument(what + ": a nice or slice change must be followed by another event "
+							   "(in that order: nice, then slice), or rt-app cannot express it");
+		out.push_back(std::move(s));
+	}
+	if (out.empty())
+		throw std::invalid_argument(what + ": the phase has no events");
+	if (out.size() > 1 && p.loop != 1)
+		throw std::invalid_argument(what + ": nice or slice changes inside a looping phase cannot be "
+						   "written as rt-app phase properties");
+	return out;
+}
+
+class Writer {
+public:
+	explicit Writer(const Workload& w) : w_(w) {}
+
+	std::string write()
+	{
+		out_ = "{\n\t\"global\": {\n\t\t\"duration\": " + duration() +
+		       ",\n\t\t\"default_policy\": \"SCHED_OTHER\",\n\t\t\"calibration\": \"CPU0\"\n\t},\n\t\"tasks\": {";
+		if (w_.tasks.empty())
+			throw std::invalid_argument("the workload has no tasks");
+		std::set<std::string> names;
+		for (std::size_t i = 0; i < w_.tasks.size(); i++) {
+			const TaskSpec& t = w_.tasks[i];
+			if (t.name.empty() || !names.insert(t.name).second)
+				throw std::invalid_argument("task " + std::to_string(i) + ": names must be non-empty and unique");
+			out_ += i ? ",\n" : "\n";
+			task(t);
+		}
+		out_ += "\n\t}\n}\n";
+		return out_;
+	}
+
+private:
+	const Workload& w_;
+	std::string out_;
+
+	std::string duration() const
+	{
+		if (w_.duration == 0)
+			return "-1";
+		std::string s = std::to_string(w_.duration / NSEC_PER_SEC);
+		if (u64 frac = w_.duration % NSEC_PER_SEC) {
+			std::string f = std::to_string(frac);
+			f = std::string(9 - f.size(), '0') + f;
+			s += "." + f.substr(0, f.find_last_not_of('0') + 1);
+		}
+		return s;
+	}
+
+	void task(const TaskSpec& t)
+	{
+		std::string what = "task " + t.name;
+		out_ += "\t\t" + json::quote(t.name) + ": {\n\t\t\t\"loop\": " + loop_str(t.loop, what);
+		if (t.nice)
+			out_ += ",\n\t\t\t\"priority\": " + nice_str(t.nice, what);
+		if (t.custom_slice)
+			out_ += ",\n\t\t\t\"dl-runtime\": " + us(t.custom_slice, what + " custom_slice");
+		if (t.delay)
+			out_ += ",\n\t\t\t\"delay\": " + us(t.delay, what + " delay");
+		out_ += ",\n\t\t\t\"phases\": {";
+		if (t.phases.empty())
+			throw std::invalid_argument(what + ": the task has no phases");
+		bool first = true;
+		for (const Phase& p : t.phases) {
+			std::string pwhat = what + " phase " + p.name;
+			std::vector<Segment> segs = segments(p, pwhat);
+			for (std::size_t k = 0; k < segs.size(); k++) {
+				out_ += first ? "\n" : ",\n";
+				first = false;
+				std::string name = k ? p.name + "_" + std::to_string(k) : p.name;
+				phase(t, name, p.loop, segs[k], pwhat);
+			}
+		}
+		out_ += "\n\t\t\t}\n\t\t}";
+	}
+
+	void phase(const TaskSpec& t, const std::string& name, s64 loop, const Segment& s, const std::string& what)
+	{
+		const std::string ind = "\t\t\t\t\t";
+		out_ += "\t\t\t\t" + json::quote(name) + ": {\n" + ind + "\"loop\": " + loop_str(loop, what);
+		if (s.nice)
+			out_ += ",\n" + ind + "\"priority\": " + nice_str(*s.nice, what);
+		if (s.slice)
+			out_ += ",\n" + ind + "\"dl-runtime\": " + us(*s.slice, what + " slice");
+		std::map<std::string, int> used;  // repeated keys get digits, as workgen writes them
+		for (const Event* e : s.events) {
+			std::string key, value;
+			event(t, *e, what, key, value);
+			int n = used[key]++;
+			out_ += ",\n" + ind + json::quote(n ? key + std::to_string(n) : key) + ": " + value;
+		}
+		out_ += "\n\t\t\t\t}";
+	}
+
+	const std::string& ref(int r, const std::string& what) const
+	{
+		auto i = static_cast<std::size_t>(r);
+		if (r < 0 || i >= w_.refs.size() || w_.refs[i].empty())
+			throw std::invalid_argument(what + ": ref " + std::to_string(r) + " is not a named ref");
+		return w_.refs[i];
+	}
+
+	void event(const TaskSpec& t, const Event& e, const std::string& what, std::string& key, std::string& value) const
+	{
+		switch (e.kind) {
+		case Event::Kind::Run:
+			key = "run";
+			value = e.ns == RUN_FOREVER ? "-1" : us(e.ns, what + " run");
+			break;
+		case Event::Kind::Runtime:
+			key = "runtime";
+			value = us(e.ns, what + " runtime");
+			break;
+		case Event::Kind::Sleep:
+			key = "sleep";
+			value = us(e.ns, what + " sleep");
+			break;
+		case Event::Kind::Timer: {
+			key = "timer";
+			std::string name = ref(e.ref, what);
+			if (starts_with(name, "unique")) {
+				std::string suffix = "@" + t.name;
+				if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix))
+					throw std::invalid_argument(what + ": timer " + name + " starts with \"unique\" but is "
+									   "not private to this task (\"unique...@" + t.name + "\")");
+				name.resize(name.size() - suffix.size());
+			}
+			value = "{ \"ref\": " + json::quote(name) + ", \"period\": " + us(e.ns, what + " timer period") + " }";
+			break;
+		}
+		case Event::Kind::Suspend:
+			key = "suspend";
+			value = json::quote(ref(e.ref, what));
+			break;
+		case Event::Kind::Resume:
+			key = "resume";
+			value = json::quote(ref(e.ref, what));
+			break;
+		case Event::Kind::Yield:
+			key = "yield";
+			value = "\"\"";
+			break;
+		case Event::Kind::SetNice:
+		case Event::Kind::SetSlice:
+			break;  // written as phase properties by segments()
+		}
+	}
+};
+
+}  // namespace
+
+Workload parse_rtapp(std::string_view text, const std::string& filename)
+{
+	return Reader(filename).read(text);
+}
+
+Workload load_rtapp_file(const std::string& path)
+{
+	std::FILE* f = std::fopen(path.c_str(), "rb");
+	if (!f)
+		throw InputError(path + ": cannot open the rt-app file: " + std::strerror(errno));
+	std::string text;
+	char buf[65536];
+	std::size_t n;
+	while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+		text.append(buf, n);
+	bool failed = std::ferror(f);
+	int err = errno;
+	std::fclose(f);
+	if (failed)
+		throw InputError(path + ": cannot read the rt-app file: " + std::strerror(err));
+	return parse_rtapp(text, path);
+}
+
+std::string to_rtapp_json(const Workload& w)
+{
+	return Writer(w).write();
+}
+
+}  // namespace eevdf

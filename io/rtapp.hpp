@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// rt-app JSON workloads (github.com/scheduler-tools/rt-app, doc/tutorial.txt)
+// read into and written from an eevdf::Workload.
+//
+// Only what the model can run is accepted: SCHED_OTHER tasks and the events
+// run, runtime, sleep, timer, suspend, resume and yield. Anything else is an
+// InputError naming the file, line, column, field path and value.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "io/input_error.hpp"
+#include "model/workload.hpp"
+
+namespace eevdf {
+
+// Throws InputError. `filename` is only used in messages.
+Workload parse_rtapp(std::string_view text, const std::string& filename);
+
+// Reads the file at `path` and parses it; an unreadable file is an InputError.
+Workload load_rtapp_file(const std::string& path);
+
+// `w` as an rt-app file that parse_rtapp reads back to an equal Workload when
+// `w` has the shape parse_rtapp produces (see rtapp.cpp). Times must be whole
+// microseconds. Throws std::invalid_argument for what rt-app cannot express.
+std::string to_rtapp_json(const Workload& w);
+
+}  // namespace eevdf

@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// EEVDF on one cfs_rq, after kernel/sched/fair.c (v6.6 .. v6.18, see fair.hpp).
+//
+// Lag and the virtual clock. With weights w_i, the ideal (fluid) service of a
+// runnable entity grows as w_i dV, so its lag is lag_i = w_i (V - v_i), and
+// Σ lag_i = 0 forces
+//
+//             Σ w_i v_i
+//        V = ---------  = v0 + Σ (v_i - v0) w_i / W,     W = Σ w_i.
+//                W
+//
+// The kernel keeps Σ key_i w_i and W, with key_i = (s64)(v_i - v0), relative
+// to a reference point v0 that tracks V, so the products stay small
+// (min_vruntime up to 6.18.0; zero_vruntime after 79f3f9bedd14). The sums
+// hold the entities in the tree; curr, which is out of the tree while it
+// runs, is added on the fly. V is floored, and an entity is eligible when
+// lag_i >= 0, i.e. v_i <= V, which is tested exactly as
+// Σ key_j w_j >= (v_i - v0) W without dividing.
+//
+// Signed arithmetic wraps (the kernel builds with -fno-strict-overflow); the
+// helpers below make that explicit so an overflow here behaves as it would
+// in the kernel instead of being undefined.
+#include "model/fair.hpp"
+
+namespace eevdf {
+namespace {
+
+s64 wmul(s64 a, s64 b) { return static_cast<s64>(static_cast<u64>(a) * static_cast<u64>(b)); }
+s64 wadd(s64 a, s64 b) { return static_cast<s64>(static_cast<u64>(a) + static_cast<u64>(b)); }
+s64 wsub(s64 a, s64 b) { return static_cast<s64>(static_cast<u64>(a) - static_cast<u64>(b)); }
+
+// div_s64(): C division, truncating toward zero. INT64_MIN / -1 cannot occur
+// (divisors here are positive weights).
+s64 div_s64(s64 a, s64 b) { return a / b; }
+
+s64 sld(const SchedEntity* se) { return static_cast<s64>(scale_load_down(se->load.weight)); }
+
+}  // namespace
+
+CfsRq::CfsRq(const Config& cfg)
+	: ref_vruntime(cfg.vruntime_origin), cfg_(&cfg), paths_(&cfg.preset->paths)
+{
+}
+
+// ---------------------------------------------------------------- V
+
+void CfsRq::avg_vruntime_add(const SchedEntity* se)
+{
+	avg_vruntime_sum = wadd(avg_vruntime_sum, wmul(entity_key(se), sld(se)));
+	avg_load += static_cast<u64>(sld(se));
+}
+
+void CfsRq::avg_vruntime_sub(const SchedEntity* se)
+{
+	avg_vruntime_sum = wsub(avg_vruntime_sum, wmul(entity_key(se), sld(se)));
+	avg_load -= static_cast<u64>(sld(se));
+}
+
+// v0 += delta moves every key by -delta.
+void CfsRq::avg_vruntime_update(s64 delta)
+{
+	avg_vruntime_sum = wsub(avg_vruntime_sum, wmul(static_cast<s64>(avg_load), delta));
+}
+
+u64 CfsRq::avg_vruntime() const
+{
+	s64 avg = avg_vruntime_sum;
+	s64 wsum = static_cast<s64>(avg_load);
+
+	if (curr && curr->on_rq) {
+		avg = wadd(avg, wmul(entity_key(curr), sld(curr)));
+		wsum += sld(curr);
+	}
+	if (wsum) {
+		// C division truncates toward zero; shifting a negative sum by
+		// load - 1 first makes it a floor (650cad561cce).
+		if (avg < 0)
+			avg = wsub(avg, wsum - 1);
+		avg = div_s64(avg, wsum);
+	}
+	return ref_vruntime + static_cast<u64>(avg);
+}
+
+bool CfsRq::vruntime_eligible(u64 vruntime) const
+{
+	s64 avg = avg_vruntime_sum;
+	s64 wsum = static_cast<s64>(avg_load);
+
+	if (curr && curr->on_rq) {
+		avg = wadd(avg, wmul(entity_key(curr), sld(curr)));
+		wsum += sld(curr);
+	}
+	return avg >= wmul(wrapped_diff(vruntime, ref_vruntime), wsum);
+}
+
+// 6.6 .. 6.18.0: v0 = min_vruntime, which only moves forward, to the least
+// of curr's and the tree's vruntimes.
+void CfsRq::update_min_vruntime()
+{
+	const SchedEntity* root = timeline.root();
+	const SchedEntity* c = (curr && curr->on_rq) ? curr : nullptr;
+	u64 vruntime = ref_vruntime;
+
+	if (c)
+		vruntime = c->vruntime;
+	if (root)
+		vruntime = c ? min_vruntime(vruntime, root->min_vruntime) : root->min_vruntime;
+
+	const s64 delta = wrapped_diff(vruntime, ref_vruntime);
+	if (delta > 0) {
+		avg_vruntime_update(delta);
+		ref_vruntime = vruntime;
+	}
+}
+
+// 79f3f9bedd14 (v6.19, 6.18.y): v0 = zero_vruntime, re-centred on V.
+// Re-centring changes no decision (V and every eligibility test are
+// invariant under it); it keeps key * weight far from overflow.
+void CfsRq::update_zero_vruntime()
+{
+	const u64 v = avg_vruntime();
+	avg_vruntime_update(wrapped_diff(v, ref_vruntime));
+	ref_vruntime = v;
+}
+
+u64 CfsRq::cfs_rq_min_slice() const
+{
+	u64 min_slice = ~0ULL;
+	if (curr && curr->on_rq)
+		min_slice = curr->slice;
+	if (const SchedEntity* root = timeline.root())
+		min_slice = root->min_slice < min_slice ? root->min_slice : min_slice;
+	return min_slice;
+}
+
+u64 CfsRq::cfs_rq_max_slice() const
+{
+	u64 max_slice = 0;
+	if (curr && curr->on_rq)
+		max_slice = curr->slice;
+	if (const SchedEntity* root = timeline.root())
+		max_slice = root->max_slice > max_slice ? root->max_slice : max_slice;
+	return max_slice;
+}
+
+// ---------------------------------------------------------------- tree
+
+void CfsRq::enqueue_in_tree(SchedEntity* se)
+{
+	avg_vruntime_add(se);
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntime)
+		update_zero_vruntime();
+	timeline.insert(se);
+}
+
+void CfsRq::dequeue_from_tree(SchedEntity* se)
+{
+	timeline.erase(se);
+	avg_vruntime_sub(se);
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntime)
+		update_zero_vruntime();
+}
+
+// ---------------------------------------------------------------- accounting
+
+// update_deadline(): once v_i reaches vd_i the request is used up; the next
+// one starts at the current v_i (overshoot is not carried, the kernel's
+// "XXX: strictly: vd_i += N*r_i/w_i"), and the task should reschedule.
+bool CfsRq::update_deadline(SchedEntity* se)
+{
+	if (wrapped_diff(se->vruntime, se->deadline) < 0)
+		return false;
+	if (!se->custom_slice)
+		se->slice = cfg_->base_slice_ns;
+	se->deadline = se->vruntime + calc_delta_fair(se->slice, se->load);
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntime)
+		update_zero_vruntime();  // b3d99f43c72b: keep v0 near V with one long-running task
+	return true;
+}
+
+bool CfsRq::did_preempt_short(const SchedEntity* c) const
+{
+	if (!feat(Feature::PREEMPT_SHORT))
+		return false;
+	if (protect_slice(c))
+		return false;
+	return !entity_eligible(c);
+}
+
+void CfsRq::update_curr()
+{
+	if (!curr)
+		return;
+	const s64 delta_exec = wrapped_diff(clock_task, curr->exec_start);
+	if (delta_exec <= 0)
+		return;
+	curr->exec_start = clock_task;
+	curr->sum_exec_runtime += static_cast<u64>(delta_exec);
+
+	curr->vruntime += calc_delta_fair(static_cast<u64>(delta_exec), curr->load);
+	const bool resched = update_deadline(curr);
+	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime)
+		update_min_vruntime();
+
+	if (nr_queued == 1)
+		return;
+	switch (paths_->protect) {
+	case KernelPaths::Protect::VlagStash:
+		// 6.6-6.11: only on renewal; 6.12-6.16 also when protection was
+		// cancelled and curr became ineligible.
+		if (resched || (paths_->did_preempt_short && did_preempt_short(curr)))
+			need_resched = true;
+		break;
+	case KernelPaths::Protect::Vprot:
+		// 6.17+ (0b9ca2dcabc3): also at the end of the protected period.
+		if (resched || !protect_slice(curr))
+			need_resched = true;
+		break;
+	}
+}
+
+// ---------------------------------------------------------------- protection
+
+u64& CfsRq::vprot_of(SchedEntity* se) const
+{
+	// 6.17 / 6.18.0 keep vprot in a union with vlag (split by 80390ead2080).
+	if (paths_->vprot_is_vlag)
+		return reinterpret_cast<u64&>(se->vlag);
+	return se->vprot;
+}
+
+u64 CfsRq::vprot_of(const SchedEntity* se) const
+{
+	return paths_->vprot_is_vlag ? static_cast<u64>(se->vlag) : se->vprot;
+}
+
+bool CfsRq::protect_slice(const SchedEntity* se) const
+{
+	if (paths_->protect == KernelPaths::Protect::VlagStash)
+		return static_cast<u64>(se->vlag) == se->deadline;
+	return wrapped_diff(vprot_of(se), se->vruntime) > 0;
+}
+
+void CfsRq::set_protect_slice(SchedEntity* se)
+{
+	if (paths_->protect == KernelPaths::Protect::VlagStash) {
+		// "HACK, stash a copy of deadline at the point of pick in vlag"
+		se->vlag = static_cast<s64>(se->deadline);
+		return;
+	}
+	// 6.17+: protect until the deadline, or for the smallest slice queued
+	// (052c3d87c82e); without RUN_TO_PARITY for one unscaled base slice
+	// (74eec63661d4). Called with curr == NULL and se out of the tree, so
+	// cfs_rq_min_slice() covers every other queued entity.
+	u64 slice = paths_->normalized_base_slice;
+	u64 vprot = se->deadline;
+	if (feat(Feature::RUN_TO_PARITY))
+		slice = cfs_rq_min_slice();
+	slice = slice < se->slice ? slice : se->slice;
+	if (slice != se->slice)
+		vprot = min_vruntime(vprot, se->vruntime + calc_delta_fair(slice, se->load));
+	vprot_of(se) = vprot;
+}
+
+void CfsRq::update_protect_slice(SchedEntity* se)
+{
+	const u64 slice = cfs_rq_min_slice();
+	vprot_of(se) = min_vruntime(vprot_of(se), se->vruntime + calc_delta_fair(slice, se->load));
+}
+
+void CfsRq::cancel_protect_slice(SchedEntity* se)
+{
+	if (!protect_slice(se))
+		return;
+	if (paths_->protect == KernelPaths::Protect::VlagStash)
+		se->vlag = static_cast<s64>(se->deadline + 1);
+	else
+		vprot_of(se) = se->vruntime;
+}
+
+// ---------------------------------------------------------------- pick
+
+// __pick_eevdf() (6.8+ tree, 6.17+ protect parameter): among eligible
+// entities the earliest virtual deadline; curr loses ties.
+SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
+{
+	SchedEntity* se = timeline.leftmost();
+	SchedEntity* c = curr;
+	SchedEntity* best = nullptr;
+
+	if (nr_queued == 1)
+		return c && c->on_rq ? c : se;
+
+	if (c && (!c->on_rq || !entity_eligible(c)))
+		c = nullptr;
+
+	if (c) {
+		const bool honour = paths_->protect == KernelPaths::Protect::VlagStash
+					    ? feat(Feature::RUN_TO_PARITY)
+					    : protect;
+		if (honour && protect_slice(c))
+			return c;
+	}
+
+	if (se && entity_eligible(se)) {
+		best = se;
+	} else {
+		// Heap search: an eligible entity in a left subtree always has an
+		// earlier deadline than the node, so descend left whenever the left
+		// subtree's min_vruntime says it holds one.
+		SchedEntity* node = timeline.root();
+		while (node) {
+			SchedEntity* left = node->left;
+			if (left && vruntime_eligible(left->min_vruntime)) {
+				node = left;
+				continue;
+			}
+			if (entity_eligible(node)) {
+				best = node;
+				break;
+			}
+			node = node->right;
+		}
+	}
+
+	if (!best || (c && entity_before(c, best)))
+		best = c;
+	return best;
+}
+
+SchedEntity* CfsRq::pick_next_entity()
+{
+	SchedEntity* se = pick_eevdf();
+	if (!se) {
+		pick_failures++;
+		return nullptr;
+	}
+	if (se->sched_delayed) {
+		// A delayed entity leaves when it is picked: by now it has
+		// burnt off its negative lag.
+		dequeue_entity(se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+		return nullptr;
+	}
+	return se;
+}
+
+void CfsRq::set_next_entity(SchedEntity* se, bool first)
+{
+	if (se->on_rq) {
+		dequeue_from_tree(se);
+		if (first || !paths_->protect_only_at_pick)
+			set_protect_slice(se);
+	}
+	se->exec_start = clock_task;
+	curr = se;
+	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+}
+
+void CfsRq::put_prev_entity(SchedEntity* prev)
+{
+	if (prev->on_rq) {
+		update_curr();
+		enqueue_in_tree(prev);
+	}
+	curr = nullptr;
+}
+
+// ---------------------------------------------------------------- queueing
+
+// place_entity(). Joining a queue of weight W with virtual lag vl moves V by
+// -w vl / (W + w), leaving the entity only vl W / (W + w); so the lag is
+// inflated to vl (W + w) / W beforehand, and after joining it is vl. W counts
+// the others only (the entity is not yet accounted): joining an empty queue
+// forfeits the lag.
+void CfsRq::place_entity(SchedEntity* se, unsigned flags)
+{
+	const u64 vruntime = avg_vruntime();
+	s64 lag = 0;
+
+	if (!se->custom_slice)
+		se->slice = cfg_->base_slice_ns;
+	u64 vslice = calc_delta_fair(se->slice, se->load);
+
+	if (feat(Feature::PLACE_LAG) && nr_queued && se->vlag) {
+		s64 wsum = static_cast<s64>(avg_load);
+		if (curr && curr->on_rq)
+			wsum += sld(curr);
+		lag = wmul(se->vlag, wsum + sld(se));
+		if (!wsum)
+			wsum = 1;
+		lag = div_s64(lag, wsum);
+	}
+	se->vruntime = vruntime - static_cast<u64>(lag);
+
+	if (se->rel_deadline) {
+		se->deadline += se->vruntime;
+		se->rel_deadline = false;
+		return;
+	}
+	// A joining task meets others that are on average halfway through
+	// their slice, so it starts with half a slice.
+	if (feat(Feature::PLACE_DEADLINE_INITIAL) && (flags & ENQUEUE_INITIAL))
+		vslice /= 2;
+	se->deadline = se->vruntime + vslice;
+}
+
+u64 CfsRq::lag_limit(SchedEntity* se) const
+{
+	const u64 tick = cfg_->tick_ns;
+	if (paths_->lag_clamp == KernelPaths::LagClamp::TwiceSlice) {
+		const u64 r = 2 * se->slice > tick ? 2 * se->slice : tick;
+		return calc_delta_fair(r, se->load);
+	}
+	// 6e3c0a4e1ad1: the paper's steady-state bound -r_max < lag < max(r_max, q).
+	return calc_delta_fair(cfs_rq_max_slice() + tick, se->load);
+}
+
+void CfsRq::update_entity_lag(SchedEntity* se)
+{
+	const s64 vlag = wrapped_diff(avg_vruntime(), se->vruntime);
+	const s64 limit = static_cast<s64>(lag_limit(se));
+	se->vlag = vlag < -limit ? -limit : (vlag > limit ? limit : vlag);
+}
+
+void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
+{
+	const bool is_curr = curr == se;
+
+	// curr is renormalised before update_curr(); others are placed after
+	// it, against a V that includes curr's latest runtime.
+	if (is_curr)
+		place_entity(se, flags);
+	update_curr();
+	if (!is_curr)
+		place_entity(se, flags);
+
+	load += se->load.weight;
+	nr_queued++;
+	if (!is_curr)
+		enqueue_in_tree(se);
+	se->on_rq = true;
+}
+
+bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
+{
+	const bool sleep = flags & DEQUEUE_SLEEP;
+
+	update_curr();
+	if (!(flags & DEQUEUE_DELAYED)) {
+		const bool delay = sleep && !(flags & DEQUEUE_SPECIAL);
+		// An ineligible sleeper stays queued and keeps competing until
+		// it has burnt off its negative lag (152e11f6df29).
+		if (feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(se)) {
+			se->sched_delayed = true;
+			nr_delayed++;
+			return false;
+		}
+	}
+
+	update_entity_lag(se);
+	if (feat(Feature::PLACE_REL_DEADLINE) && !sleep) {
+		se->deadline -= se->vruntime;
+		se->rel_deadline = true;
+	}
+	if (se != curr)
+		dequeue_from_tree(se);
+	se->on_rq = false;
+	load -= se->load.weight;
+	nr_queued--;
+
+	// DEQUEUE_SAVE without DEQUEUE_MOVE (a nice change) leaves min_vruntime alone.
+	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime &&
+	    (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
+		update_min_vruntime();
+	if (flags & DEQUEUE_DELAYED)
+		finish_delayed_dequeue_entity(se);
+	return true;
+}
+
+void CfsRq::finish_delayed_dequeue_entity(SchedEntity* se)
+{
+	se->sched_delayed = false;
+	nr_delayed--;
+	if (feat(Feature::DELAY_ZERO) && se->vlag > 0)
+		se->vlag = 0;
+}
+
+// A delayed task woken while still queued keeps its vruntime and deadline,
+// unless DELAY_ZERO finds it eligible by now: then it restarts at zero lag
+// with a fresh request.
+void CfsRq::requeue_delayed_entity(SchedEntity* se)
+{
+	if (feat(Feature::DELAY_ZERO)) {
+		update_entity_lag(se);
+		if (se->vlag > 0) {
+			nr_queued--;
+			if (se != curr)
+				dequeue_from_tree(se);
+			se->vlag = 0;
+			place_entity(se, 0);
+			if (se != curr)
+				enqueue_in_tree(se);
+			nr_queued++;
+		}
+	}
+	se->sched_delayed = false;
+	nr_delayed--;
+}
+
+// ---------------------------------------------------------------- events
+
+bool CfsRq::do_preempt_short(const SchedEntity* pse, const SchedEntity* se) const
+{
+	if (!feat(Feature::PREEMPT_SHORT))
+		return false;
+	if (pse->slice >= se->slice)
+		return false;
+	if (!entity_eligible(pse))
+		return false;
+	return entity_before(pse, se) || !entity_eligible(se);
+}
+
+// check_preempt_wakeup_fair(): preempt iff the woken entity is what the pick
+// would choose now. The caller handles an idle CPU (always rescheduled).
+void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse)
+{
+	SchedEntity* se = curr;
+	if (!se || se == pse)
+		return;
+	if (need_resched)
+		return;
+	if (!feat(Feature::WAKEUP_PREEMPTION))
+		return;
+
+	update_curr();
+
+	if (paths_->protect == KernelPaths::Protect::VlagStash) {
+		// 6.6-6.16 (PREEMPT_SHORT exists from 6.12).
+		if (do_preempt_short(pse, se))
+			cancel_protect_slice(se);
+		if (pick_eevdf() == pse)
+			need_resched = true;
+		return;
+	}
+
+	// 6.17+: a shorter-slice waker is judged without curr's protection; if
+	// it still does not win, curr's protection shrinks to the min slice.
+	const bool short_slice = feat(Feature::PREEMPT_SHORT) && pse->slice < se->slice;
+	if (pick_eevdf_protect(!short_slice) == pse) {
+		if (short_slice)
+			cancel_protect_slice(se);
+		need_resched = true;
+		return;
+	}
+	if (feat(Feature::RUN_TO_PARITY) && short_slice)
+		update_protect_slice(se);
+}
+
+void CfsRq::entity_tick(bool queued)
+{
+	update_curr();
+	if (queued)  // the hrtick expired: the slice is over
+		need_resched = true;
+}
+
+void CfsRq::yield_task_fair()
+{
+	if (nr_queued == 1)
+		return;
+	update_curr();
+	SchedEntity* se = curr;
+	if (!se)
+		return;
+	if (paths_->yield_forfeits_vruntime) {
+		// 79104becf42b: forfeit the rest of the request, if eligible.
+		if (entity_eligible(se)) {
+			se->vruntime = se->deadline;
+			se->deadline += calc_delta_fair(se->slice, se->load);
+		}
+		return;
+	}
+	se->deadline += calc_delta_fair(se->slice, se->load);
+}
+
+// reweight_entity() for an entity off the queue: a task's nice change goes
+// through dequeue(SAVE) / enqueue(RESTORE), so only the stored virtual lag
+// and relative deadline are rescaled (lag_i = w_i vlag_i is what is kept).
+void CfsRq::reweight_entity(SchedEntity* se, const LoadWeight& lw)
+{
+	const s64 old_w = static_cast<s64>(se->load.weight);
+	const s64 new_w = static_cast<s64>(lw.weight);
+	se->vlag = div_s64(wmul(se->vlag, old_w), new_w);
+	if (se->rel_deadline)
+		se->deadline = static_cast<u64>(div_s64(wmul(static_cast<s64>(se->deadline), old_w), new_w));
+	se->load = lw;
+}
+
+}  // namespace eevdf

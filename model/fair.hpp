@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// struct cfs_rq and the EEVDF functions of kernel/sched/fair.c that act on it,
+// for one CPU and a flat hierarchy (no cgroups). Function names are the
+// kernel's; each cites the version whose behaviour it follows, and
+// Config::preset selects the variant where versions differ.
+#pragma once
+
+#include "model/config.hpp"
+#include "model/sched_entity.hpp"
+#include "model/timeline.hpp"
+
+namespace eevdf {
+
+// enqueue/dequeue flags (kernel/sched/sched.h), the subset a flat model uses.
+enum : unsigned {
+	ENQUEUE_WAKEUP = 0x01,
+	ENQUEUE_RESTORE = 0x02,
+	ENQUEUE_INITIAL = 0x80,
+	DEQUEUE_SLEEP = 0x01,
+	DEQUEUE_SAVE = 0x02,
+	DEQUEUE_MOVE = 0x04,
+	DEQUEUE_SPECIAL = 0x10,
+	DEQUEUE_DELAYED = 0x200,
+};
+
+class CfsRq {
+public:
+	explicit CfsRq(const Config& cfg);
+
+	// ---- rq clock: set by the core before calling in, like update_rq_clock().
+	u64 clock_task = 0;
+	// TIF_NEED_RESCHED on the running task; the core acts on it and clears it.
+	bool need_resched = false;
+	// Picks that found no eligible entity (impossible unless arithmetic overflowed).
+	u64 pick_failures = 0;
+
+	// ---- state (public for the invariant checker; mutate only through methods)
+	u64 load = 0;          // Σ full weights of queued entities, curr and delayed included
+	u64 nr_queued = 0;     // queued entities, curr and delayed included
+	u64 nr_delayed = 0;    // h_nr_queued - h_nr_runnable
+	s64 avg_vruntime_sum = 0;  // cfs_rq->avg_vruntime: Σ_tree key_i * w_i
+	u64 avg_load = 0;          // Σ_tree scale_load_down(w_i)
+	u64 ref_vruntime;          // min_vruntime (<= 6.18.0) or zero_vruntime (6.18.y)
+	SchedEntity* curr = nullptr;
+	Timeline timeline;
+
+	const Config& cfg() const { return *cfg_; }
+
+	// ---- V and eligibility (fair.c, 6.6 - 6.18)
+	s64 entity_key(const SchedEntity* se) const { return wrapped_diff(se->vruntime, ref_vruntime); }
+	u64 avg_vruntime() const;
+	bool vruntime_eligible(u64 vruntime) const;
+	bool entity_eligible(const SchedEntity* se) const { return vruntime_eligible(se->vruntime); }
+	u64 cfs_rq_min_slice() const;
+	u64 cfs_rq_max_slice() const;
+
+	// ---- accounting
+	void update_curr();  // charge curr up to clock_task; may renew its deadline and ask for a resched
+	bool update_deadline(SchedEntity* se);
+
+	// ---- slice protection (RUN_TO_PARITY)
+	bool protect_slice(const SchedEntity* se) const;
+	void set_protect_slice(SchedEntity* se);
+	void update_protect_slice(SchedEntity* se);
+	void cancel_protect_slice(SchedEntity* se);
+
+	// ---- picking
+	SchedEntity* pick_eevdf_protect(bool protect) const;  // __pick_eevdf()
+	SchedEntity* pick_eevdf() const { return pick_eevdf_protect(true); }
+	// pick_next_entity(): nullptr after it finally dequeued a delayed pick.
+	SchedEntity* pick_next_entity();
+	void set_next_entity(SchedEntity* se, bool first);
+	void put_prev_entity(SchedEntity* prev);
+
+	// ---- queueing
+	void place_entity(SchedEntity* se, unsigned flags);
+	void update_entity_lag(SchedEntity* se);
+	void enqueue_entity(SchedEntity* se, unsigned flags);
+	bool dequeue_entity(SchedEntity* se, unsigned flags);  // false: delayed, still queued
+	void requeue_delayed_entity(SchedEntity* se);
+
+	// ---- events
+	void check_preempt_wakeup_fair(SchedEntity* pse);
+	void entity_tick(bool queued);
+	void yield_task_fair();
+	void reweight_entity(SchedEntity* se, const LoadWeight& lw);  // se must be off the queue (flat model)
+
+	// The kernel's pre-pick step for curr (pick_task_fair(): update_curr if curr is queued).
+	void update_curr_if_queued()
+	{
+		if (curr && curr->on_rq)
+			update_curr();
+	}
+
+private:
+	void avg_vruntime_add(const SchedEntity* se);
+	void avg_vruntime_sub(const SchedEntity* se);
+	void avg_vruntime_update(s64 delta);
+	void update_min_vruntime();
+	void update_zero_vruntime();
+	void enqueue_in_tree(SchedEntity* se);    // __enqueue_entity()
+	void dequeue_from_tree(SchedEntity* se);  // __dequeue_entity()
+	void finish_delayed_dequeue_entity(SchedEntity* se);
+	bool did_preempt_short(const SchedEntity* curr) const;
+	bool do_preempt_short(const SchedEntity* pse, const SchedEntity* se) const;
+	u64& vprot_of(SchedEntity* se) const;
+	u64 vprot_of(const SchedEntity* se) const;
+	u64 lag_limit(SchedEntity* se) const;
+	bool feat(Feature f) const { return cfg_->features[f]; }
+
+	const Config* cfg_;
+	const KernelPaths* paths_;
+};
+
+}  // namespace eevdf

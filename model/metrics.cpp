@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "model/metrics.hpp"
+
+#include <algorithm>
+
+#include "model/simulation.hpp"
+
+namespace eevdf {
+namespace {
+
+constexpr u64 NONE = ~0ULL;
+
+u64 nearest_rank(const std::vector<u64>& sorted, unsigned pct)
+{
+	// rank = ceil(pct/100 * n), 1-based
+	const u64 n = sorted.size();
+	u64 rank = (pct * n + 99) / 100;
+	if (rank == 0)
+		rank = 1;
+	return sorted[rank - 1];
+}
+
+}  // namespace
+
+Distribution summarize(std::vector<u64> v)
+{
+	Distribution d;
+	if (v.empty())
+		return d;
+	std::sort(v.begin(), v.end());
+	d.count = v.size();
+	d.min = v.front();
+	d.max = v.back();
+	d.p50 = nearest_rank(v, 50);
+	d.p90 = nearest_rank(v, 90);
+	d.p99 = nearest_rank(v, 99);
+	for (u64 x : v)
+		d.sum += x;
+	return d;
+}
+
+void MetricsCollector::ensure(const Simulation& sim)
+{
+	if (!tasks.empty())
+		return;
+	const auto& specs = sim.workload().tasks;
+	tasks.resize(specs.size());
+	for (size_t i = 0; i < specs.size(); i++) {
+		tasks[i].name = specs[i].name;
+		tasks[i].pid = static_cast<int>(1000 + i);
+	}
+	woken_at_.assign(specs.size(), NONE);
+}
+
+void MetricsCollector::sample_lag(const Simulation& sim, int task)
+{
+	if (task < 0 || !sim.tasks()[static_cast<size_t>(task)].se.on_rq)
+		return;
+	const s64 lag = sim.lag_ns(task);
+	const s64 a = lag < 0 ? -lag : lag;
+	TaskMetrics& m = tasks[static_cast<size_t>(task)];
+	if (a > m.max_abs_lag_ns)
+		m.max_abs_lag_ns = a;
+}
+
+void MetricsCollector::on_switch(const Simulation& sim, u64 t, int prev, int next, bool prev_runnable, u64 run_start)
+{
+	ensure(sim);
+	if (prev >= 0) {
+		TaskMetrics& m = tasks[static_cast<size_t>(prev)];
+		m.runs.push_back(t - run_since_);
+		m.cpu_ns += t - run_since_;
+		m.switches++;
+		if (prev_runnable)
+			m.involuntary_switches++;
+		sample_lag(sim, prev);
+	}
+	running_ = next;
+	run_since_ = t;
+	if (next >= 0) {
+		u64& w = woken_at_[static_cast<size_t>(next)];
+		if (w != NONE) {
+			tasks[static_cast<size_t>(next)].wakeup_latency.push_back(run_start - w);
+			w = NONE;
+		}
+		sample_lag(sim, next);
+	}
+}
+
+void MetricsCollector::on_wakeup(const Simulation& sim, u64 t, int task, int, bool)
+{
+	ensure(sim);
+	woken_at_[static_cast<size_t>(task)] = t;
+	sample_lag(sim, task);
+}
+
+void MetricsCollector::on_tick(const Simulation& sim, u64, bool)
+{
+	ensure(sim);
+	sample_lag(sim, sim.current());
+}
+
+void MetricsCollector::finish(const Simulation& sim)
+{
+	ensure(sim);
+	end_ns = sim.now();
+	if (running_ >= 0) {
+		tasks[static_cast<size_t>(running_)].cpu_ns += end_ns - run_since_;
+		run_since_ = end_ns;
+	}
+}
+
+}  // namespace eevdf

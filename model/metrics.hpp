@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Per-task and total metrics, in the terms /proc/PID/sched, perf sched
+// timehist and schbench use.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/observer.hpp"
+#include "model/types.hpp"
+
+namespace eevdf {
+
+struct Distribution {
+	u64 count = 0, min = 0, max = 0, p50 = 0, p90 = 0, p99 = 0;
+	u64 sum = 0;  // mean = sum / count, left to the reporter (no floating point in model/)
+};
+
+// Nearest-rank percentiles (the smallest value with at least p% at or below it).
+Distribution summarize(std::vector<u64> values);
+
+struct TaskMetrics {
+	std::string name;
+	int pid = 0;
+	u64 cpu_ns = 0;                    // wall time on the CPU (switch to switch)
+	std::vector<u64> runs;             // completed on-CPU intervals, sched_switch in to out
+	u64 switches = 0;                  // nr_switches: times switched out
+	u64 involuntary_switches = 0;      // switched out while runnable (prev_state=R)
+	std::vector<u64> wakeup_latency;   // wakeup (or fork) -> running its own code
+	s64 max_abs_lag_ns = 0;            // max |w (V - v)| / NICE_0 over the sample points
+};
+
+// Collects metrics from a Simulation. Lag is sampled where it peaks: at a
+// task's switch in (the longest it has waited) and out (the most it has
+// run ahead), at wakeups and at every tick for curr.
+class MetricsCollector : public Observer {
+public:
+	void on_switch(const Simulation&, u64 t, int prev, int next, bool prev_runnable, u64 run_start) override;
+	void on_wakeup(const Simulation&, u64 t, int task, int waker, bool new_task) override;
+	void on_tick(const Simulation&, u64 t, bool hrtick) override;
+
+	// Adds the run still in progress to cpu_ns (not to runs: it did not end).
+	void finish(const Simulation& sim);
+
+	std::vector<TaskMetrics> tasks;
+	u64 end_ns = 0;
+
+private:
+	void ensure(const Simulation& sim);
+	void sample_lag(const Simulation& sim, int task);
+	int running_ = -1;
+	u64 run_since_ = 0;
+	std::vector<u64> woken_at_;  // pending wakeup time per task, ~0 if none
+};
+
+}  // namespace eevdf

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// What the simulation reports as it runs. Metrics, traces and the invariant
+// checker are observers; the model itself keeps no history.
+#pragma once
+
+#include "model/types.hpp"
+
+namespace eevdf {
+
+class Simulation;
+
+inline constexpr int IDLE = -1;  // the idle task's id in reports
+
+struct Observer {
+	virtual ~Observer() = default;
+
+	// A context switch decided at `t` (the pick). `next` starts running its
+	// own code at `run_start` = t + switch cost. prev_runnable: prev was
+	// preempted (prev_state=R) rather than blocked (S).
+	virtual void on_switch(const Simulation&, u64 /*t*/, int /*prev*/, int /*next*/, bool /*prev_runnable*/,
+			       u64 /*run_start*/) {}
+	// A task became runnable: forked (new) or woken.
+	virtual void on_wakeup(const Simulation&, u64 /*t*/, int /*task*/, int /*waker*/, bool /*new_task*/) {}
+	// A task blocked (slept, suspended or exited); `delayed`: DELAY_DEQUEUE kept it queued.
+	virtual void on_block(const Simulation&, u64 /*t*/, int /*task*/, bool /*delayed*/, bool /*exited*/) {}
+	// A periodic tick (or hrtick expiry) was handled.
+	virtual void on_tick(const Simulation&, u64 /*t*/, bool /*hrtick*/) {}
+	// After every event the simulation processed (the checker's hook).
+	virtual void on_event(const Simulation&, u64 /*t*/) {}
+};
+
+}  // namespace eevdf

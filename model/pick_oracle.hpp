@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The EEVDF pick by definition, in O(n): a test oracle for __pick_eevdf().
+#pragma once
+
+#include "model/fair.hpp"
+
+namespace eevdf {
+
+// Exact V as a rational Σ (v_i - v0) w_i / W over every queued entity
+// (tree and curr), in 128-bit arithmetic that cannot overflow.
+struct ExactV {
+	s128 sum = 0;  // Σ key_i * w_i
+	s128 weight = 0;
+	u64 ref = 0;
+	bool eligible(u64 vruntime) const
+	{
+		return sum >= static_cast<s128>(wrapped_diff(vruntime, ref)) * weight;
+	}
+	// floor(sum / weight) + ref, as avg_vruntime() should return it.
+	u64 floor_v() const;
+};
+
+ExactV exact_v(const CfsRq& cfs);
+
+// Among eligible queued entities the earliest deadline; among equal
+// deadlines the one queued first; curr loses ties; a protected eligible
+// curr (or one alone on the queue) is kept. The same contract as
+// __pick_eevdf(), computed by scanning every entity.
+const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect);
+
+}  // namespace eevdf

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// struct sched_entity: the EEVDF fields of include/linux/sched.h (6.18).
+#pragma once
+
+#include "model/types.hpp"
+#include "model/weights.hpp"
+
+namespace eevdf {
+
+struct SchedEntity {
+	LoadWeight load;
+
+	u64 vruntime = 0;  // v_i
+	u64 deadline = 0;  // vd_i; holds d - v while rel_deadline
+	s64 vlag = 0;      // V - v_i saved at dequeue (virtual ns); 6.6-6.16 also the protection stash
+	u64 vprot = 0;     // 6.17+ protection end (virtual); shares vlag's storage on 6.17/6.18.0
+	u64 slice = 0;     // r_i, real ns
+
+	bool custom_slice = false;
+	bool on_rq = false;
+	bool sched_delayed = false;
+	bool rel_deadline = false;
+
+	u64 exec_start = 0;
+	u64 sum_exec_runtime = 0;
+	u64 prev_sum_exec_runtime = 0;
+
+	// Node in cfs_rq->tasks_timeline, ordered by (deadline, insertion order)
+	// and augmented like the kernel's rbtree with subtree min_vruntime,
+	// min_slice and max_slice.
+	SchedEntity* left = nullptr;
+	SchedEntity* right = nullptr;
+	u64 node_seq = 0;   // insertion order: equal deadlines are FIFO
+	u64 node_prio = 0;  // treap heap priority, a hash of node_seq
+	u64 min_vruntime = 0;
+	u64 min_slice = 0;
+	u64 max_slice = 0;
+
+	int id = -1;  // the task's index in the simulation
+};
+
+}  // namespace eevdf

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// A workload: tasks whose behaviour is a program of rt-app-like events.
+//
+// The structure follows rt-app's JSON (a task loops over phases, a phase loops
+// over an ordered list of events) so that a parsed rt-app file maps onto it
+// one to one. All times are nanoseconds; the parser converts rt-app's
+// microseconds. The model never reads files: io/ builds a Workload.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/types.hpp"
+
+namespace eevdf {
+
+inline constexpr s64 LOOP_FOREVER = -1;
+inline constexpr u64 RUN_FOREVER = ~0ULL;  // a Run event that never completes: a CPU hog
+
+struct Event {
+	enum class Kind {
+		Run,       // consume `ns` of CPU time (rt-app "run")
+		Runtime,   // stay runnable for `ns` of wall time, using the CPU whenever given it (rt-app "runtime")
+		Sleep,     // block for `ns` (rt-app "sleep")
+		Timer,     // block until the next absolute period boundary of timer `ref` (rt-app "timer")
+		Suspend,   // block until another task resumes `ref` (rt-app "suspend")
+		Resume,    // wake every task suspended on `ref` (rt-app "resume")
+		Yield,     // sched_yield() (rt-app "yield")
+		SetNice,   // set_user_nice(value) (rt-app phase-level "priority")
+		SetSlice,  // sched_setattr(sched_runtime = ns); ns == 0 clears the custom slice
+	};
+	Kind kind = Kind::Run;
+	u64 ns = 0;     // duration, period or slice
+	int ref = -1;   // index into Workload::refs (Timer, Suspend, Resume)
+	int value = 0;  // nice for SetNice
+
+	bool operator==(const Event&) const = default;
+};
+
+struct Phase {
+	std::string name;
+	s64 loop = 1;  // LOOP_FOREVER or a positive count
+	std::vector<Event> events;
+
+	bool operator==(const Phase&) const = default;
+};
+
+struct TaskSpec {
+	std::string name;       // rt-app's name, "name-N" for instance N
+	int nice = 0;           // rt-app "priority" on SCHED_OTHER
+	u64 custom_slice = 0;   // rt-app "dl-runtime" on SCHED_OTHER; 0 = the base slice
+	u64 delay = 0;          // creation time: the task forks at t = delay
+	s64 loop = 1;           // LOOP_FOREVER or a positive count of passes over `phases`
+	std::vector<Phase> phases;
+
+	bool operator==(const TaskSpec&) const = default;
+};
+
+struct Workload {
+	u64 duration = 0;               // simulated time; 0 = until every task has exited
+	std::vector<TaskSpec> tasks;
+	std::vector<std::string> refs;  // names of timers and suspend/resume objects
+
+	bool operator==(const Workload&) const = default;
+
+	// Index of `name` in refs, appending it if absent.
+	int ref(const std::string& name);
+};
+
+// `n` CPU hogs (`while :; do :; done`), named hog-0 .. hog-(n-1): what
+// `stress-ng --cpu n` is on one CPU.
+Workload hogs_workload(int n, u64 duration);
+
+}  // namespace eevdf

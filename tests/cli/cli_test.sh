@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# End-to-end checks of the eevdf command line: results, exit codes, outputs.
+# Usage: cli_test.sh EEVDF_BINARY TEST_DATA_DIR
+set -u
+eevdf=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+pass=0
+
+check() {  # check NAME COMMAND...: the command must succeed
+	local name=$1; shift
+	if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
+}
+
+expect_exit() {  # expect_exit CODE PATTERN ARGS...: exit status and a stderr pattern
+	local code=$1 pattern=$2; shift 2
+	"$eevdf" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -ne "$code" ] || ! grep -q -- "$pattern" "$tmp/err"; then
+		echo "FAIL: eevdf $* -> exit $rc (want $code), stderr: $(cat "$tmp/err")"
+		failures=$((failures + 1))
+	else
+		pass=$((pass + 1))
+	fi
+}
+
+json_mean_run_ms() {
+	python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.3f" % (d["summary"]["run_ns"]["mean"]/1e6))'
+}
+
+# The seeds' claim: ~3 ms runs at HZ=1000 and ~10 ms at HZ=100 with a 3 ms slice.
+m=$("$eevdf" sim --hogs 4 --hz 1000 --slice 3ms --duration 30s --json | json_mean_run_ms)
+check "4 hogs HZ=1000 slice 3ms average 3.000 ms (got $m)" [ "$m" = "3.000" ]
+m=$("$eevdf" sim --hogs 4 --hz 100 --slice 3ms --duration 30s --json | json_mean_run_ms)
+check "4 hogs HZ=100 slice 3ms average 10.000 ms (got $m)" [ "$m" = "10.000" ]
+
+# The JSON document has the documented shape.
+"$eevdf" sim --hogs 2 --hz 250 --duration 1s --json >"$tmp/doc.json"
+check "json schema" python3 - "$tmp/doc.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ["kernel", "hz", "tick_ns", "base_slice_ns", "features", "seed", "knobs", "cpus"]:
+    assert k in d["config"], k
+assert d["config"]["tick_ns"] == 4000000 and d["config"]["base_slice_ns"] == 700000
+names = [t["name"] for t in d["tasks"]]
+assert names == ["hog-0", "hog-1"], names
+for obj in d["tasks"] + [d["summary"]]:
+    for k in ["cpu_ns", "runs", "run_ns", "switches", "involuntary_switches", "wakeup_latency_ns", "max_abs_lag_ns"]:
+        assert k in obj, k
+    assert set(obj["run_ns"]) == {"count", "mean", "min", "p50", "p90", "p99", "max"}
+    assert set(obj["wakeup_latency_ns"]) == {"count", "p50", "p90", "p99", "max"}
+assert d["summary"]["cpu_ns"] == 1000000000
+PY
+
+# --trace writes kernel-format sched_switch / sched_wakeup lines.
+"$eevdf" sim --hogs 2 --hz 1000 --slice 3ms --duration 20ms --trace "$tmp/t.trace" >/dev/null
+check "trace lines parse" python3 - "$tmp/t.trace" <<'PY'
+import re, sys
+line_re = re.compile(r'^ {0,16}\S.{0,15}-(\d+) +\[(\d{3})\] [dX.][Nn.][hHsS.][0-9.][0-9.] +(\d+)\.(\d{6}): (sched_switch|sched_wakeup|sched_wakeup_new): (.*)$')
+sw = re.compile(r'^prev_comm=(\S+) prev_pid=(\d+) prev_prio=(\d+) prev_state=([RSX]) ==> next_comm=(\S+) next_pid=(\d+) next_prio=(\d+)$')
+switches = []
+for l in open(sys.argv[1]):
+    if l.startswith('#'):
+        continue
+    m = line_re.match(l.rstrip('\n'))
+    assert m, l
+    if m.group(5) == 'sched_switch':
+        s = sw.match(m.group(6))
+        assert s, l
+        switches.append((int(m.group(3)) * 10**6 + int(m.group(4)), s.group(2), s.group(6)))
+# 2 hogs, 3 ms slice: switches at 0, 2, 4, 7, 10, 13, 16, 19 ms
+times = [t for t, _, _ in switches]
+assert times == [0, 2000, 4000, 7000, 10000, 13000, 16000, 19000], times
+PY
+
+# Bad usage and bad input: exit 2 with a message naming the flag or file.
+expect_exit 2 "--slice" sim --hogs 2 --slice 3h
+expect_exit 2 "--kernel" sim --hogs 2 --kernel 9.9
+expect_exit 2 "--features" sim --hogs 2 --features +NOPE
+expect_exit 2 "--tick-jitter" sim --hogs 2 --hz 1000 --tick-jitter 2ms
+expect_exit 2 "exactly one" sim
+expect_exit 2 "bad_lock.json" sim "$data/rtapp/bad_lock.json"
+expect_exit 2 "no-such-file.json" sim "$tmp/no-such-file.json"
+expect_exit 2 "never ends" sim "$data/cli/forever.json"
+expect_exit 2 "eevdf" sim --hogs 2 --bogus-flag
+"$eevdf" sim --help >/dev/null
+check "--help exits 0" [ $? -eq 0 ]
+
+# An unwritable trace path fails cleanly and leaves nothing behind.
+expect_exit 2 "cannot write" sim --hogs 2 --duration 10ms --trace "$tmp/no/such/dir/t.trace"
+
+echo "cli: $pass passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Small builders and recorders shared by the unit tests.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/config.hpp"
+#include "model/observer.hpp"
+#include "model/simulation.hpp"
+#include "model/workload.hpp"
+
+namespace eevdf::test {
+
+inline constexpr u64 MS = NSEC_PER_MSEC;
+inline constexpr u64 US = NSEC_PER_USEC;
+
+inline Config config(std::string_view preset, u32 hz, u64 base_slice = 0)
+{
+	Config c = make_config(*find_preset(preset), hz);
+	if (base_slice)
+		c.base_slice_ns = base_slice;
+	return c;
+}
+
+inline TaskSpec hog(std::string name, int nice = 0)
+{
+	TaskSpec t;
+	t.name = std::move(name);
+	t.nice = nice;
+	t.phases.push_back(Phase{"hog", 1, {Event{Event::Kind::Run, RUN_FOREVER}}});
+	return t;
+}
+
+inline TaskSpec task(std::string name, std::vector<Event> events, s64 loop = LOOP_FOREVER)
+{
+	TaskSpec t;
+	t.name = std::move(name);
+	t.loop = loop;
+	t.phases.push_back(Phase{"main", 1, std::move(events)});
+	return t;
+}
+
+inline Event run(u64 ns) { return Event{Event::Kind::Run, ns}; }
+inline Event sleep(u64 ns) { return Event{Event::Kind::Sleep, ns}; }
+inline Event set_nice(int n) { return Event{Event::Kind::SetNice, 0, -1, n}; }
+
+struct Switch {
+	u64 t;
+	int prev, next;
+	bool operator==(const Switch&) const = default;
+};
+
+// Records every context switch; optionally calls a hook after each event.
+struct Recorder : Observer {
+	std::vector<Switch> switches;
+	std::vector<std::pair<u64, int>> wakeups;
+	std::vector<std::pair<u64, int>> delayed_blocks;
+	std::function<void(const Simulation&, u64)> each_event;
+
+	void on_switch(const Simulation&, u64 t, int prev, int next, bool, u64) override
+	{
+		switches.push_back({t, prev, next});
+	}
+	void on_wakeup(const Simulation&, u64 t, int task, int, bool) override { wakeups.emplace_back(t, task); }
+	void on_block(const Simulation&, u64 t, int task, bool delayed, bool) override
+	{
+		if (delayed)
+			delayed_blocks.emplace_back(t, task);
+	}
+	void on_event(const Simulation& s, u64 t) override
+	{
+		if (each_event)
+			each_event(s, t);
+	}
+
+	// Times at which `task` was switched in.
+	std::vector<u64> switch_ins(int task) const
+	{
+		std::vector<u64> v;
+		for (const Switch& s : switches)
+			if (s.next == task)
+				v.push_back(s.t);
+		return v;
+	}
+	// Lengths of the completed runs of every task after the first `skip` switches.
+	std::vector<u64> run_lengths(size_t skip = 0) const
+	{
+		std::vector<u64> v;
+		for (size_t i = skip + 1; i < switches.size(); i++)
+			v.push_back(switches[i].t - switches[i - 1].t);
+		return v;
+	}
+};
+
+inline Recorder simulate(const Config& cfg, Workload wl, u64 duration)
+{
+	wl.duration = duration;
+	Simulation sim(cfg, wl);
+	Recorder r;
+	sim.add_observer(&r);
+	sim.run();
+	return r;
+}
+
+inline Workload workload(std::vector<TaskSpec> tasks)
+{
+	Workload w;
+	w.tasks = std::move(tasks);
+	return w;
+}
+
+}  // namespace eevdf::test

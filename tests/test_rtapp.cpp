@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The JSON reader and the rt-app workload reader/writer.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "io/json.hpp"
+#include "io/rtapp.hpp"
+
+using namespace eevdf;
+using Catch::Matchers::Contains;
+using Kind = Event::Kind;
+
+namespace {
+
+std::string data_file(const char* name)
+{
+#ifdef EEVDF_TEST_DATA_DIR
+	return std::string(EEVDF_TEST_DATA_DIR) + "/rtapp/" + name;
+#else
+	return (std::filesystem::path(__FILE__).parent_path() / "data" / "rtapp" / name).string();
+#endif
+}
+
+Workload parse(const std::string& text) { return parse_rtapp(text, "t.json"); }
+
+// A task object with these members, in a file with only that task.
+std::string one_task(const std::string& members) { return R"({"tasks": {"t": {)" + members + "}}}"; }
+
+namespace ev {
+Event run(u64 us) { return {Kind::Run, us * NSEC_PER_USEC}; }
+Event runtime(u64 us) { return {Kind::Runtime, us * NSEC_PER_USEC}; }
+Event sleep(u64 us) { return {Kind::Sleep, us * NSEC_PER_USEC}; }
+Event timer(int ref, u64 us) { return {Kind::Timer, us * NSEC_PER_USEC, ref}; }
+Event suspend(int ref) { return {Kind::Suspend, 0, ref}; }
+Event resume(int ref) { return {Kind::Resume, 0, ref}; }
+Event yield() { return {Kind::Yield}; }
+Event set_nice(int nice) { return {Kind::SetNice, 0, -1, nice}; }
+Event set_slice(u64 us) { return {Kind::SetSlice, us * NSEC_PER_USEC}; }
+}  // namespace ev
+
+TaskSpec task(std::string name, s64 loop, std::vector<Phase> phases)
+{
+	TaskSpec t;
+	t.name = std::move(name);
+	t.loop = loop;
+	t.phases = std::move(phases);
+	return t;
+}
+
+}  // namespace
+
+// ---- JSON ----
+
+TEST_CASE("json: objects keep repeated keys in file order", "[json]")
+{
+	json::Value v = json::parse(R"({"run": 1, "sleep": 2, "run": 3})", "j");
+	REQUIRE(v.members.size() == 3);
+	CHECK(v.members[0].key == "run");
+	CHECK(v.members[0].value.text == "1");
+	CHECK(v.members[1].key == "sleep");
+	CHECK(v.members[2].key == "run");
+	CHECK(v.members[2].value.text == "3");
+}
+
+TEST_CASE("json: keys and values record their line and column", "[json]")
+{
+	json::Value v = json::parse("{\n\t\"a\": [1,\n  \"\xC3\xA9\", true]}", "j");
+	const json::Member& a = v.members.at(0);
+	CHECK(a.line == 2);
+	CHECK(a.column == 2);
+	CHECK(a.value.line == 2);
+	CHECK(a.value.column == 7);
+	CHECK(a.value.items.at(1).line == 3);
+	CHECK(a.value.items.at(1).column == 3);
+	CHECK(a.value.items.at(2).column == 8);  // the two-byte character counts as one column
+}
+
+TEST_CASE("json: comments and trailing commas are accepted, as json-c does for rt-app", "[json]")
+{
+	json::Value v = json::parse("// head\n{ /* a */ \"a\": [1, 2,], // b\n \"b\": {},\n}", "j");
+	REQUIRE(v.members.size() == 2);
+	CHECK(v.members[0].value.items.size() == 2);
+}
+
+TEST_CASE("json: strings decode escapes and surrogate pairs to UTF-8", "[json]")
+{
+	json::Value v = json::parse(R"("a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00")", "j");
+	CHECK(v.text == "a\"\\/\b\f\n\r\t\xC3\xA9\xF0\x9F\x98\x80");
+}
+
+TEST_CASE("json: numbers are kept as written", "[json]")
+{
+	json::Value v = json::parse("[-0, 12, 1.5e-3, 2E+10]", "j");
+	CHECK(v.items[0].text == "-0");
+	CHECK(v.items[2].text == "1.5e-3");
+	CHECK(v.items[3].text == "2E+10");
+}
+
+TEST_CASE("json: malformed documents are rejected with their position", "[json]")
+{
+	auto err = [](const std::string& text) {
+		try {
+			json::parse(text, "j.json");
+		} catch (const InputError& e) {
+			return std::string(e.what());
+		}
+		return std::string("accepted");
+	};
+	CHECK_THAT(err("01"), Contains("j.json:1:2: invalid JSON: numbers cannot have leading zeros"));
+	CHECK_THAT(err("{} x"), Contains("j.json:1:4:") && Contains("after the end of the JSON value"));
+	CHECK_THAT(err(R"("\x")"), Contains("invalid escape \\character 'x'"));
+	CHECK_THAT(err("\"a\tb\""), Contains("control character"));
+	CHECK_THAT(err("\"\xC0\x80\""), Contains("invalid UTF-8"));
+	CHECK_THAT(err("\"\xED\xA0\x80\""), Contains("invalid UTF-8"));
+	CHECK_THAT(err(R"("\ud800")"), Contains("low surrogate"));
+	CHECK_THAT(err(R"("\udc00")"), Contains("unpaired low surrogate"));
+	CHECK_THAT(err(R"("\u12G4")"), Contains("4 hex digits"));
+	CHECK_THAT(err("\n  \"abc"), Contains("j.json:2:3: invalid JSON: string is not closed"));
+	CHECK_THAT(err("{ /* x"), Contains("j.json:1:3: invalid JSON: comment is not closed"));
+	CHECK_THAT(err("[1 2]"), Contains("expected ',' or ']'"));
+	CHECK_THAT(err("{\"a\" 1}"), Contains("expected ':'"));
+	CHECK_THAT(err("{,}"), Contains("expected a \"key\""));
+	CHECK_THAT(err("[,]"), Contains("expected a value"));
+	CHECK_THAT(err("truex"), Contains("after true"));
+	CHECK_THAT(err("1."), Contains("digit after '.'"));
+	CHECK_THAT(err("-"), Contains("expected a digit"));
+	CHECK_THAT(err("1e+"), Contains("exponent"));
+	CHECK_THAT(err("'a'"), Contains("expected a value, found character '''"));
+	CHECK_THAT(err(""), Contains("found end of input"));
+	CHECK_THAT(err(std::string("[\0]", 3)), Contains("byte 0x00"));
+}
+
+TEST_CASE("json: nesting beyond the depth limit is an error, not a stack overflow", "[json]")
+{
+	std::string deep(100000, '[');
+	CHECK_THROWS_WITH(json::parse(deep, "j"), Contains("nested deeper than 64 levels"));
+	std::string ok = std::string(json::MAX_DEPTH, '[') + std::string(json::MAX_DEPTH, ']');
+	CHECK_NOTHROW(json::parse(ok, "j"));
+	CHECK_THROWS_AS(json::parse("[" + ok + "]", "j"), InputError);
+}
+
+TEST_CASE("json: describe quotes a value compactly and cuts long ones", "[json]")
+{
+	json::Value v = json::parse(R"({"a": [1, "x\ny"], "b": null})", "j");
+	CHECK(json::describe(v) == R"({"a": [1, "x\ny"], "b": null})");
+	CHECK(json::describe(v, 8) == R"({"a": [1...)");
+}
+
+// ---- reading rt-app files ----
+
+TEST_CASE("rtapp: the tutorial's simple run/sleep file reads as one looping phase", "[rtapp]")
+{
+	Workload w = load_rtapp_file(data_file("tutorial_simple.json"));
+	Workload want;
+	want.duration = 2 * NSEC_PER_SEC;
+	// rt-app: a task without "phases" has one phase that takes the task's
+	// loop, and the task itself runs once.
+	want.tasks.push_back(task("thread0", 1, {Phase{"phase0", LOOP_FOREVER, {ev::run(20000), ev::sleep(80000)}}}));
+	CHECK(w == want);
+}
+
+TEST_CASE("rtapp: phases, instances, repeated keys and timers read in order", "[rtapp]")
+{
+	Workload w = load_rtapp_file(data_file("periodic_phases.json"));
+	Workload want;
+	want.duration = 1500 * NSEC_PER_MSEC;
+	want.refs = {"unique@video-0", "unique@video-1", "tick"};
+	for (int i = 0; i < 2; i++) {
+		want.tasks.push_back(task("video-" + std::to_string(i), 3,
+					  {Phase{"warmup", 10, {ev::run(1000), ev::sleep(9000), ev::run(500), ev::sleep(4500)}},
+					   Phase{"light", 10, {ev::run(1000), ev::timer(i, 30000)}},
+					   Phase{"heavy", LOOP_FOREVER, {ev::run(4000), ev::timer(i, 30000)}}}));
+	}
+	want.tasks.push_back(task("audio", 1, {Phase{"phase0", LOOP_FOREVER, {ev::run(2000), ev::timer(2, 16000)}}}));
+	CHECK(w == want);
+}
+
+TEST_CASE("rtapp: custom-slice example sets nice and slice on the task and per phase", "[rtapp]")
+{
+	Workload w = load_rtapp_file(data_file("custom_slice.json"));
+	Workload want;
+	want.duration = 2 * NSEC_PER_SEC;
+	TaskSpec t0 = task("thread0", 1, {Phase{"phase0", LOOP_FOREVER, {ev::run(20000)}}});
+	t0.nice = -19;
+	t0.custom_slice = 10 * NSEC_PER_MSEC;
+	want.tasks.push_back(t0);
+	// A phase naming the policy without a priority resets nice to rt-app's default 0.
+	want.tasks.push_back(task("thread1", LOOP_FOREVER,
+				  {Phase{"short", 5, {ev::set_nice(5), ev::set_slice(300), ev::run(300), ev::sleep(2700)}},
+				   Phase{"reset", 1, {ev::set_nice(0), ev::run(3000)}}}));
+	CHECK(w == want);
+}
+
+TEST_CASE("rtapp: suspend, resume, runtime, yield and delay read as events", "[rtapp]")
+{
+	Workload w = load_rtapp_file(data_file("suspend_resume.json"));
+	Workload want;
+	want.refs = {"sleeper"};
+	want.tasks.push_back(task("sleeper", 1, {Phase{"phase0", 100, {ev::suspend(0), ev::run(500)}}}));
+	TaskSpec waker = task("waker", 1, {Phase{"phase0", 100, {ev::runtime(4000), ev::resume(0), ev::yield(), ev::sleep(1000)}}});
+	waker.delay = 1 * NSEC_PER_MSEC;
+	want.tasks.push_back(waker);
+	CHECK(w == want);
+}
+
+TEST_CASE("rtapp: the landscape document's example reads", "[rtapp]")
+{
+	Workload w = load_rtapp_file(data_file("landscape_example.json"));
+	REQUIRE(w.tasks.size() == 4);
+	CHECK(w.tasks[0].name == "hog-0");
+	CHECK(w.tasks[1].name == "hog-1");
+	CHECK(w.tasks[2].name == "periodic");
+	CHECK(w.tasks[2].loop == LOOP_FOREVER);
+	CHECK(w.tasks[3].custom_slice == 500 * NSEC_PER_USEC);
+	CHECK(w.refs == std::vector<std::string>{"tick"});
+}
+
+TEST_CASE("rtapp: instance threads are named NAME-IDX by their index among all threads", "[rtapp]")
+{
+	Workload w = parse(R"({"tasks": {"a": {"run": 1}, "b": {"instance": 3, "run": 1}, "c": {"instance": 1, "run": 1}}})");
+	REQUIRE(w.tasks.size() == 5);
+	CHECK(w.tasks[0].name == "a");
+	CHECK(w.tasks[1].name == "b-1");
+	CHECK(w.tasks[2].name == "b-2");
+	CHECK(w.tasks[3].name == "b-3");
+	CHECK(w.tasks[4].name == "c");
+}
+
+TEST_CASE("rtapp: a unique timer is private to each thread, a named timer is shared", "[rtapp]")
+{
+	Workload w = parse(one_task(R"("instance": 2, "timer": {"ref": "uniqueA", "period": 10},
+				       "timer": {"ref": "shared", "period": 10})"));
+	CHECK(w.refs == std::vector<std::string>{"uniqueA@t-0", "shared", "uniqueA@t-1"});
+	CHECK(w.tasks[0].phases[0].events == std::vector<Event>{ev::timer(0, 10), ev::timer(1, 10)});
+	CHECK(w.tasks[1].phases[0].events == std::vector<Event>{ev::timer(2, 10), ev::timer(1, 10)});
+}
+
+TEST_CASE("rtapp: a task without loop loops forever; with loop, its one phase loops", "[rtapp]")
+{
+	Workload w = parse(one_task(R"("run": 1)"));
+	CHECK(w.tasks[0].loop == LOOP_FOREVER);
+	CHECK(w.tasks[0].phases[0].loop == 1);
+	w = parse(one_task(R"("loop": 7, "run": 1)"));
+	CHECK(w.tasks[0].loop == 1);
+	CHECK(w.tasks[0].phases[0].loop == 7);
+}
+
+TEST_CASE("rtapp: a task with phases loops forever unless it has a loop", "[rtapp]")
+{
+	CHECK(parse(one_task(R"("phases": {"p": {"run": 1}})")).tasks[0].loop == LOOP_FOREVER);
+	Workload w = parse(one_task(R"("loop": 4, "phases": {"p": {"run": 1}, "q": {"loop": 2, "sleep": 1}})"));
+	CHECK(w.tasks[0].loop == 4);
+	CHECK(w.tasks[0].phases[0].loop == 1);
+	CHECK(w.tasks[0].phases[1].loop == 2);
+}
+
+TEST_CASE("rtapp: workgen-style numbered event keys are the same events", "[rtapp]")
+{
+	Workload w = parse(one_task(R"("run": 1, "sleep": 2, "run1": 3, "runtime2": 4, "sleep12": 5, "yield3": "")"));
+	CHECK(w.tasks[0].phases[0].events == std::vector<Event>{ev::run(1), ev::sleep(2), ev::run(3), ev::runtime(4), ev::sleep(5), ev::yield()});
+}
+
+TEST_CASE("rtapp: run -1 is a run that never completes", "[rtapp]")
+{
+	CHECK(parse(one_task(R"("run": -1)")).tasks[0].phases[0].events[0].ns == RUN_FOREVER);
+}
+
+TEST_CASE("rtapp: microseconds become nanoseconds, up to the u64 limit", "[rtapp]")
+{
+	Workload w = parse(one_task(R"("run": 0, "sleep": 18446744073709551)"));
+	CHECK(w.tasks[0].phases[0].events[0].ns == 0);
+	CHECK(w.tasks[0].phases[0].events[1].ns == 18446744073709551000ULL);
+	CHECK_THROWS_WITH(parse(one_task(R"("sleep": 18446744073709552)")), Contains("too large"));
+	CHECK_THROWS_WITH(parse(one_task(R"("sleep": 99999999999999999999)")), Contains("out of range"));
+}
+
+TEST_CASE("rtapp: global duration is whole or decimal seconds, -1 or 0 for until the tasks end", "[rtapp]")
+{
+	auto dur = [](const std::string& d) {
+		return parse(R"({"global": {"duration": )" + d + R"(}, "tasks": {"t": {"run": 1}}})").duration;
+	};
+	CHECK(dur("3") == 3 * NSEC_PER_SEC);
+	CHECK(dur("0.25") == 250 * NSEC_PER_MSEC);
+	CHECK(dur("1.000000001") == NSEC_PER_SEC + 1);
+	CHECK(dur("2.5000000000") == 2500 * NSEC_PER_MSEC);
+	CHECK(dur("-1") == 0);
+	CHECK(dur("0") == 0);
+	CHECK_THROWS_WITH(dur("-2"), Contains("global.duration: expected seconds >= 0"));
+	CHECK_THROWS_WITH(dur("1e3"), Contains("global.duration"));
+	CHECK_THROWS_WITH(dur("0.0000000001"), Contains("finer than a nanosecond"));
+	CHECK_THROWS_WITH(dur("\"2\""), Contains("got \"2\""));
+	CHECK_THROWS_WITH(dur("99999999999"), Contains("too long"));
+}
+
+TEST_CASE("rtapp: ignored global keys are accepted, unknown ones are not", "[rtapp]")
+{
+	CHECK_NOTHROW(parse(R"({"global": {"calibration": 230, "log_size": 4, "io_device": "/dev/null",
+		"mem_buffer_size": 1024, "cumulative_slack": true, "default_policy": "SCHED_OTHER"},
+		"tasks": {"t": {"run": 1}}})"));
+	CHECK_THROWS_WITH(parse(R"({"global": {"durration": 1}, "tasks": {"t": {"run": 1}}})"),
+			  Contains("t.json:1:13: global.durration: unknown key; accepted: duration"));
+	CHECK_THROWS_WITH(parse(R"({"global": {"default_policy": "SCHED_RR"}, "tasks": {"t": {"run": 1}}})"),
+			  Contains("global.default_policy: SCHED_RR is not modelled"));
+}
+
+TEST_CASE("rtapp: cpus is accepted and ignored on tasks and phases", "[rtapp]")
+{
+	Workload w = parse(one_task(R"("cpus": [2, 3], "phases": {"p": {"cpus": [0], "run": 1}})"));
+	CHECK(w.tasks[0].phases[0].events == std::vector<Event>{ev::run(1)});
+}
+
+// ---- errors ----
+
+TEST_CASE("rtapp: errors name file, line, column, field path and value", "[rtapp][errors]")
+{
+	std::string path = data_file("bad_negative_sleep.json");
+	CHECK_THROWS_WITH(load_rtapp_file(path),
+			  path + ":7:16: tasks.thread0.phases.p0.sleep: expected a whole number of microseconds >= 0, got -5");
+}
+
+TEST_CASE("rtapp: a real-time policy is refused: the model is the fair class only", "[rtapp][errors]")
+{
+	std::string path = data_file("bad_fifo.json");
+	CHECK_THROWS_WITH(load_rtapp_file(path),
+			  path + ":4:15: tasks.rt_thread.policy: SCHED_FIFO is not modelled: the model covers the fair class, "
+				 "SCHED_OTHER, only");
+	CHECK_THROWS_WITH(parse(one_task(R"("policy": "SCHED_DEADLINE", "run": 1)")), Contains("SCHED_DEADLINE is not modelled"));
+	CHECK_THROWS_WITH(parse(one_task(R"("policy": "OTHER", "run": 1)")),
+			  Contains("unknown policy \"OTHER\"; accepted: \"SCHED_OTHER\""));
+}
+
+TEST_CASE("rtapp: rt-app events the model lacks are refused by name", "[rtapp][errors]")
+{
+	std::string path = data_file("bad_lock.json");
+	CHECK_THROWS_WITH(load_rtapp_file(path),
+			  path + ":6:6: tasks.thread0.phases.p0.lock: the rt-app event \"lock\" is not supported by the "
+				 "model yet; supported events: run, runtime, sleep, timer, suspend, resume, yield");
+	for (const char* e : {"unlock", "wait", "signal", "broad", "sync", "barrier", "mem", "iorun", "fork", "mem2"})
+		CHECK_THROWS_WITH(parse(one_task("\"" + std::string(e) + "\": \"x\"")), Contains("is not supported by the model yet"));
+}
+
+TEST_CASE("rtapp: JSON syntax errors are reported with the file position", "[rtapp][errors]")
+{
+	std::string path = data_file("bad_syntax.json");
+	CHECK_THROWS_WITH(load_rtapp_file(path),
+			  path + ":5:4: invalid JSON: expected ',' or '}' after a member, found character '\"'");
+}
+
+TEST_CASE("rtapp: unknown keys are refused, with a hint for rt-app's prefix matching", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(one_task(R"("runn": 1)")),
+			  Contains("tasks.t.runn: unknown key; a task accepts cpus, delay, dl-runtime, instance, loop, phases, "
+				   "policy, priority, and the events") &&
+				  Contains("followed only by digits"));
+	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"delay": 1, "run": 1}})")),
+			  Contains("tasks.t.phases.p.delay: is a task property"));
+	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": "/tg1", "run": 1)")), Contains("no group scheduling"));
+	CHECK_THROWS_WITH(parse(one_task(R"("util_min": 100, "run": 1)")), Contains("utilization clamping"));
+	CHECK_THROWS_WITH(parse(one_task(R"("dl-period": 100, "run": 1)")), Contains("SCHED_DEADLINE"));
+	CHECK_THROWS_WITH(parse(R"({"tasks": {"t": {"run": 1}}, "task": {}})"),
+			  Contains("t.json:1:30: task: unknown top-level key"));
+}
+
+TEST_CASE("rtapp: properties given twice are refused", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(one_task(R"("loop": 1, "run": 1, "loop": 2)")), Contains("tasks.t.loop: given twice"));
+	CHECK_THROWS_WITH(parse(R"({"tasks": {"t": {"run": 1}}, "tasks": {"u": {"run": 1}}})"), Contains("tasks: given twice"));
+}
+
+TEST_CASE("rtapp: values of the wrong type or range are refused with the value", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(one_task(R"("run": 1.5)")), Contains("tasks.t.run: expected a whole number of microseconds >= 0, or -1 to run forever, got 1.5"));
+	CHECK_THROWS_WITH(parse(one_task(R"("run": "1000")")), Contains("got \"1000\""));
+	CHECK_THROWS_WITH(parse(one_task(R"("priority": 20, "run": 1)")), Contains("expected a nice value from -20 to 19, got 20"));
+	CHECK_THROWS_WITH(parse(one_task(R"("loop": 0, "run": 1)")), Contains("tasks.t.loop: expected -1 (forever) or a count >= 1, got 0"));
+	CHECK_THROWS_WITH(parse(one_task(R"("instance": 0, "run": 1)")), Contains("fork"));
+	CHECK_THROWS_WITH(parse(one_task(R"("delay": -1, "run": 1)")), Contains("tasks.t.delay"));
+	CHECK_THROWS_WITH(parse(one_task(R"("dl-runtime": -1, "run": 1)")), Contains("tasks.t.dl-runtime"));
+	CHECK_THROWS_WITH(parse(one_task(R"("resume": "")")), Contains("expected a non-empty name"));
+	CHECK_THROWS_WITH(parse(one_task(R"("suspend": 3)")), Contains("tasks.t.suspend: expected a non-empty name (a string), got 3"));
+	CHECK_THROWS_WITH(parse(one_task(R"("phases": [])")), Contains("tasks.t.phases: expected an object of one or more named phases"));
+	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": 1})")), Contains("tasks.t.phases.p: expected an object"));
+	CHECK_THROWS_WITH(parse(R"({"tasks": {"t": 1}})"), Contains("tasks.t: expected an object describing the task, got 1"));
+	CHECK_THROWS_WITH(parse("[]"), Contains("the file must be an object"));
+}
+
+TEST_CASE("rtapp: timers need a ref and a period; only relative mode is modelled", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(one_task(R"("timer": {"period": 10})")), Contains("needs a \"ref\""));
+	CHECK_THROWS_WITH(parse(one_task(R"("timer": {"ref": "a"})")), Contains("needs a \"period\""));
+	CHECK_THROWS_WITH(parse(one_task(R"("timer": {"ref": "a", "period": 10, "mode": "absolute"})")),
+			  Contains("tasks.t.timer.mode: \"absolute\" timers are not supported by the model yet"));
+	CHECK_THROWS_WITH(parse(one_task(R"("timer": {"ref": "a", "period": 10, "phase": 1})")),
+			  Contains("tasks.t.timer.phase: unknown key; a timer accepts ref, period and mode"));
+	CHECK_THROWS_WITH(parse(one_task(R"("timer": 10)")), Contains("expected {\"ref\": NAME"));
+}
+
+TEST_CASE("rtapp: a task or phase without events is refused", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(one_task(R"("loop": 1, "priority": 3)")), Contains("t.json:1:12: tasks.t: the task has no events"));
+	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"run": 1}, "q": {"priority": 1}})")),
+			  Contains("tasks.t.phases.q: the phase has no events"));
+}
+
+TEST_CASE("rtapp: a task with phases cannot have events of its own", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"run": 1}}, "sleep": 1)")),
+			  Contains("tasks.t.sleep: a task with \"phases\" cannot also have events"));
+}
+
+TEST_CASE("rtapp: a file needs at least one task", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(R"({"tasks": {}})"), Contains("t.json:1:11: tasks: there are no tasks"));
+	CHECK_THROWS_WITH(parse(R"({"global": {}})"), Contains("t.json:1:1: missing the required \"tasks\" object"));
+}
+
+TEST_CASE("rtapp: thread names must be unique", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(R"({"tasks": {"a": {"run": 1}, "a": {"run": 1}}})"), Contains("a second thread named \"a\""));
+	CHECK_THROWS_WITH(parse(R"({"tasks": {"b-1": {"run": 1}, "b": {"instance": 2, "run": 1}}})"),
+			  Contains("a second thread named \"b-1\""));
+	CHECK_THROWS_WITH(parse(R"({"tasks": {"": {"run": 1}}})"), Contains("a task name must not be empty"));
+}
+
+TEST_CASE("rtapp: huge instance counts are refused, not allocated", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(one_task(R"("instance": 9000000000000000000, "run": 1)")), Contains("too many threads"));
+}
+
+TEST_CASE("rtapp: a missing file is an InputError naming the path", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(load_rtapp_file("/nonexistent/w.json"), Contains("/nonexistent/w.json: cannot open the rt-app file"));
+	CHECK_THROWS_AS(load_rtapp_file(std::filesystem::path(data_file("x")).parent_path().string()), InputError);
+}
+
+TEST_CASE("rtapp: damaged files only ever raise InputError", "[rtapp][errors]")
+{
+	std::string text = R"({"global": {"duration": 1.5}, "tasks": {"a": {"instance": 2, "loop": 3, "phases":
+		{"p": {"priority": -3, "dl-runtime": 100, "run": 10, "timer": {"ref": "unique", "period": 100}},
+		 "q": {"suspend": "x", "resume": "x", "sleep1": 5}}}}})";
+	auto survives = [](const std::string& t) {
+		try {
+			parse(t);
+		} catch (const InputError&) {
+		}
+	};
+	for (std::size_t i = 0; i <= text.size(); i++)
+		survives(text.substr(0, i));
+	for (std::size_t i = 0; i < text.size(); i++) {
+		for (char c : {'\0', '"', '{', '}', '-', '9', ',', '\xFF'}) {
+			std::string t = text;
+			t[i] = c;
+			survives(t);
+		}
+	}
+}
+
+// ---- writing rt-app files ----
+
+TEST_CASE("rtapp: every example file survives a write/read round trip", "[rtapp][write]")
+{
+	for (const char* f : {"tutorial_simple.json", "periodic_phases.json", "custom_slice.json", "suspend_resume.json",
+			      "landscape_example.json"}) {
+		INFO(f);
+		Workload w = load_rtapp_file(data_file(f));
+		std::string text = to_rtapp_json(w);
+		INFO(text);
+		CHECK(parse_rtapp(text, "out.json") == w);
+	}
+}
+
+TEST_CASE("rtapp: CPU hogs survive a round trip as run -1", "[rtapp][write]")
+{
+	Workload w = hogs_workload(3, 2 * NSEC_PER_SEC + 1);
+	std::string text = to_rtapp_json(w);
+	CHECK_THAT(text, Contains("\"run\": -1") && Contains("\"duration\": 2.000000001"));
+	CHECK(parse_rtapp(text, "out.json") == w);
+}
+
+TEST_CASE("rtapp: repeated events are written with workgen's numbered keys", "[rtapp][write]")
+{
+	Workload w;
+	w.tasks.push_back(task("t", 2, {Phase{"p", 1, {ev::run(1), ev::sleep(2), ev::run(3), ev::sleep(4), ev::run(5)}}}));
+	std::string text = to_rtapp_json(w);
+	CHECK_THAT(text, Contains("\"run\": 1") && Contains("\"run1\": 3") && Contains("\"run2\": 5") &&
+				 Contains("\"sleep1\": 4"));
+	CHECK(parse_rtapp(text, "out.json") == w);
+}
+
+TEST_CASE("rtapp: a nice or slice change inside a phase starts a new phase", "[rtapp][write]")
+{
+	Workload w;
+	w.tasks.push_back(task("t", 1, {Phase{"p", 1, {ev::run(1), ev::set_nice(3), ev::set_slice(200), ev::run(2), ev::set_slice(0), ev::sleep(3)}}}));
+	Workload back = parse_rtapp(to_rtapp_json(w), "out.json");
+	const auto& ph = back.tasks.at(0).phases;
+	REQUIRE(ph.size() == 3);
+	CHECK(ph[0] == Phase{"p", 1, {ev::run(1)}});
+	CHECK(ph[1] == Phase{"p_1", 1, {ev::set_nice(3), ev::set_slice(200), ev::run(2)}});
+	CHECK(ph[2] == Phase{"p_2", 1, {ev::set_slice(0), ev::sleep(3)}});
+}
+
+TEST_CASE("rtapp: the writer refuses what rt-app cannot express", "[rtapp][write]")
+{
+	Workload w;
+	w.tasks.push_back(task("t", 1, {Phase{"p", 1, {Event{Kind::Run, 1500}}}}));
+	CHECK_THROWS_WITH(to_rtapp_json(w), Contains("1500 ns is not a whole number of microseconds"));
+
+	w.tasks[0].phases[0] = Phase{"p", 2, {ev::run(1), ev::set_nice(1), ev::run(1)}};
+	CHECK_THROWS_WITH(to_rtapp_json(w), Contains("inside a looping phase"));
+
+	w.tasks[0].phases[0] = Phase{"p", 1, {ev::run(1), ev::set_nice(1)}};
+	CHECK_THROWS_WITH(to_rtapp_json(w), Contains("must be followed by another event"));
+
+	w.tasks[0].phases[0] = Phase{"p", 1, {ev::timer(0, 10)}};
+	CHECK_THROWS_WITH(to_rtapp_json(w), Contains("ref 0 is not a named ref"));
+
+	w.refs = {"unique"};
+	CHECK_THROWS_WITH(to_rtapp_json(w), Contains("not private to this task"));
+
+	CHECK_THROWS_AS(to_rtapp_json(Workload{}), std::invalid_argument);
+}
