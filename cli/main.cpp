@@ -14,6 +14,7 @@
 #include "cli/seed001.hpp"
 #include "io/input_error.hpp"
 #include "io/rtapp.hpp"
+#include "model/check.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
 
@@ -28,7 +29,24 @@ struct ModelOptions {
 	std::string features;
 	std::string tick_phase = "0", tick_jitter = "0", switch_cost = "0";
 	u64 seed = 0;
+	std::vector<std::string> bugs;
 };
+
+Bugs parse_bugs(const std::vector<std::string>& names)
+{
+	Bugs bugs;
+	for (const std::string& n : names) {
+		const auto b = bug_by_name(n);
+		if (!b) {
+			std::string known;
+			for (const BugInfo& i : bug_info)
+				known += (known.empty() ? "" : ", ") + std::string(i.name);
+			throw UsageError("--bug: unknown bug '" + n + "' (known: " + known + ")");
+		}
+		bugs.set(*b);
+	}
+	return bugs;
+}
 
 void add_model_options(CLI::App* app, ModelOptions& o)
 {
@@ -44,6 +62,7 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 	app->add_option("--switch-cost", o.switch_cost, "time from a pick until the next task runs; charged to it")
 		->capture_default_str();
 	app->add_option("--seed", o.seed, "seed of the tick jitter")->capture_default_str();
+	app->add_option("--bug", o.bugs, "switch a historical EEVDF bug back in (repeatable); see 'eevdf bugs'");
 }
 
 Config build_config(const ModelOptions& o)
@@ -59,7 +78,7 @@ Config build_config(const ModelOptions& o)
 		throw UsageError("--hz: " + std::to_string(o.hz) + " is outside 1..100000");
 	if (o.cpus < 1)
 		throw UsageError("--cpus: must be at least 1");
-	Config cfg = make_config(*preset, o.hz, o.cpus);
+	Config cfg = make_config(*preset, o.hz, o.cpus, parse_bugs(o.bugs));
 	if (!o.slice.empty()) {
 		cfg.base_slice_ns = parse_duration(o.slice, "--slice");
 		if (cfg.base_slice_ns == 0)
@@ -80,20 +99,36 @@ Config build_config(const ModelOptions& o)
 }
 
 // Writes `text` to `path` whole or not at all: a temporary file renamed over it.
-void write_file_atomic(const std::string& path, const std::string& text)
+void write_file_atomic(const std::string& path, const std::string& text, const std::string& flag)
 {
 	const std::string tmp = path + ".tmp";
 	{
 		std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
 		if (!f || !f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
 			std::remove(tmp.c_str());
-			throw UsageError("--trace: cannot write '" + path + "'");
+			throw UsageError(flag + ": cannot write '" + path + "'");
 		}
 	}
 	if (std::rename(tmp.c_str(), path.c_str()) != 0) {
 		std::remove(tmp.c_str());
-		throw UsageError("--trace: cannot write '" + path + "'");
+		throw UsageError(flag + ": cannot write '" + path + "'");
 	}
+}
+
+// Reports an invariant violation with the state and a replayable workload file.
+int report_violation(const Simulation& sim, const InvariantViolation& v, const std::string& path)
+{
+	const CheckFailure& f = v.failure;
+	std::cerr << "eevdf: invariant '" << f.invariant << "' violated after event " << f.event << " at t=" << f.t
+		  << " ns\n  " << f.detail << "\nrun queue:\n" << f.state;
+	try {
+		write_file_atomic(path, to_rtapp_json(sim.workload()), "--counterexample");
+		std::cerr << "replay: eevdf sim " << path << " " << command_line_flags(sim.config()) << " --duration "
+			  << (f.t / 1000 + 1) << "us --check\n";
+	} catch (const std::exception& e) {
+		std::cerr << "eevdf: could not write the counterexample: " << e.what() << "\n";
+	}
+	return 1;
 }
 
 struct SimOptions {
@@ -104,6 +139,8 @@ struct SimOptions {
 	std::string duration;
 	bool json = false;
 	std::string trace;
+	bool check = false;
+	std::string counterexample = "eevdf-counterexample.json";
 };
 
 Workload build_workload(const SimOptions& s)
@@ -145,10 +182,17 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	sim.add_observer(&metrics);
 	if (!so.trace.empty())
 		sim.add_observer(&trace);
-	sim.run();
+	InvariantChecker checker;
+	if (so.check)
+		sim.add_observer(&checker);
+	try {
+		sim.run();
+	} catch (const InvariantViolation& v) {
+		return report_violation(sim, v, so.counterexample);
+	}
 	metrics.finish(sim);
 	if (!so.trace.empty())
-		write_file_atomic(so.trace, trace.text());
+		write_file_atomic(so.trace, trace.text(), "--trace");
 	const Report r{sim, metrics};
 	std::cout << (so.json ? format_json(r) : format_table(r));
 	if (sim.cfs_rq().pick_failures) {
@@ -211,6 +255,14 @@ int cmd_slice_table(ModelOptions mo, const TableOptions& to)
 	return 0;
 }
 
+int cmd_bugs()
+{
+	for (const BugInfo& b : bug_info)
+		std::printf("%-22s %-13s %s\n", std::string(b.name).c_str(), std::string(b.commit).c_str(),
+			    std::string(b.what).c_str());
+	return 0;
+}
+
 int cmd_presets()
 {
 	for (const KernelPreset& p : kernel_presets()) {
@@ -245,6 +297,9 @@ int main(int argc, char** argv)
 	sim->add_option("--duration", so.duration, "simulated time (default: the workload's, or 10s for --hogs)");
 	sim->add_flag("--json", so.json, "print one JSON document instead of the table");
 	sim->add_option("--trace", so.trace, "write the schedule as ftrace text (sched_switch, sched_wakeup) to FILE");
+	sim->add_flag("--check", so.check, "check every invariant after every event; exit 1 on a violation");
+	sim->add_option("--counterexample", so.counterexample, "where --check writes the violating workload")
+		->capture_default_str();
 	add_model_options(sim, mo);
 
 	ModelOptions to_mo;
@@ -260,6 +315,7 @@ int main(int argc, char** argv)
 	table->remove_option(table->get_option("--slice"));
 
 	auto* presets = app.add_subcommand("presets", "list the kernel presets and their defaults");
+	auto* bugs = app.add_subcommand("bugs", "list the historical bugs that --bug can switch back in");
 
 	try {
 		app.parse(argc, argv);
@@ -279,6 +335,8 @@ int main(int argc, char** argv)
 			return cmd_slice_table(to_mo, to);
 		if (*presets)
 			return cmd_presets();
+		if (*bugs)
+			return cmd_bugs();
 	} catch (const UsageError& e) {
 		std::cerr << "eevdf: " << e.what() << "\n";
 		return 2;

@@ -67,7 +67,7 @@ u64 default_base_slice(const KernelPreset& preset, u32 cpus)
 	return preset.paths.normalized_base_slice * factor;
 }
 
-Config make_config(const KernelPreset& preset, u32 hz, u32 cpus)
+Config make_config(const KernelPreset& preset, u32 hz, u32 cpus, Bugs bugs)
 {
 	Config cfg;
 	cfg.preset = &preset;
@@ -76,6 +76,9 @@ Config make_config(const KernelPreset& preset, u32 hz, u32 cpus)
 	cfg.tick_ns = tick_nsec(hz);
 	cfg.cpus = cpus;
 	cfg.base_slice_ns = default_base_slice(preset, cpus);
+	cfg.bugs = bugs;
+	if (bugs[Bug::EXTRA_TICK_SLICE])
+		cfg.base_slice_ns = cfg.base_slice_ns / preset.paths.normalized_base_slice * 750000;
 	return cfg;
 }
 
@@ -88,6 +91,33 @@ std::string features_string(const Features& f)
 		s += f[static_cast<Feature>(i)] ? '+' : '-';
 		s += feature_names[i];
 	}
+	return s;
+}
+
+std::string command_line_flags(const Config& cfg)
+{
+	std::string s = "--kernel " + std::string(cfg.preset->name) + " --hz " + std::to_string(cfg.hz) +
+			" --cpus " + std::to_string(cfg.cpus) + " --slice " + std::to_string(cfg.base_slice_ns) + "ns";
+	std::string feats;
+	for (unsigned i = 0; i < feature_names.size(); i++) {
+		const Feature f = static_cast<Feature>(i);
+		if (cfg.features[f] != cfg.preset->features[f])
+			feats += (feats.empty() ? "" : ",") + std::string(cfg.features[f] ? "+" : "-") +
+				 std::string(feature_names[i]);
+	}
+	if (!feats.empty())
+		s += " --features " + feats;
+	if (cfg.knobs.tick_phase)
+		s += " --tick-phase " + std::to_string(cfg.knobs.tick_phase) + "ns";
+	if (cfg.knobs.tick_jitter)
+		s += " --tick-jitter " + std::to_string(cfg.knobs.tick_jitter) + "ns";
+	if (cfg.knobs.switch_cost)
+		s += " --switch-cost " + std::to_string(cfg.knobs.switch_cost) + "ns";
+	if (cfg.seed)
+		s += " --seed " + std::to_string(cfg.seed);
+	for (unsigned i = 0; i < bug_info.size(); i++)
+		if (cfg.bugs[static_cast<Bug>(i)])
+			s += " --bug " + std::string(bug_info[i].name);
 	return s;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/bugs.hpp"
 #include "model/features.hpp"
 #include "model/types.hpp"
 
@@ -61,13 +62,18 @@ struct Config {
 	// The reference point v0 at boot; the kernel uses -(1 << 20) so that
 	// u64 wrap-around happens within the first millisecond.
 	u64 vruntime_origin = static_cast<u64>(-(1LL << 20));
+	Bugs bugs;  // historical bugs switched back in (none by default)
 };
 
 // The default base slice: normalized x (1 + ilog2(min(cpus, 8))).
 u64 default_base_slice(const KernelPreset& preset, u32 cpus);
 
-// A complete configuration for `preset` at `hz` with every default filled in.
-Config make_config(const KernelPreset& preset, u32 hz, u32 cpus = 1);
+// A complete configuration for `preset` at `hz` with every default filled in
+// (Bug::EXTRA_TICK_SLICE brings back the 0.75 ms normalized base slice).
+Config make_config(const KernelPreset& preset, u32 hz, u32 cpus = 1, Bugs bugs = {});
+
+// The `eevdf sim` flags that reproduce `cfg` (for replayable reports).
+std::string command_line_flags(const Config& cfg);
 
 // A one-line description of what is in force, e.g. for report headers.
 std::string describe(const Config& cfg);

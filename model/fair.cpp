@@ -40,6 +40,7 @@ s64 sld(const SchedEntity* se) { return static_cast<s64>(scale_load_down(se->loa
 CfsRq::CfsRq(const Config& cfg)
 	: ref_vruntime(cfg.vruntime_origin), cfg_(&cfg), paths_(&cfg.preset->paths)
 {
+	timeline.stale_augment_on_erase = cfg.bugs[Bug::STALE_AUGMENT];
 }
 
 // ---------------------------------------------------------------- V
@@ -74,7 +75,7 @@ u64 CfsRq::avg_vruntime() const
 	if (wsum) {
 		// C division truncates toward zero; shifting a negative sum by
 		// load - 1 first makes it a floor (650cad561cce).
-		if (avg < 0)
+		if (avg < 0 && !bug(Bug::AVG_VRUNTIME_TRUNC))
 			avg = wsub(avg, wsum - 1);
 		avg = div_s64(avg, wsum);
 	}
@@ -90,7 +91,10 @@ bool CfsRq::vruntime_eligible(u64 vruntime) const
 		avg = wadd(avg, wmul(entity_key(curr), sld(curr)));
 		wsum += sld(curr);
 	}
-	return avg >= wmul(wrapped_diff(vruntime, ref_vruntime), wsum);
+	const s64 rhs = wmul(wrapped_diff(vruntime, ref_vruntime), wsum);
+	if (bug(Bug::ELIGIBLE_STRICT))
+		return avg > rhs;
+	return avg >= rhs;
 }
 
 // 6.6 .. 6.18.0: v0 = min_vruntime, which only moves forward, to the least
@@ -172,7 +176,10 @@ bool CfsRq::update_deadline(SchedEntity* se)
 		return false;
 	if (!se->custom_slice)
 		se->slice = cfg_->base_slice_ns;
-	se->deadline = se->vruntime + calc_delta_fair(se->slice, se->load);
+	if (bug(Bug::DEADLINE_FROM_OLD))
+		se->deadline += calc_delta_fair(se->slice, se->load);
+	else
+		se->deadline = se->vruntime + calc_delta_fair(se->slice, se->load);
 	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntime)
 		update_zero_vruntime();  // b3d99f43c72b: keep v0 near V with one long-running task
 	return true;
@@ -311,6 +318,10 @@ SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
 		SchedEntity* node = timeline.root();
 		while (node) {
 			SchedEntity* left = node->left;
+			if (bug(Bug::PICK_FIRST_ELIGIBLE) && entity_eligible(node)) {
+				best = node;
+				break;
+			}
 			if (left && vruntime_eligible(left->min_vruntime)) {
 				node = left;
 				continue;
@@ -385,10 +396,14 @@ void CfsRq::place_entity(SchedEntity* se, unsigned flags)
 		s64 wsum = static_cast<s64>(avg_load);
 		if (curr && curr->on_rq)
 			wsum += sld(curr);
-		lag = wmul(se->vlag, wsum + sld(se));
-		if (!wsum)
-			wsum = 1;
-		lag = div_s64(lag, wsum);
+		if (bug(Bug::NO_LAG_INFLATION)) {
+			lag = se->vlag;
+		} else {
+			lag = wmul(se->vlag, wsum + sld(se));
+			if (!wsum)
+				wsum = 1;
+			lag = div_s64(lag, wsum);
+		}
 	}
 	se->vruntime = vruntime - static_cast<u64>(lag);
 
@@ -420,6 +435,8 @@ void CfsRq::update_entity_lag(SchedEntity* se)
 	const s64 vlag = wrapped_diff(avg_vruntime(), se->vruntime);
 	const s64 limit = static_cast<s64>(lag_limit(se));
 	se->vlag = vlag < -limit ? -limit : (vlag > limit ? limit : vlag);
+	if (bug(Bug::NO_LAG_CLAMP))
+		se->vlag = vlag;
 }
 
 void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
@@ -481,7 +498,7 @@ void CfsRq::finish_delayed_dequeue_entity(SchedEntity* se)
 {
 	se->sched_delayed = false;
 	nr_delayed--;
-	if (feat(Feature::DELAY_ZERO) && se->vlag > 0)
+	if (feat(Feature::DELAY_ZERO) && se->vlag > 0 && !bug(Bug::DELAY_ZERO_KEEPS_LAG))
 		se->vlag = 0;
 }
 
@@ -588,7 +605,7 @@ void CfsRq::yield_task_fair()
 void CfsRq::reweight_entity(SchedEntity* se, const LoadWeight& lw)
 {
 	const s64 old_w = static_cast<s64>(se->load.weight);
-	const s64 new_w = static_cast<s64>(lw.weight);
+	const s64 new_w = static_cast<s64>(bug(Bug::REWEIGHT_NO_RESCALE) ? se->load.weight : lw.weight);
 	se->vlag = div_s64(wmul(se->vlag, old_w), new_w);
 	if (se->rel_deadline)
 		se->deadline = static_cast<u64>(div_s64(wmul(static_cast<s64>(se->deadline), old_w), new_w));

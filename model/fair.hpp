@@ -107,6 +107,7 @@ private:
 	u64 vprot_of(const SchedEntity* se) const;
 	u64 lag_limit(SchedEntity* se) const;
 	bool feat(Feature f) const { return cfg_->features[f]; }
+	bool bug(Bug b) const { return cfg_->bugs[b]; }
 
 	const Config* cfg_;
 	const KernelPaths* paths_;

@@ -72,17 +72,18 @@ SchedEntity* insert_at(SchedEntity* t, SchedEntity* se)
 	return t;
 }
 
-SchedEntity* erase_at(SchedEntity* t, SchedEntity* se)
+SchedEntity* erase_at(SchedEntity* t, SchedEntity* se, bool stale)
 {
 	if (!t)
 		return nullptr;  // not found: caller's invariant violated; leave tree intact
 	if (t == se)
 		return merge(t->left, t->right);
 	if (node_less(se, t))
-		t->left = erase_at(t->left, se);
+		t->left = erase_at(t->left, se, stale);
 	else
-		t->right = erase_at(t->right, se);
-	Timeline::update_augment(t);
+		t->right = erase_at(t->right, se, stale);
+	if (!stale)
+		Timeline::update_augment(t);
 	return t;
 }
 
@@ -126,7 +127,7 @@ void Timeline::insert(SchedEntity* se)
 
 void Timeline::erase(SchedEntity* se)
 {
-	root_ = erase_at(root_, se);
+	root_ = erase_at(root_, se, stale_augment_on_erase);
 	se->left = se->right = nullptr;
 	size_--;
 	if (leftmost_ == se)

@@ -20,6 +20,8 @@ public:
 	void insert(SchedEntity* se);  // se->deadline, slice, vruntime are the keys/augments
 	void erase(SchedEntity* se);
 
+	bool stale_augment_on_erase = false;  // Bug::STALE_AUGMENT
+
 	SchedEntity* root() const { return root_; }
 	SchedEntity* leftmost() const { return leftmost_; }  // __pick_first_entity()
 	bool empty() const { return root_ == nullptr; }

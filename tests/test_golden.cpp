@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "model/check.hpp"
 #include "model/metrics.hpp"
 #include "model/pick_oracle.hpp"
 #include "sim_helpers.hpp"
@@ -289,4 +290,48 @@ TEST_CASE("the same workload and seed give the same schedule", "[golden]")
 	CHECK(x.switches == y.switches);
 	cfg.seed = 43;
 	CHECK(simulate(cfg, wl, 500 * MS).switches != x.switches);
+}
+
+TEST_CASE("the invariant checker holds on every event of mixed workloads for every preset", "[golden][check]")
+{
+	TaskSpec s = task("s", {run(700 * US), sleep(2300 * US)});
+	TaskSpec p = task("p", {run(300 * US), Event{Event::Kind::Timer, 5 * MS, 0}});
+	p.custom_slice = 400 * US;
+	TaskSpec n = task("n", {run(5 * MS), set_nice(3), run(2 * MS), set_nice(-7), sleep(1 * MS), Event{Event::Kind::Yield}});
+	TaskSpec w = task("w", {run(1 * MS), Event{Event::Kind::Resume, 0, 1}, sleep(4 * MS)});
+	TaskSpec z = task("z", {Event{Event::Kind::Suspend, 0, 1}, run(600 * US)});
+	Workload wl = workload({hog("a"), hog("b", 4), s, p, n, w, z, task("d", {run(13 * MS), sleep(7 * MS)})});
+	wl.refs = {"t", "wake"};
+	wl.duration = 1000 * MS;
+	for (const KernelPreset& preset : kernel_presets())
+		for (u32 hz : {100u, 250u, 1000u})
+			for (bool nohz : {false, true}) {
+				Config cfg = make_config(preset, hz);
+				cfg.features.set(Feature::NO_HZ_FULL, nohz);
+				cfg.knobs.tick_jitter = hz == 1000 ? 20 * US : 0;
+				cfg.knobs.switch_cost = 3 * US;
+				Simulation sim(cfg, wl);
+				InvariantChecker check;
+				sim.add_observer(&check);
+				INFO("preset " << preset.name << " HZ=" << hz << " nohz_full=" << nohz);
+				CHECK_NOTHROW(sim.run());
+				CHECK(check.events_checked() > 1000);
+			}
+}
+
+TEST_CASE("the invariant checker catches historical bugs switched back in", "[golden][check]")
+{
+	TaskSpec s = task("s", {run(700 * US), sleep(2300 * US)});
+	TaskSpec d = task("d", {run(2 * MS), sleep(3 * MS)});
+	Workload wl = workload({hog("a", -5), hog("b", 4), s, d, hog("c")});
+	wl.duration = 2000 * MS;
+	for (Bug bug : {Bug::AVG_VRUNTIME_TRUNC, Bug::STALE_AUGMENT, Bug::NO_LAG_INFLATION, Bug::DELAY_ZERO_KEEPS_LAG,
+			Bug::ELIGIBLE_STRICT, Bug::DEADLINE_FROM_OLD}) {
+		Config cfg = make_config(*find_preset("6.18.y"), 1000, 1, Bugs{}.set(bug));
+		Simulation sim(cfg, wl);
+		InvariantChecker check;
+		sim.add_observer(&check);
+		INFO("bug " << bug_info[static_cast<unsigned>(bug)].name);
+		CHECK_THROWS_AS(sim.run(), InvariantViolation);
+	}
 }

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Historical EEVDF bugs (and two plain mutations) that can be switched back
+// into the model, so that the checkers can be shown to catch them. Each
+// names the kernel commit that fixed it (kernel-eevdf.md §16).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace eevdf {
+
+enum class Bug : unsigned {
+	AVG_VRUNTIME_TRUNC,   // 650cad561cce: avg_vruntime() truncated toward 0 instead of flooring
+	PICK_FIRST_ELIGIBLE,  // b01db23d5923: the heap search returned an eligible entity, not the EEVD one
+	STALE_AUGMENT,        // 8dafa9d0eb1a / d2929762cc3f: subtree min_vruntime not refreshed on removal
+	NO_LAG_INFLATION,     // 86bfbb7ce4f6: placement without the (W + w) / W lag inflation
+	NO_LAG_CLAMP,         // 1560d1f6eb6b / 6e3c0a4e1ad1: saved lag not clamped
+	DELAY_ZERO_KEEPS_LAG, // 54a58a787791: a delayed entity left with its positive lag
+	REWEIGHT_NO_RESCALE,  // eab03c23c2a1: a nice change kept vlag instead of rescaling w_old/w_new
+	EXTRA_TICK_SLICE,     // 2ae891b82695: base slice 0.75 ms x factor (3.00 ms at >= 8 CPUs)
+	ELIGIBLE_STRICT,      // mutation: eligibility tested as v < V (off by one)
+	DEADLINE_FROM_OLD,    // mutation: renewal d += r/w from the old deadline, not from v
+	COUNT
+};
+
+struct BugInfo {
+	std::string_view name;
+	std::string_view commit;  // the fix, or "mutation"
+	std::string_view what;
+};
+
+inline constexpr std::array<BugInfo, static_cast<unsigned>(Bug::COUNT)> bug_info = {{
+	{"avg-vruntime-trunc", "650cad561cce", "avg_vruntime() divided with C truncation, so V was biased up for negative sums"},
+	{"pick-first-eligible", "b01db23d5923", "pick_eevdf() could return an eligible entity without the earliest deadline"},
+	{"stale-augment", "8dafa9d0eb1a", "the augmented subtree min_vruntime went stale, corrupting the heap search"},
+	{"no-lag-inflation", "86bfbb7ce4f6", "place_entity() applied the saved lag without (W + w) / W, so joining shrank it"},
+	{"no-lag-clamp", "1560d1f6eb6b", "saved vlag was not clamped to the slice/tick bound"},
+	{"delay-zero-keeps-lag", "54a58a787791", "a delayed entity left the queue keeping its positive lag"},
+	{"reweight-no-rescale", "eab03c23c2a1", "a nice change kept V - v instead of rescaling it by w_old / w_new"},
+	{"extra-tick-slice", "2ae891b82695", "the 0.75 ms base slice: 3.00 ms at >= 8 CPUs often needs a 4th tick at HZ=1000"},
+	{"eligible-strict", "mutation", "entity_eligible() tested v < V instead of v <= V"},
+	{"deadline-from-old", "mutation", "update_deadline() renewed from the old deadline instead of the current vruntime"},
+}};
+
+inline std::optional<Bug> bug_by_name(std::string_view name)
+{
+	for (unsigned i = 0; i < bug_info.size(); i++)
+		if (bug_info[i].name == name)
+			return static_cast<Bug>(i);
+	return std::nullopt;
+}
+
+class Bugs {
+public:
+	constexpr bool operator[](Bug b) const { return bits_ & bit(b); }
+	constexpr Bugs& set(Bug b, bool on = true)
+	{
+		bits_ = on ? (bits_ | bit(b)) : (bits_ & ~bit(b));
+		return *this;
+	}
+	constexpr bool any() const { return bits_ != 0; }
+	constexpr bool operator==(const Bugs&) const = default;
+
+private:
+	static constexpr unsigned bit(Bug b) { return 1u << static_cast<unsigned>(b); }
+	unsigned bits_ = 0;
+};
+
+}  // namespace eevdf

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "model/check.hpp"
+
+#include <cstdio>
+
+#include "model/pick_oracle.hpp"
+
+namespace eevdf {
+namespace {
+
+std::string num(u64 x) { return std::to_string(x); }
+std::string snum(s64 x) { return std::to_string(x); }
+std::string id_of(const SchedEntity* se) { return se ? "task " + std::to_string(se->id) : "none"; }
+
+s128 key_times_weight(const CfsRq& cfs, const SchedEntity* se)
+{
+	return static_cast<s128>(cfs.entity_key(se)) * static_cast<s128>(scale_load_down(se->load.weight));
+}
+
+// Recomputes a subtree's augmented values; returns false on a mismatch.
+struct Augment {
+	u64 min_v, min_slice, max_slice;
+	u64 count;
+};
+bool recompute(const SchedEntity* n, Augment& out, std::string& why)
+{
+	Augment a{n->vruntime, n->slice, n->slice, 1};
+	for (const SchedEntity* c : {n->left, n->right}) {
+		if (!c)
+			continue;
+		if (c->node_prio > n->node_prio) {
+			why = "treap heap order broken at task " + std::to_string(n->id);
+			return false;
+		}
+		Augment s;
+		if (!recompute(c, s, why))
+			return false;
+		a.min_v = min_vruntime(a.min_v, s.min_v);
+		a.min_slice = s.min_slice < a.min_slice ? s.min_slice : a.min_slice;
+		a.max_slice = s.max_slice > a.max_slice ? s.max_slice : a.max_slice;
+		a.count += s.count;
+	}
+	if (a.min_v != n->min_vruntime || a.min_slice != n->min_slice || a.max_slice != n->max_slice) {
+		why = "augmented values of task " + std::to_string(n->id) + " are stale: min_vruntime " +
+		      num(n->min_vruntime) + " (recomputed " + num(a.min_v) + "), min_slice " + num(n->min_slice) + " (" +
+		      num(a.min_slice) + "), max_slice " + num(n->max_slice) + " (" + num(a.max_slice) + ")";
+		return false;
+	}
+	out = a;
+	return true;
+}
+
+u64 lag_clamp_bound(const Simulation& sim, const SchedEntity& se)
+{
+	const Config& c = sim.config();
+	LoadWeight lw = se.load;
+	if (c.preset->paths.lag_clamp == KernelPaths::LagClamp::TwiceSlice) {
+		const u64 r = 2 * se.slice > c.tick_ns ? 2 * se.slice : c.tick_ns;
+		return calc_delta_fair(r, lw);
+	}
+	// The 2026 clamp uses the queue's max slice at save time; every slice is
+	// at most 100 ms.
+	return calc_delta_fair(100 * NSEC_PER_MSEC + c.tick_ns, lw);
+}
+
+}  // namespace
+
+InvariantViolation::InvariantViolation(CheckFailure f)
+	: std::logic_error("invariant '" + f.invariant + "' violated at t=" + std::to_string(f.t) + " ns (event " +
+			   std::to_string(f.event) + "): " + f.detail),
+	  failure(std::move(f))
+{
+}
+
+std::string describe_state(const Simulation& sim)
+{
+	const CfsRq& cfs = sim.cfs_rq();
+	std::string s = "t=" + num(sim.now()) + " curr=" + id_of(cfs.curr) + " nr_queued=" + num(cfs.nr_queued) +
+			" load=" + num(cfs.load) + " v0=" + num(cfs.ref_vruntime) + " avg_vruntime=" +
+			snum(cfs.avg_vruntime_sum) + " avg_load=" + num(cfs.avg_load) +
+			" V=" + num(cfs.avg_vruntime()) + "\n";
+	for (const auto& t : sim.tasks()) {
+		const SchedEntity& se = t.se;
+		char line[400];
+		std::snprintf(line, sizeof line,
+			      "  task %d %-12s nice=%d on_rq=%d delayed=%d v=%llu d=%llu (d-v=%lld) vlag=%lld vprot=%llu "
+			      "slice=%llu%s sum_exec=%llu\n",
+			      se.id, t.spec->name.c_str(), t.nice, se.on_rq, se.sched_delayed,
+			      static_cast<unsigned long long>(se.vruntime), static_cast<unsigned long long>(se.deadline),
+			      static_cast<long long>(wrapped_diff(se.deadline, se.vruntime)), static_cast<long long>(se.vlag),
+			      static_cast<unsigned long long>(se.vprot), static_cast<unsigned long long>(se.slice),
+			      se.custom_slice ? " (custom)" : "", static_cast<unsigned long long>(se.sum_exec_runtime));
+		s += line;
+	}
+	return s;
+}
+
+void InvariantChecker::fail(const Simulation& sim, u64 t, const char* invariant, const std::string& detail) const
+{
+	throw InvariantViolation(CheckFailure{events_, t, invariant, detail, describe_state(sim)});
+}
+
+void InvariantChecker::ensure(const Simulation& sim)
+{
+	if (started_)
+		return;
+	started_ = true;
+	track_.resize(sim.tasks().size());
+	ref_ = sim.cfs_rq().ref_vruntime;
+}
+
+void InvariantChecker::check_sums(const Simulation& sim, u64 t) const
+{
+	const CfsRq& cfs = sim.cfs_rq();
+	s128 sum = 0;
+	u64 avg_load = 0, load = 0, queued = 0, delayed = 0;
+	cfs.timeline.for_each([&](const SchedEntity* se) {
+		sum += key_times_weight(cfs, se);
+		avg_load += scale_load_down(se->load.weight);
+	});
+	for (const auto& task : sim.tasks()) {
+		const SchedEntity& se = task.se;
+		if (!se.on_rq)
+			continue;
+		queued++;
+		load += se.load.weight;
+		delayed += se.sched_delayed;
+		const s128 kw = key_times_weight(cfs, &se);
+		if (kw >= (static_cast<s128>(1) << 62) || kw <= -(static_cast<s128>(1) << 62))
+			fail(sim, t, "overflow", "task " + std::to_string(se.id) + ": key * weight reaches 2^62");
+	}
+	if (sum != static_cast<s128>(cfs.avg_vruntime_sum))
+		fail(sim, t, "sums", "avg_vruntime " + snum(cfs.avg_vruntime_sum) + " != recomputed Σ key*w " +
+				     (sum > INT64_MAX || sum < INT64_MIN ? std::string("(beyond s64)") : snum(static_cast<s64>(sum))));
+	if (avg_load != cfs.avg_load)
+		fail(sim, t, "sums", "avg_load " + num(cfs.avg_load) + " != recomputed " + num(avg_load));
+	if (load != cfs.load)
+		fail(sim, t, "sums", "load " + num(cfs.load) + " != Σ queued weights " + num(load));
+	if (queued != cfs.nr_queued)
+		fail(sim, t, "sums", "nr_queued " + num(cfs.nr_queued) + " != queued tasks " + num(queued));
+	if (delayed != cfs.nr_delayed)
+		fail(sim, t, "sums", "nr_delayed " + num(cfs.nr_delayed) + " != delayed tasks " + num(delayed));
+}
+
+void InvariantChecker::check_tree(const Simulation& sim, u64 t) const
+{
+	const CfsRq& cfs = sim.cfs_rq();
+	const SchedEntity* prev = nullptr;
+	u64 count = 0;
+	std::string why;
+	cfs.timeline.for_each([&](const SchedEntity* se) {
+		count++;
+		if (se == cfs.curr)
+			why = "curr (task " + std::to_string(se->id) + ") is in the tree";
+		if (!se->on_rq)
+			why = "task " + std::to_string(se->id) + " is in the tree but not on_rq";
+		if (prev && (wrapped_diff(se->deadline, prev->deadline) < 0 ||
+			     (se->deadline == prev->deadline && se->node_seq < prev->node_seq)))
+			why = "tree order: task " + std::to_string(se->id) + " (deadline " + num(se->deadline) +
+			      ") follows task " + std::to_string(prev->id) + " (deadline " + num(prev->deadline) + ")";
+		prev = se;
+	});
+	if (!why.empty())
+		fail(sim, t, "tree", why);
+	const u64 expect = cfs.nr_queued - (cfs.curr && cfs.curr->on_rq ? 1 : 0);
+	if (count != expect || count != cfs.timeline.size())
+		fail(sim, t, "tree", "tree holds " + num(count) + " entities, expected " + num(expect));
+	if (const SchedEntity* root = cfs.timeline.root()) {
+		Augment a;
+		if (!recompute(root, a, why))
+			fail(sim, t, "tree", why);
+	}
+	const SchedEntity* first = nullptr;
+	cfs.timeline.for_each([&](const SchedEntity* se) {
+		if (!first)
+			first = se;
+	});
+	if (first != cfs.timeline.leftmost())
+		fail(sim, t, "tree", "cached leftmost is " + id_of(cfs.timeline.leftmost()) + ", in-order first is " +
+				     id_of(first));
+}
+
+void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t) const
+{
+	const CfsRq& cfs = sim.cfs_rq();
+	const ExactV v = exact_v(cfs);
+	if (cfs.avg_vruntime() != v.floor_v())
+		fail(sim, t, "V", "avg_vruntime() = " + num(cfs.avg_vruntime()) + ", floor of the exact average = " +
+				  num(v.floor_v()));
+	bool any_eligible = false;
+	for (const auto& task : sim.tasks()) {
+		const SchedEntity& se = task.se;
+		if (!se.on_rq)
+			continue;
+		const bool exact = v.eligible(se.vruntime);
+		any_eligible = any_eligible || exact;
+		if (cfs.entity_eligible(&se) != exact)
+			fail(sim, t, "eligibility", "entity_eligible(task " + std::to_string(se.id) + ") = " +
+							    (exact ? "false" : "true") + ", exact v <= V says " +
+							    (exact ? "true" : "false"));
+	}
+	if (cfs.nr_queued && !any_eligible)
+		fail(sim, t, "existence", "no queued entity is eligible");
+	// Σ w_i (V - v_i) with V floored lies in (-W, 0].
+	if (v.weight) {
+		const s128 vf = static_cast<s128>(wrapped_diff(v.floor_v(), v.ref));
+		const s128 lagsum = vf * v.weight - v.sum;
+		if (lagsum > 0 || lagsum <= -v.weight)
+			fail(sim, t, "lag sum", "Σ w (V - v) outside (-W, 0]");
+	}
+	for (bool protect : {true, false}) {
+		const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
+		const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect);
+		if (fast != slow)
+			fail(sim, t, "pick", std::string("__pick_eevdf(protect=") + (protect ? "true" : "false") + ") = " +
+						     id_of(fast) + ", brute force = " + id_of(slow));
+		if (cfs.nr_queued && !fast)
+			fail(sim, t, "pick", "__pick_eevdf returned NULL with " + num(cfs.nr_queued) + " queued");
+	}
+	if (cfs.pick_failures)
+		fail(sim, t, "pick", "a pick found no eligible entity");
+}
+
+void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
+{
+	const CfsRq& cfs = sim.cfs_rq();
+	const Config& c = sim.config();
+	if (c.preset->paths.ref_point == KernelPaths::RefPoint::MinVruntime) {
+		if (wrapped_diff(cfs.ref_vruntime, ref_) < 0)
+			fail(sim, t, "min_vruntime", "min_vruntime moved backwards from " + num(ref_) + " to " +
+							     num(cfs.ref_vruntime));
+		ref_ = cfs.ref_vruntime;
+	}
+	if (cfs.curr && cfs.curr->sched_delayed)
+		fail(sim, t, "delayed", "curr (task " + std::to_string(cfs.curr->id) + ") is delayed after a pick");
+
+	for (size_t i = 0; i < sim.tasks().size(); i++) {
+		const auto& task = sim.tasks()[i];
+		const SchedEntity& se = task.se;
+		Track& tr = track_[i];
+		const std::string who = "task " + std::to_string(i);
+		using S = Simulation::TaskState;
+
+		if (se.custom_slice ? (se.slice < NSEC_PER_MSEC / 10 || se.slice > 100 * NSEC_PER_MSEC)
+				    : se.slice != c.base_slice_ns)
+			fail(sim, t, "slice", who + " has slice " + num(se.slice));
+		if (task.state == S::Runnable && !se.on_rq)
+			fail(sim, t, "runnable", who + " is runnable but not queued");
+		if ((task.state == S::Sleeping || task.state == S::Suspended || task.state == S::Exited || task.state == S::New) &&
+		    se.on_rq && !se.sched_delayed)
+			fail(sim, t, "runnable", who + " is blocked but queued and not delayed");
+
+		if (se.on_rq) {
+			if (wrapped_diff(se.deadline, se.vruntime) <= 0)
+				fail(sim, t, "deadline", who + " is queued with deadline <= vruntime");
+			// A nice or slice change re-places the entity (dequeue SAVE,
+			// enqueue RESTORE), which may move it by the lag rounding.
+			if (tr.queued && tr.weight == se.load.weight && tr.slice == se.slice &&
+			    wrapped_diff(se.vruntime, tr.vruntime) < 0)
+				fail(sim, t, "vruntime", who + "'s vruntime went back from " + num(tr.vruntime) + " to " +
+								 num(se.vruntime) + " while queued");
+		} else if (tr.queued) {
+			// Just left the queue: the saved lag is within the clamp, and
+			// a delayed entity leaves with no positive lag (DELAY_ZERO).
+			const u64 bound = lag_clamp_bound(sim, se);
+			if (se.vlag > static_cast<s64>(bound) || se.vlag < -static_cast<s64>(bound))
+				fail(sim, t, "lag clamp", who + " left with vlag " + snum(se.vlag) + " beyond ±" + num(bound));
+			if (tr.delayed && c.features[Feature::DELAY_ZERO] && se.vlag > 0)
+				fail(sim, t, "delayed", who + " left its delay with vlag " + snum(se.vlag) + " > 0");
+			tr.saved_vlag = se.vlag;
+			tr.has_saved_vlag = true;
+		}
+		tr.queued = se.on_rq;
+		tr.delayed = se.sched_delayed;
+		tr.weight = se.load.weight;
+		tr.slice = se.slice;
+		tr.vruntime = se.vruntime;
+	}
+}
+
+void InvariantChecker::check_time(const Simulation& sim, u64 t) const
+{
+	const CfsRq& cfs = sim.cfs_rq();
+	if (sim.busy_ns() + sim.idle_ns() != sim.now())
+		fail(sim, t, "time", "busy " + num(sim.busy_ns()) + " + idle " + num(sim.idle_ns()) + " != now " +
+					   num(sim.now()));
+	if (!cfs.curr && cfs.nr_queued)
+		fail(sim, t, "idle", "the CPU is idle with " + num(cfs.nr_queued) + " queued");
+	if (cfs.need_resched)
+		fail(sim, t, "resched", "a resched request was left pending after the scheduling point");
+	const Config& c = sim.config();
+	if (c.features[Feature::NO_HZ_FULL] && cfs.curr && cfs.nr_queued > 1 && !sim.tick_running())
+		fail(sim, t, "nohz", "tick stopped with " + num(cfs.nr_queued) + " queued");
+	if (sim.tick_running() && c.knobs.tick_jitter == 0 && sim.next_tick_time() % c.tick_ns != c.knobs.tick_phase % c.tick_ns)
+		fail(sim, t, "nohz", "the next tick at " + num(sim.next_tick_time()) + " is off the tick grid");
+}
+
+void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
+{
+	ensure(sim);
+	const CfsRq& cfs = sim.cfs_rq();
+	if (hrtick || !cfs.curr)
+		return;
+	// Called after update_curr and before the scheduling point.
+	if (cfs.nr_queued == 1 && cfs.need_resched)
+		fail(sim, t, "resched", "a tick asked for a resched with one task queued");
+	if (cfs.nr_queued > 1 && !cfs.need_resched &&
+	    sim.config().preset->paths.protect == KernelPaths::Protect::Vprot && !cfs.protect_slice(cfs.curr))
+		fail(sim, t, "resched", "an unprotected curr was not asked to reschedule at a tick");
+}
+
+void InvariantChecker::on_block(const Simulation& sim, u64 t, int task, bool delayed, bool)
+{
+	ensure(sim);
+	if (delayed && sim.cfs_rq().entity_eligible(&sim.tasks()[static_cast<size_t>(task)].se))
+		fail(sim, t, "delayed", "task " + std::to_string(task) + " was delayed while eligible");
+}
+
+void InvariantChecker::on_wakeup(const Simulation& sim, u64 t, int task, int, bool new_task)
+{
+	ensure(sim);
+	Track& tr = track_[static_cast<size_t>(task)];
+	const SchedEntity& se = sim.tasks()[static_cast<size_t>(task)].se;
+	const CfsRq& cfs = sim.cfs_rq();
+	const Config& c = sim.config();
+	// Placement keeps the saved lag: V - v == vlag within the rounding of
+	// the inflation and of the floored V (|error| <= 2). Only for a full
+	// wakeup onto a queue with others: an empty queue forfeits the lag, and
+	// a delayed task is requeued in place.
+	const bool placed = !new_task && !tr.queued && tr.has_saved_vlag;
+	if (placed && c.features[Feature::PLACE_LAG] && cfs.nr_queued > 1) {
+		const s64 got = wrapped_diff(cfs.avg_vruntime(), se.vruntime);
+		const s64 err = got - tr.saved_vlag;
+		if (err > 2 || err < -2)
+			fail(sim, t, "placement", "task " + std::to_string(task) + " woke with lag " + snum(got) +
+							  ", saved " + snum(tr.saved_vlag));
+	}
+}
+
+void InvariantChecker::on_event(const Simulation& sim, u64 t)
+{
+	ensure(sim);
+	events_++;
+	check_sums(sim, t);
+	check_tree(sim, t);
+	check_v_and_pick(sim, t);
+	check_tasks(sim, t);
+	check_time(sim, t);
+}
+
+}  // namespace eevdf

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The invariant checker: the one place that states what must hold after
+// every event of the model. Unit tests, properties, fuzzers and
+// `eevdf sim --check` all attach this observer.
+//
+// What it asserts (kernel-eevdf.md §18.3), after every event:
+//  sums      avg_load, avg_vruntime, load, nr_queued, nr_delayed equal a
+//            recount; no key * weight product reaches 2^62 (79f3f9bedd14)
+//  tree      in-order deadlines non-decreasing, curr not in the tree, the
+//            augmented min_vruntime/min_slice/max_slice and the leftmost
+//            cache equal a recomputation
+//  V         avg_vruntime() == floor(Σ key w / W) + v0 (650cad561cce) and
+//            every entity_eligible() equals the exact test v <= V
+//  pick      __pick_eevdf(protect) equals the brute-force pick for both
+//            protect values, and is never NULL with a non-empty queue
+//            (b01db23d5923, b6eee96843e8): at least one entity is eligible
+//  lag       Σ w_i (V - v_i) lies in (-W, 0] (V is floored); every saved
+//            vlag of a task off the queue is within the clamp; placement
+//            with PLACE_LAG restores the saved lag within 2 ns
+//  vruntime  a queued task's vruntime never decreases while it stays queued
+//            with the same weight; min_vruntime never moves backwards
+//  deadline  every queued entity has d > v (wrapped)
+//  slices    a custom slice is within [0.1 ms, 100 ms]; others equal the base
+//  time      busy + idle == now; the CPU is idle only with nothing queued;
+//            a runnable task is queued, a sleeping one only if delayed
+//  tick      with more than one task queued a tick whose update_curr
+//            renewed curr's deadline, or (6.17+) found it unprotected,
+//            asks for a resched, and never with one task; NO_HZ_FULL stops
+//            the tick only with at most one task queued, and a running tick
+//            stays on its grid (without jitter)
+//  delayed   an entity is delayed only while ineligible, is never curr after
+//            a pick, and leaves (DELAY_ZERO) with vlag <= 0
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/observer.hpp"
+#include "model/simulation.hpp"
+
+namespace eevdf {
+
+struct CheckFailure {
+	u64 event = 0;          // index of the event after which it failed
+	u64 t = 0;              // simulated time
+	std::string invariant;  // short name, e.g. "pick"
+	std::string detail;     // what was expected and found
+	std::string state;      // the run queue, one line per task
+};
+
+struct InvariantViolation : std::logic_error {
+	explicit InvariantViolation(CheckFailure f);
+	CheckFailure failure;
+};
+
+class InvariantChecker : public Observer {
+public:
+	void on_event(const Simulation& sim, u64 t) override;
+	void on_tick(const Simulation& sim, u64 t, bool hrtick) override;
+	void on_block(const Simulation& sim, u64 t, int task, bool delayed, bool exited) override;
+	void on_wakeup(const Simulation& sim, u64 t, int task, int waker, bool new_task) override;
+
+	u64 events_checked() const { return events_; }
+
+private:
+	[[noreturn]] void fail(const Simulation& sim, u64 t, const char* invariant, const std::string& detail) const;
+	void ensure(const Simulation& sim);
+	void check_sums(const Simulation& sim, u64 t) const;
+	void check_tree(const Simulation& sim, u64 t) const;
+	void check_v_and_pick(const Simulation& sim, u64 t) const;
+	void check_tasks(const Simulation& sim, u64 t);
+	void check_time(const Simulation& sim, u64 t) const;
+
+	struct Track {
+		bool queued = false;
+		bool delayed = false;
+		u64 weight = 0;
+		u64 slice = 0;
+		u64 vruntime = 0;
+		s64 saved_vlag = 0;
+		bool has_saved_vlag = false;
+	};
+	std::vector<Track> track_;
+	u64 ref_ = 0;
+	bool started_ = false;
+	u64 events_ = 0;
+};
+
+// The state of the run queue as text, one line per task (for reports).
+std::string describe_state(const Simulation& sim);
+
+}  // namespace eevdf
