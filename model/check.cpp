@@ -251,8 +251,10 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 			fail(sim, t, "runnable", who + " is blocked but queued and not delayed");
 
 		if (se.on_rq) {
-			if (wrapped_diff(se.deadline, se.vruntime) <= 0)
-				fail(sim, t, "deadline", who + " is queued with deadline <= vruntime");
+			// d > v after every renewal and placement; a nice change rescales
+			// d - v by w_old / w_new with truncation, which can leave d == v.
+			if (wrapped_diff(se.deadline, se.vruntime) < 0)
+				fail(sim, t, "deadline", who + " is queued with deadline < vruntime");
 			// A nice or slice change re-places the entity (dequeue SAVE,
 			// enqueue RESTORE), which may move it by the lag rounding.
 			if (tr.queued && tr.weight == se.load.weight && tr.slice == se.slice &&
@@ -291,6 +293,8 @@ void InvariantChecker::check_time(const Simulation& sim, u64 t) const
 	const Config& c = sim.config();
 	if (c.features[Feature::NO_HZ_FULL] && cfs.curr && cfs.nr_queued > 1 && !sim.tick_running())
 		fail(sim, t, "nohz", "tick stopped with " + num(cfs.nr_queued) + " queued");
+	if (sim.tick_running() && sim.next_tick_time() - sim.now() > c.tick_ns)
+		fail(sim, t, "tick", "the next tick at " + num(sim.next_tick_time()) + " is more than TICK_NSEC away");
 	if (sim.tick_running() && c.knobs.tick_jitter == 0 && sim.next_tick_time() % c.tick_ns != c.knobs.tick_phase % c.tick_ns)
 		fail(sim, t, "nohz", "the next tick at " + num(sim.next_tick_time()) + " is off the tick grid");
 }
@@ -299,7 +303,15 @@ void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 {
 	ensure(sim);
 	const CfsRq& cfs = sim.cfs_rq();
-	if (hrtick || !cfs.curr)
+	if (hrtick)
+		return;
+	// Each tick owns its own grid point: ticks are at least TICK_NSEC - jitter apart.
+	const Config& c = sim.config();
+	if (ticks_seen_ && t - last_tick_ < c.tick_ns - c.knobs.tick_jitter)
+		fail(sim, t, "tick", "ticks at " + num(last_tick_) + " and " + num(t) + " are closer than TICK_NSEC - jitter");
+	ticks_seen_ = true;
+	last_tick_ = t;
+	if (!cfs.curr)
 		return;
 	// Called after update_curr and before the scheduling point.
 	if (cfs.nr_queued == 1 && cfs.need_resched)

@@ -19,11 +19,14 @@
 //            with PLACE_LAG restores the saved lag within 2 ns
 //  vruntime  a queued task's vruntime never decreases while it stays queued
 //            with the same weight; min_vruntime never moves backwards
-//  deadline  every queued entity has d > v (wrapped)
+//  deadline  every queued entity has d >= v (wrapped); d > v except after a
+//            reweight truncated a tiny relative deadline to 0
 //  slices    a custom slice is within [0.1 ms, 100 ms]; others equal the base
 //  time      busy + idle == now; the CPU is idle only with nothing queued;
 //            a runnable task is queued, a sleeping one only if delayed
-//  tick      with more than one task queued a tick whose update_curr
+//  tick      ticks are at least TICK_NSEC - jitter apart (each owns its grid
+//            point) and a running tick is due within TICK_NSEC; with more
+//            than one task queued a tick whose update_curr
 //            renewed curr's deadline, or (6.17+) found it unprotected,
 //            asks for a resched, and never with one task; NO_HZ_FULL stops
 //            the tick only with at most one task queued, and a running tick
@@ -83,6 +86,8 @@ private:
 	};
 	std::vector<Track> track_;
 	u64 ref_ = 0;
+	u64 last_tick_ = 0;
+	bool ticks_seen_ = false;
 	bool started_ = false;
 	u64 events_ = 0;
 };

@@ -181,16 +181,21 @@ u64 Simulation::grid_tick_after(u64 t) const
 	return phase + ((t - phase) / tick + 1) * tick;
 }
 
-// The next tick is the next grid point, arriving early by a jitter drawn
-// uniformly from [0, tick_jitter]: the clockevent fires a little before
-// the period is complete, the effect 2ae891b82695 describes.
+// The next tick is the next grid point after `after` that has not had its
+// tick yet, arriving early by a jitter drawn uniformly from [0, tick_jitter]:
+// the clockevent fires a little before the period is complete, the effect
+// 2ae891b82695 describes. An early tick still owns its grid point, so the
+// following tick belongs to the next one.
 void Simulation::arm_next_tick(u64 after)
 {
-	const u64 grid = grid_tick_after(after);
+	u64 grid = grid_tick_after(after);
+	if (last_tick_grid_ && grid <= last_tick_grid_)
+		grid = last_tick_grid_ + cfg_.tick_ns;
 	u64 early = 0;
 	if (cfg_.knobs.tick_jitter)
 		early = prng_next() % (cfg_.knobs.tick_jitter + 1);
-	next_tick_ = grid - early > after ? grid - early : grid;
+	next_tick_grid_ = grid;
+	next_tick_ = grid > after + early ? grid - early : grid;  // never before `after`
 }
 
 u64 Simulation::curr_completion_time() const
@@ -264,6 +269,7 @@ void Simulation::run_until(u64 until)
 			hrtick_at_ = NEVER;
 			hrtick();
 		} else if (tick_running() && next_tick_ <= t) {
+			last_tick_grid_ = next_tick_grid_;
 			sched_tick();
 			arm_next_tick(t);
 		} else {
