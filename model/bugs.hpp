@@ -21,6 +21,7 @@ enum class Bug : unsigned {
 	EXTRA_TICK_SLICE,     // 2ae891b82695: base slice 0.75 ms x factor (3.00 ms at >= 8 CPUs)
 	ELIGIBLE_STRICT,      // mutation: eligibility tested as v < V (off by one)
 	DEADLINE_FROM_OLD,    // mutation: renewal d += r/w from the old deadline, not from v
+	NO_RESCHED_ON_RENEWAL,// mutation: update_curr() ignores update_deadline()'s request to reschedule
 	COUNT
 };
 
@@ -41,6 +42,7 @@ inline constexpr std::array<BugInfo, static_cast<unsigned>(Bug::COUNT)> bug_info
 	{"extra-tick-slice", "2ae891b82695", "the 0.75 ms base slice: 3.00 ms at >= 8 CPUs often needs a 4th tick at HZ=1000"},
 	{"eligible-strict", "mutation", "entity_eligible() tested v < V instead of v <= V"},
 	{"deadline-from-old", "mutation", "update_deadline() renewed from the old deadline instead of the current vruntime"},
+	{"no-resched-on-renewal", "mutation", "update_curr() ignored the resched that a renewed deadline asks for"},
 }};
 
 inline std::optional<Bug> bug_by_name(std::string_view name)

@@ -25,7 +25,7 @@
 //  time      busy + idle == now; the CPU is idle only with nothing queued;
 //            a runnable task is queued, a sleeping one only if delayed
 //  tick      ticks are at least TICK_NSEC - jitter apart (each owns its grid
-//            point) and a running tick is due within TICK_NSEC; with more
+//            point) and a running tick is due within TICK_NSEC + jitter; with more
 //            than one task queued a tick whose update_curr
 //            renewed curr's deadline, or (6.17+) found it unprotected,
 //            asks for a resched, and never with one task; NO_HZ_FULL stops

@@ -205,7 +205,7 @@ void CfsRq::update_curr()
 	curr->sum_exec_runtime += static_cast<u64>(delta_exec);
 
 	curr->vruntime += calc_delta_fair(static_cast<u64>(delta_exec), curr->load);
-	const bool resched = update_deadline(curr);
+	const bool resched = update_deadline(curr) && !bug(Bug::NO_RESCHED_ON_RENEWAL);
 	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime)
 		update_min_vruntime();
 

@@ -240,17 +240,9 @@ void Simulation::advance_to(u64 t)
 void Simulation::run_until(u64 until)
 {
 	const u64 limit = std::min(until, end_time());
-	bool tick_was_running = tick_running();
 	u64 same_instant = 0;
 
 	while (live_tasks_ > 0 && now_ < limit) {
-		// A stopped tick (idle, or NO_HZ_FULL with one task) restarts on
-		// its original grid.
-		const bool running = tick_running();
-		if (running && !tick_was_running)
-			arm_next_tick(now_);
-		tick_was_running = running;
-
 		const u64 t = next_event_time();
 		if (t >= limit) {
 			if (limit != NEVER)
@@ -287,6 +279,12 @@ void Simulation::after_event(u64 t)
 {
 	if (cfs_.need_resched)
 		schedule();
+	// A stopped tick (idle, or NO_HZ_FULL with one task) restarts on its
+	// original grid once it is needed again.
+	const bool running = tick_running();
+	if (running && !tick_was_running_)
+		arm_next_tick(now_);
+	tick_was_running_ = running;
 	events_++;
 	for (Observer* o : observers_)
 		o->on_event(*this, t);

@@ -132,6 +132,7 @@ private:
 	u64 next_tick_ = 0;       // next tick's firing time (grid point minus jitter)
 	u64 next_tick_grid_ = 0;  // the grid point it belongs to
 	u64 last_tick_grid_ = 0;  // the grid point of the last tick delivered
+	bool tick_was_running_ = false;
 	u64 hrtick_at_ = ~0ULL;
 	u64 useful_start_ = 0;    // when curr starts running its own code (after the switch cost)
 	u64 busy_ns_ = 0, idle_ns_ = 0, ticks_ = 0, events_ = 0;
