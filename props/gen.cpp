@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "props/gen.hpp"
+
+#include "io/rtapp.hpp"
+
+namespace eevdf::props {
+namespace {
+
+constexpr u64 US = NSEC_PER_USEC;
+
+u64 us_in(u64 lo, u64 hi) { return *rc::gen::inRange<u64>(lo, hi + 1) * US; }
+
+Event ev(Event::Kind k, u64 ns = 0, int ref = -1, int value = 0) { return Event{k, ns, ref, value}; }
+
+TaskSpec make_task(std::string name, std::vector<Event> events)
+{
+	TaskSpec t;
+	t.name = std::move(name);
+	t.loop = LOOP_FOREVER;
+	t.phases.push_back(Phase{"main", 1, std::move(events)});
+	return t;
+}
+
+}  // namespace
+
+rc::Gen<Config> gen_config()
+{
+	return rc::gen::exec([] {
+		const auto& presets = kernel_presets();
+		const KernelPreset& preset = presets[*rc::gen::inRange<size_t>(0, presets.size())];
+		const u32 hz = *rc::gen::oneOf(rc::gen::element<u32>(100, 250, 300, 1000), rc::gen::inRange<u32>(100, 1501));
+		const u32 cpus = *rc::gen::element<u32>(1, 2, 4, 8);
+		Config cfg = make_config(preset, hz, cpus);
+		for (unsigned i = 0; i < static_cast<unsigned>(Feature::COUNT); i++) {
+			const Feature f = static_cast<Feature>(i);
+			if (*rc::gen::inRange(0, 5) == 0)
+				cfg.features.set(f, !cfg.features[f]);
+		}
+		if (*rc::gen::arbitrary<bool>())
+			cfg.knobs.tick_phase = *rc::gen::inRange<u64>(0, cfg.tick_ns);
+		if (*rc::gen::arbitrary<bool>())
+			cfg.knobs.tick_jitter = *rc::gen::inRange<u64>(0, cfg.tick_ns / 4);
+		if (*rc::gen::arbitrary<bool>())
+			cfg.knobs.switch_cost = *rc::gen::inRange<u64>(0, 50 * US);
+		cfg.seed = *rc::gen::arbitrary<u64>();
+		return cfg;
+	});
+}
+
+rc::Gen<Workload> gen_workload()
+{
+	return rc::gen::exec([] {
+		Workload w;
+		w.duration = us_in(100'000, 2'000'000);
+		const int n = *rc::gen::inRange(1, 11);
+		for (int i = 0; i < n; i++) {
+			const std::string name = "t" + std::to_string(i);
+			const int kind = *rc::gen::inRange(0, 7);
+			std::vector<TaskSpec> made;
+			switch (kind) {
+			case 0:
+				made.push_back(make_task(name, {ev(Event::Kind::Run, RUN_FOREVER)}));
+				break;
+			case 1:
+				made.push_back(make_task(name, {ev(Event::Kind::Run, us_in(10, 5000)),
+								ev(Event::Kind::Sleep, us_in(10, 10000))}));
+				break;
+			case 2:
+				made.push_back(make_task(name, {ev(Event::Kind::Run, us_in(10, 5000)),
+								ev(Event::Kind::Timer, us_in(1000, 20000), w.ref("timer" + name))}));
+				break;
+			case 3:
+				made.push_back(make_task(name, {ev(Event::Kind::Run, us_in(10, 5000)),
+								ev(Event::Kind::SetNice, 0, -1, *rc::gen::inRange(-20, 20)),
+								ev(Event::Kind::Run, us_in(10, 5000)),
+								ev(Event::Kind::SetNice, 0, -1, *rc::gen::inRange(-20, 20)),
+								ev(Event::Kind::Sleep, us_in(10, 5000))}));
+				break;
+			case 4:
+				made.push_back(make_task(name, {ev(Event::Kind::Run, us_in(10, 3000)), ev(Event::Kind::Yield),
+								ev(Event::Kind::Run, us_in(10, 3000)),
+								ev(Event::Kind::Sleep, us_in(10, 5000))}));
+				break;
+			case 5: {
+				const int ref = w.ref("wake" + name);
+				made.push_back(make_task(name, {ev(Event::Kind::Run, us_in(10, 3000)),
+								ev(Event::Kind::Resume, 0, ref),
+								ev(Event::Kind::Sleep, us_in(100, 8000))}));
+				made.push_back(make_task(name + "s", {ev(Event::Kind::Suspend, 0, ref),
+								      ev(Event::Kind::Run, us_in(10, 2000))}));
+				break;
+			}
+			default:
+				made.push_back(make_task(name, {ev(Event::Kind::SetSlice, us_in(100, 20000)),
+								ev(Event::Kind::Run, us_in(10, 5000)),
+								ev(Event::Kind::SetSlice, *rc::gen::arbitrary<bool>() ? us_in(100, 20000) : 0),
+								ev(Event::Kind::Sleep, us_in(10, 5000))}));
+				break;
+			}
+			for (TaskSpec& t : made) {
+				if (*rc::gen::inRange(0, 3) == 0)
+					t.nice = *rc::gen::inRange(-20, 20);
+				if (*rc::gen::inRange(0, 3) == 0)
+					t.custom_slice = us_in(100, 20000);
+				if (*rc::gen::arbitrary<bool>())
+					t.delay = us_in(0, 20000);
+				w.tasks.push_back(std::move(t));
+			}
+		}
+		return w;
+	});
+}
+
+Workload equal_hogs(int n, int nice, u64 duration)
+{
+	Workload w = hogs_workload(n, duration);
+	for (TaskSpec& t : w.tasks)
+		t.nice = nice;
+	return w;
+}
+
+}  // namespace eevdf::props
+
+namespace eevdf {
+
+void showValue(const Workload& w, std::ostream& os)
+{
+	try {
+		os << to_rtapp_json(w);
+	} catch (const std::exception& e) {
+		os << "(workload not expressible as rt-app: " << e.what() << ")";
+	}
+}
+
+void showValue(const Config& c, std::ostream& os) { os << "eevdf sim " << command_line_flags(c); }
+
+}  // namespace eevdf

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// RapidCheck generators of workloads and configurations. Every generated time
+// is a whole number of microseconds, so any counterexample can be written as
+// an rt-app file and replayed with `eevdf sim`.
+#pragma once
+
+#include <ostream>
+#include <rapidcheck.h>
+
+#include "model/config.hpp"
+#include "model/workload.hpp"
+
+namespace eevdf::props {
+
+// Any preset, HZ (the four common ones or any in 100..1500), CPU count,
+// feature flags flipped at random, realism knobs and seed.
+rc::Gen<Config> gen_config();
+
+// 1-10 task groups mixing hogs, periodic sleepers, rt-app timers, suspend/resume
+// pairs, nice changes, yields and custom-slice changes, with random nice,
+// custom slices and arrival times; 0.1-2 s long.
+rc::Gen<Workload> gen_workload();
+
+// n equal-nice CPU hogs forked at t=0.
+Workload equal_hogs(int n, int nice, u64 duration);
+
+}  // namespace eevdf::props
+
+namespace eevdf {
+// How RapidCheck prints a counterexample.
+void showValue(const Workload& w, std::ostream& os);
+void showValue(const Config& c, std::ostream& os);
+}  // namespace eevdf

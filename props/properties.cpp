@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "props/properties.hpp"
+
+#include <algorithm>
+#include <rapidcheck.h>
+
+#include "cli/ftrace.hpp"
+#include "model/check.hpp"
+#include "model/pick_oracle.hpp"
+#include "props/gen.hpp"
+#include "props/harness.hpp"
+
+namespace eevdf::props {
+namespace {
+
+constexpr u64 US = NSEC_PER_USEC;
+constexpr u64 MS = NSEC_PER_MSEC;
+
+std::string tag(const std::string& name, Bugs bugs)
+{
+	std::string s = name;
+	for (unsigned i = 0; i < bug_info.size(); i++)
+		if (bugs[static_cast<Bug>(i)])
+			s += "+" + std::string(bug_info[i].name);
+	return s;
+}
+
+[[noreturn]] void fail(const std::string& property, Bugs bugs, const Config& cfg, const Workload& wl,
+		       const std::string& why)
+{
+	const std::string file = save_counterexample(tag(property, bugs), cfg, wl, why);
+	RC_FAIL(why + "\ncounterexample: " + file + "\nreplay: eevdf sim " + file + " " + command_line_flags(cfg));
+}
+
+// The configuration of the hog properties: any preset, HZ, knobs, flags,
+// except HRTICK (which ends slices between ticks), and a base slice drawn
+// from [0.1 ms, 100 ms] in whole microseconds.
+Config hog_config(Bugs bugs)
+{
+	Config cfg = *gen_config();
+	cfg.features.set(Feature::HRTICK, false);
+	cfg.base_slice_ns = *rc::gen::inRange<u64>(100, 100'001) * US;
+	cfg.bugs = bugs;
+	return cfg;
+}
+
+// Long enough for every hog to run several times.
+u64 hog_duration(const Config& cfg, int n)
+{
+	const u64 round = static_cast<u64>(n) * (cfg.base_slice_ns + cfg.tick_ns + cfg.knobs.tick_jitter);
+	return std::min<u64>(std::max<u64>(6 * round, 50 * cfg.tick_ns), 8'000 * MS);
+}
+
+// Every run, the one still going at the end included (measured up to the
+// end: a lower bound of its length, so it may still exceed a bound).
+std::vector<u64> runs_until(const SwitchLog& log, u64 end)
+{
+	std::vector<u64> runs;
+	for (size_t i = 0; i < log.switches.size(); i++) {
+		if (log.switches[i].second == IDLE)
+			continue;
+		const u64 stop = i + 1 < log.switches.size() ? log.switches[i + 1].first : end;
+		runs.push_back(stop - log.switches[i].first);
+	}
+	return runs;
+}
+
+// Runs of equal-weight hogs forked together. `exact`: nice 0, no tick
+// jitter and the first tick a whole TICK_NSEC after the start, where the bound is slice + TICK_NSEC - 1 (or in the max form
+// max(slice, TICK_NSEC) + TICK_NSEC - 1). Otherwise (any equal nice, any
+// jitter) the weaker bound that holds once a re-pick is possible.
+Testable run_length_with(const std::string& name, Bugs bugs, bool max_form, bool exact)
+{
+	return [=] {
+		Config cfg = hog_config(bugs);
+		int nice = 0;
+		if (exact) {
+			cfg.knobs.tick_jitter = 0;
+			cfg.knobs.tick_phase = 0;  // the hogs start on a tick
+		} else
+			nice = *rc::gen::inRange(-20, 20);
+		const int n = *rc::gen::inRange(2, 9);
+		Workload wl = equal_hogs(n, nice, 0);
+		wl.duration = hog_duration(cfg, n);
+		SwitchLog log;
+		const std::string bad = run_checked(cfg, wl, {&log});
+		if (!bad.empty())
+			fail(name, bugs, cfg, wl, bad);
+		const u64 r = cfg.base_slice_ns, T = cfg.tick_ns, J = cfg.knobs.tick_jitter;
+		u64 bound;
+		if (exact)
+			bound = (max_form ? std::max(r, T) : r) + T - 1;
+		else if (cfg.preset->paths.protect == KernelPaths::Protect::Vprot)
+			bound = r + 2 * T + 2 * J - 1;  // one re-pick, then the unprotected curr is resched at the next tick
+		else
+			bound = 2 * (r + T + J - 1);  // one re-pick, then it runs to its next renewal
+		const auto runs = runs_until(log, wl.duration);
+		RC_PRE(!runs.empty());
+		const u64 longest = *std::max_element(runs.begin(), runs.end());
+		if (longest > bound)
+			fail(name, bugs, cfg, wl,
+			     "a run of " + std::to_string(longest) + " ns exceeds the bound " + std::to_string(bound) + " ns");
+	};
+}
+
+// Lag of every queued task after every event.
+struct LagWatch : Observer {
+	s64 min_lag = 0, max_lag = 0;
+	void on_event(const Simulation& sim, u64) override
+	{
+		for (size_t i = 0; i < sim.tasks().size(); i++) {
+			if (!sim.tasks()[i].se.on_rq)
+				continue;
+			const s64 l = sim.lag_ns(static_cast<int>(i));
+			min_lag = std::min(min_lag, l);
+			max_lag = std::max(max_lag, l);
+		}
+	}
+};
+
+// n * cpu_i(t) - t for each task: n times its service error against 1/n.
+struct ShareWatch : Observer {
+	std::vector<s64> lo, hi;
+	std::vector<u64> cpu;
+	int running = IDLE;
+	u64 since = 0;
+	void on_switch(const Simulation& sim, u64 t, int, int next, bool, u64) override
+	{
+		sample(sim, t);
+		running = next;
+	}
+	// Ticks too, so that a run that never ends is still measured.
+	void on_tick(const Simulation& sim, u64 t, bool) override { sample(sim, t); }
+	void sample(const Simulation& sim, u64 t)
+	{
+		const size_t n = sim.tasks().size();
+		if (cpu.empty()) {
+			cpu.assign(n, 0);
+			lo.assign(n, 0);
+			hi.assign(n, 0);
+		}
+		if (running >= 0)
+			cpu[static_cast<size_t>(running)] += t - since;
+		since = t;
+		for (size_t i = 0; i < n; i++) {
+			const s64 e = static_cast<s64>(n * cpu[i]) - static_cast<s64>(t);
+			lo[i] = std::min(lo[i], e);
+			hi[i] = std::max(hi[i], e);
+		}
+	}
+};
+
+}  // namespace
+
+Testable checker_holds(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_config();
+		cfg.bugs = bugs;
+		const Workload wl = *gen_workload();
+		const std::string bad = run_checked(cfg, wl);
+		if (!bad.empty())
+			fail("checker_holds", bugs, cfg, wl, bad);
+	};
+}
+
+Testable run_length_bound(Bugs bugs) { return run_length_with("run_length_bound", bugs, false, true); }
+Testable run_length_max_form(Bugs bugs) { return run_length_with("run_length_max_form", bugs, true, true); }
+Testable run_length_with_jitter(Bugs bugs) { return run_length_with("run_length_with_jitter", bugs, false, false); }
+
+Testable slice_below_tick_is_irrelevant(Bugs bugs)
+{
+	return [=] {
+		Config a = hog_config(bugs);
+		a.knobs.tick_phase = 0;  // the hogs start on a tick
+		const u64 top = a.tick_ns - a.knobs.tick_jitter;
+		a.base_slice_ns = *rc::gen::inRange<u64>(1, top / US + 1) * US;
+		Config b = a;
+		b.base_slice_ns = *rc::gen::inRange<u64>(1, top / US + 1) * US;
+		RC_PRE(a.base_slice_ns <= top && b.base_slice_ns <= top);
+		const int n = *rc::gen::inRange(1, 9);
+		const Workload wl = equal_hogs(n, *rc::gen::inRange(-20, 20), 60 * a.tick_ns);
+		SwitchLog la, lb;
+		const std::string bad = run_checked(a, wl, {&la});
+		if (!bad.empty())
+			fail("slice_below_tick", bugs, a, wl, bad);
+		run_checked(b, wl, {&lb});
+		if (la.switches != lb.switches)
+			fail("slice_below_tick", bugs, a, wl,
+			     "slices " + std::to_string(a.base_slice_ns) + " and " + std::to_string(b.base_slice_ns) +
+				     " ns (both <= TICK_NSEC - jitter) give different schedules");
+	};
+}
+
+Testable lag_bound_hogs(Bugs bugs)
+{
+	return [=] {
+		Config cfg = hog_config(bugs);
+		const int n = *rc::gen::inRange(2, 9);
+		Workload wl = equal_hogs(n, 0, 0);
+		wl.duration = hog_duration(cfg, n);
+		LagWatch lag;
+		const std::string bad = run_checked(cfg, wl, {&lag});
+		if (!bad.empty())
+			fail("lag_bound_hogs", bugs, cfg, wl, bad);
+		const s64 bound = static_cast<s64>(cfg.base_slice_ns + cfg.tick_ns + cfg.knobs.tick_jitter);
+		if (lag.max_lag >= bound || lag.min_lag <= -bound)
+			fail("lag_bound_hogs", bugs, cfg, wl,
+			     "lag reached [" + std::to_string(lag.min_lag) + ", " + std::to_string(lag.max_lag) +
+				     "] ns, outside +-" + std::to_string(bound));
+	};
+}
+
+Testable fairness_window(Bugs bugs)
+{
+	return [=] {
+		Config cfg = hog_config(bugs);
+		const int n = *rc::gen::inRange(2, 9);
+		Workload wl = equal_hogs(n, 0, 0);
+		wl.duration = hog_duration(cfg, n);
+		ShareWatch share;
+		const std::string bad = run_checked(cfg, wl, {&share});
+		if (!bad.empty())
+			fail("fairness_window", bugs, cfg, wl, bad);
+		// e_i(t) = n cpu_i(t) - t; a window's service error is the change of
+		// e_i / n, so the largest is (max e_i - min e_i) / n.
+		const s64 bound = 2 * static_cast<s64>(cfg.base_slice_ns + cfg.tick_ns + cfg.knobs.tick_jitter);
+		for (size_t i = 0; i < share.lo.size(); i++) {
+			const s64 worst = (share.hi[i] - share.lo[i]) / n;
+			if (worst > bound)
+				fail("fairness_window", bugs, cfg, wl,
+				     "task " + std::to_string(i) + " was off its share by " + std::to_string(worst) +
+					     " ns over a window, beyond " + std::to_string(bound));
+		}
+	};
+}
+
+Testable deterministic(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_config();
+		cfg.bugs = bugs;
+		const Workload wl = *gen_workload();
+		auto trace = [&] {
+			Simulation sim(cfg, wl);
+			cli::FtraceWriter w;
+			sim.add_observer(&w);
+			sim.run();
+			return w.text() + std::to_string(sim.events()) + "/" + std::to_string(sim.busy_ns());
+		};
+		if (trace() != trace())
+			fail("deterministic", bugs, cfg, wl, "two runs of the same workload and seed differ");
+	};
+}
+
+Testable relabel_tasks(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_config();
+		cfg.bugs = bugs;
+		const int n = *rc::gen::inRange(2, 8);
+		// Distinct creation times, so no two timed events coincide and the
+		// id order never breaks a tie.
+		auto delays = *rc::gen::unique<std::vector<u64>>(static_cast<size_t>(n), rc::gen::inRange<u64>(0, 20'000));
+		Workload wl = hogs_workload(n, 0);
+		for (int i = 0; i < n; i++) {
+			wl.tasks[static_cast<size_t>(i)].delay = delays[static_cast<size_t>(i)] * US;
+			wl.tasks[static_cast<size_t>(i)].nice = *rc::gen::inRange(-20, 20);
+		}
+		wl.duration = 100 * MS;
+		std::vector<size_t> perm(static_cast<size_t>(n));
+		for (size_t i = 0; i < perm.size(); i++)
+			perm[i] = i;
+		std::rotate(perm.begin(), perm.begin() + *rc::gen::inRange<long>(0, n), perm.end());
+		if (*rc::gen::arbitrary<bool>())
+			std::reverse(perm.begin(), perm.end());
+		Workload moved = wl;
+		for (size_t i = 0; i < perm.size(); i++)
+			moved.tasks[perm[i]] = wl.tasks[i];
+		SwitchLog a, b;
+		const std::string bad = run_checked(cfg, wl, {&a});
+		if (!bad.empty())
+			fail("relabel_tasks", bugs, cfg, wl, bad);
+		run_checked(cfg, moved, {&b});
+		bool same = a.switches.size() == b.switches.size();
+		for (size_t k = 0; same && k < a.switches.size(); k++) {
+			const int next = a.switches[k].second;
+			same = a.switches[k].first == b.switches[k].first &&
+			       (next == IDLE ? b.switches[k].second == IDLE
+					     : b.switches[k].second == static_cast<int>(perm[static_cast<size_t>(next)]));
+		}
+		if (!same)
+			fail("relabel_tasks", bugs, cfg, wl, "relabelling the tasks changed the schedule");
+	};
+}
+
+Testable vruntime_shift(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_config();
+		cfg.bugs = bugs;
+		const Workload wl = *gen_workload();
+		Config shifted = cfg;
+		shifted.vruntime_origin = *rc::gen::arbitrary<u64>();
+		SwitchLog a, b;
+		const std::string bad = run_checked(cfg, wl, {&a});
+		if (!bad.empty())
+			fail("vruntime_shift", bugs, cfg, wl, bad);
+		const std::string bad2 = run_checked(shifted, wl, {&b});
+		if (!bad2.empty())
+			fail("vruntime_shift", bugs, shifted, wl, bad2);
+		if (a.switches != b.switches)
+			fail("vruntime_shift", bugs, cfg, wl,
+			     "moving v0 from " + std::to_string(cfg.vruntime_origin) + " to " +
+				     std::to_string(shifted.vruntime_origin) + " changed the schedule");
+	};
+}
+
+Testable time_scaling(Bugs bugs)
+{
+	return [=] {
+		// HZ=1000 against HZ=250 (x4) or HZ=100 (x10): TICK_NSEC scales
+		// exactly. Nice-0 hogs forked together: the schedule then depends only
+		// on exact comparisons of times, which scaling preserves.
+		const u64 k = *rc::gen::element<u64>(4, 10);
+		const auto& presets = kernel_presets();
+		const KernelPreset& preset = presets[*rc::gen::inRange<size_t>(0, presets.size())];
+		Config a = make_config(preset, 1000);
+		a.bugs = bugs;
+		a.features.set(Feature::RUN_TO_PARITY, true);  // NO_RUN_TO_PARITY's 0.7 ms quantum does not scale
+		a.features.set(Feature::NO_HZ_FULL, *rc::gen::arbitrary<bool>());
+		a.base_slice_ns = 2 * *rc::gen::inRange<u64>(50, 25'001) * US;
+		a.knobs.tick_phase = *rc::gen::inRange<u64>(0, 1000) * US;
+		a.knobs.switch_cost = *rc::gen::inRange<u64>(0, 20) * US;
+		Config b = make_config(preset, k == 4 ? 250 : 100);
+		b.bugs = bugs;
+		b.features = a.features;
+		b.base_slice_ns = k * a.base_slice_ns;
+		b.knobs.tick_phase = k * a.knobs.tick_phase;
+		b.knobs.switch_cost = k * a.knobs.switch_cost;
+		const int n = *rc::gen::inRange(1, 9);
+		const Workload wa = equal_hogs(n, 0, 200 * MS);
+		const Workload wb = equal_hogs(n, 0, k * 200 * MS);
+		SwitchLog la, lb;
+		const std::string bad = run_checked(a, wa, {&la});
+		if (!bad.empty())
+			fail("time_scaling", bugs, a, wa, bad);
+		run_checked(b, wb, {&lb});
+		bool same = la.switches.size() == lb.switches.size();
+		for (size_t i = 0; same && i < la.switches.size(); i++)
+			same = lb.switches[i].first == k * la.switches[i].first && lb.switches[i].second == la.switches[i].second;
+		if (!same)
+			fail("time_scaling", bugs, a, wa, "scaling every time by " + std::to_string(k) + " did not scale the schedule");
+	};
+}
+
+Testable pick_matches_oracle(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_config();
+		cfg.bugs = bugs;
+		CfsRq cfs(cfg);
+		const size_t n = *rc::gen::inRange<size_t>(2, 40);
+		std::vector<SchedEntity> es(n);
+		for (size_t i = 0; i < n; i++) {
+			es[i].id = static_cast<int>(i);
+			es[i].load = task_load_weight(*rc::gen::inRange(-20, 20));
+			es[i].custom_slice = *rc::gen::arbitrary<bool>();
+			es[i].slice = es[i].custom_slice ? *rc::gen::inRange<u64>(100, 100'001) * US : cfg.base_slice_ns;
+		}
+		const int ops = *rc::gen::inRange(1, 300);
+		for (int op = 0; op < ops; op++) {
+			SchedEntity& se = es[*rc::gen::inRange<size_t>(0, n)];
+			switch (*rc::gen::inRange(0, 5)) {
+			case 0:  // a wakeup or a fork with an arbitrary saved lag
+				if (!se.on_rq) {
+					// Any lag the kernel could have saved: within the clamp.
+					LoadWeight lw = se.load;
+					const s64 lim = static_cast<s64>(calc_delta_fair(std::max(2 * se.slice, cfg.tick_ns), lw));
+					se.vlag = *rc::gen::inRange<s64>(-lim, lim + 1);
+					cfs.enqueue_entity(&se, *rc::gen::arbitrary<bool>() ? ENQUEUE_WAKEUP : ENQUEUE_INITIAL);
+				}
+				break;
+			case 1:  // a sleep (which may be delayed)
+				if (se.on_rq && !se.sched_delayed)
+					cfs.dequeue_entity(&se, DEQUEUE_SLEEP);
+				break;
+			case 2:  // time passes for curr
+				cfs.clock_task += *rc::gen::inRange<u64>(0, 20'000) * US;
+				cfs.update_curr();
+				break;
+			case 3: {  // a scheduling point, as __schedule() makes it
+				SchedEntity* prev = cfs.curr;
+				SchedEntity* next = nullptr;
+				while (cfs.nr_queued) {
+					cfs.update_curr_if_queued();
+					const u64 failures = cfs.pick_failures;
+					next = cfs.pick_next_entity();
+					if (next || cfs.pick_failures != failures)
+						break;
+				}
+				if (next != prev) {
+					if (prev)
+						cfs.put_prev_entity(prev);
+					if (next)
+						cfs.set_next_entity(next, true);
+				}
+				cfs.need_resched = false;
+				break;
+			}
+			default:  // waking a delayed entity requeues it in place
+				if (se.sched_delayed)
+					cfs.requeue_delayed_entity(&se);
+				break;
+			}
+			for (bool protect : {true, false}) {
+				const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
+				const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect);
+				RC_ASSERT(fast == slow);
+			}
+			RC_ASSERT(cfs.avg_vruntime() == exact_v(cfs).floor_v());
+		}
+	};
+}
+
+}  // namespace eevdf::props

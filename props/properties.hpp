@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The properties, as testables parameterised by the bugs switched into the
+// model: the suite runs each with none, and shows each catching a broken
+// model (test_mutations.cpp).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "model/bugs.hpp"
+
+namespace eevdf::props {
+
+using Testable = std::function<void()>;
+
+// 1. The invariant checker holds on every event of every generated workload,
+//    for every preset, HZ, flag set and realism knob.
+Testable checker_holds(Bugs bugs = {});
+
+// 2. Run length of equal-weight hogs forked together (no wakeups, HRTICK
+//    off). With exact ticks, the hogs starting on a tick and nice 0 (exact
+//    virtual time): every run lasts
+//    at most slice + TICK_NSEC - 1 ns, the slice rounded up to the next tick.
+Testable run_length_bound(Bugs bugs = {});
+
+// 2b. The same in the form max(slice, TICK_NSEC) + eps, eps = TICK_NSEC - 1;
+//     tests/test_findings.cpp shows eps - 1 fails.
+Testable run_length_max_form(Bugs bugs = {});
+
+// 2c. With tick jitter J, a start between ticks, or nice != 0, accounting
+//     differences of a few ns
+//     let the task that just renewed its deadline be re-picked
+//     (docs/findings.md, F1). What holds: 6.17+ runs <= slice + 2 TICK_NSEC +
+//     2 J - 1; 6.6-6.16 (resched only at renewal) runs <= 2 (slice +
+//     TICK_NSEC + J - 1).
+Testable run_length_with_jitter(Bugs bugs = {});
+
+// 3. Seed 001's documentation claim: with CPU hogs and a base slice at most
+//    TICK_NSEC - jitter, the schedule does not depend on the slice.
+Testable slice_below_tick_is_irrelevant(Bugs bugs = {});
+
+// 4. Lag of nice-0 hogs stays within +-(slice + TICK_NSEC + jitter): the
+//    paper's -r < lag < max(r, q) with the request rounded up to ticks. (That
+//    the kernel's clamp never binds on steady workloads is vacuous for hogs,
+//    which never dequeue, and false for sleepers: docs/findings.md F3.)
+Testable lag_bound_hogs(Bugs bugs = {});
+
+// 5. Fairness: over any window in which n nice-0 hogs all stay runnable,
+//    each one's CPU time differs from its share t/n by at most
+//    2 (slice + TICK_NSEC + jitter): the service error over [t1, t2] is
+//    lag(t1) - lag(t2), and property 4 bounds each lag.
+Testable fairness_window(Bugs bugs = {});
+
+// 6. Determinism and metamorphic relations.
+Testable deterministic(Bugs bugs = {});
+Testable relabel_tasks(Bugs bugs = {});
+Testable vruntime_shift(Bugs bugs = {});
+Testable time_scaling(Bugs bugs = {});
+
+// 7. The tree pick equals the brute-force pick over random operation
+//    sequences applied to a cfs_rq directly (adversarial lags and weights).
+Testable pick_matches_oracle(Bugs bugs = {});
+
+}  // namespace eevdf::props

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The property suite: EEVDF's guarantees over generated workloads. Each
+// property's preconditions are in its name; props/properties.hpp states them
+// exactly and docs/findings.md records where the kernel departs from them.
+#include <rapidcheck/catch.h>
+
+#include "props/properties.hpp"
+
+using namespace eevdf::props;
+
+TEST_CASE("the invariant checker holds on every event: any workload, preset, flags and knobs", "[props]")
+{
+	rc::prop("checker holds", checker_holds());
+}
+
+TEST_CASE("nice-0 hogs with exact ticks run at most slice + TICK_NSEC - 1 ns", "[props]")
+{
+	rc::prop("run length <= slice + tick - 1", run_length_bound());
+}
+
+TEST_CASE("nice-0 hogs with exact ticks run at most max(slice, TICK_NSEC) + TICK_NSEC - 1 ns", "[props]")
+{
+	rc::prop("run length <= max(slice, tick) + tick - 1", run_length_max_form());
+}
+
+TEST_CASE("equal-weight hogs with tick jitter run at most one re-pick longer", "[props]")
+{
+	rc::prop("run length with jitter", run_length_with_jitter());
+}
+
+TEST_CASE("hogs with a slice at most TICK_NSEC - jitter have the same schedule for every slice (seed 001)", "[props]")
+{
+	rc::prop("slice below the tick is irrelevant", slice_below_tick_is_irrelevant());
+}
+
+TEST_CASE("nice-0 hogs keep |lag| below slice + TICK_NSEC + jitter", "[props]")
+{
+	rc::prop("lag bound", lag_bound_hogs());
+}
+
+TEST_CASE("nice-0 hogs get their share within 2 (slice + TICK_NSEC + jitter) over any window", "[props]")
+{
+	rc::prop("fairness over windows", fairness_window());
+}
+
+TEST_CASE("the same workload and seed give a byte-identical trace", "[props]")
+{
+	rc::prop("determinism", deterministic());
+}
+
+TEST_CASE("relabelling hogs with distinct arrival times relabels the schedule", "[props]")
+{
+	rc::prop("relabelling", relabel_tasks());
+}
+
+TEST_CASE("shifting every vruntime by a constant, across 2^64, leaves the schedule unchanged", "[props]")
+{
+	rc::prop("vruntime shift", vruntime_shift());
+}
+
+TEST_CASE("scaling all times with TICK_NSEC scales the schedule of nice-0 hogs", "[props]")
+{
+	rc::prop("time scaling", time_scaling());
+}
+
+TEST_CASE("the tree pick equals the brute-force pick over random cfs_rq operation sequences", "[props]")
+{
+	rc::prop("fast pick == brute-force pick", pick_matches_oracle());
+}
