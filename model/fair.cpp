@@ -82,20 +82,18 @@ u64 CfsRq::avg_vruntime() const
 	return ref_vruntime + static_cast<u64>(avg);
 }
 
-bool CfsRq::vruntime_eligible(u64 vruntime) const
+CfsRq::Eligibility CfsRq::eligibility() const
 {
-	s64 avg = avg_vruntime_sum;
-	s64 wsum = static_cast<s64>(avg_load);
+	Eligibility e{avg_vruntime_sum, static_cast<s64>(avg_load), ref_vruntime, bug(Bug::ELIGIBLE_STRICT)};
 
 	if (curr && curr->on_rq) {
-		avg = wadd(avg, wmul(entity_key(curr), sld(curr)));
-		wsum += sld(curr);
+		e.avg = wadd(e.avg, wmul(entity_key(curr), sld(curr)));
+		e.wsum += sld(curr);
 	}
-	const s64 rhs = wmul(wrapped_diff(vruntime, ref_vruntime), wsum);
-	if (bug(Bug::ELIGIBLE_STRICT))
-		return avg > rhs;
-	return avg >= rhs;
+	return e;
 }
+
+bool CfsRq::vruntime_eligible(u64 vruntime) const { return eligibility()(vruntime); }
 
 // 6.6 .. 6.18.0: v0 = min_vruntime, which only moves forward, to the least
 // of curr's and the tree's vruntimes.
@@ -297,8 +295,10 @@ SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
 
 	if (nr_queued == 1)
 		return c && c->on_rq ? c : se;
+	// V does not change during the pick: vruntime_eligible()'s two sums once.
+	const Eligibility eligible = eligibility();
 
-	if (c && (!c->on_rq || !entity_eligible(c)))
+	if (c && (!c->on_rq || !eligible(c->vruntime)))
 		c = nullptr;
 
 	if (c) {
@@ -309,7 +309,7 @@ SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
 			return c;
 	}
 
-	if (se && entity_eligible(se)) {
+	if (se && eligible(se->vruntime)) {
 		best = se;
 	} else {
 		// Heap search: an eligible entity in a left subtree always has an
@@ -318,15 +318,15 @@ SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
 		SchedEntity* node = timeline.root();
 		while (node) {
 			SchedEntity* left = node->left;
-			if (bug(Bug::PICK_FIRST_ELIGIBLE) && entity_eligible(node)) {
+			if (bug(Bug::PICK_FIRST_ELIGIBLE) && eligible(node->vruntime)) {
 				best = node;
 				break;
 			}
-			if (left && vruntime_eligible(left->min_vruntime)) {
+			if (left && eligible(left->min_vruntime)) {
 				node = left;
 				continue;
 			}
-			if (entity_eligible(node)) {
+			if (eligible(node->vruntime)) {
 				best = node;
 				break;
 			}

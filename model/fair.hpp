@@ -50,6 +50,20 @@ public:
 	s64 entity_key(const SchedEntity* se) const { return wrapped_diff(se->vruntime, ref_vruntime); }
 	u64 avg_vruntime() const;
 	bool vruntime_eligible(u64 vruntime) const;
+	// vruntime_eligible() with its two sums taken once, for a pick that
+	// tests many entities against the same V.
+	struct Eligibility {
+		s64 avg;   // Σ key_i w_i, curr included
+		s64 wsum;  // Σ w_i, curr included
+		u64 ref;   // v0
+		bool strict;  // Bug::ELIGIBLE_STRICT
+		bool operator()(u64 vruntime) const
+		{
+			const s64 rhs = static_cast<s64>(static_cast<u64>(wrapped_diff(vruntime, ref)) * static_cast<u64>(wsum));
+			return strict ? avg > rhs : avg >= rhs;
+		}
+	};
+	Eligibility eligibility() const;
 	bool entity_eligible(const SchedEntity* se) const { return vruntime_eligible(se->vruntime); }
 	u64 cfs_rq_min_slice() const;
 	u64 cfs_rq_max_slice() const;
