@@ -188,9 +188,14 @@ u64 Simulation::grid_tick_after(u64 t) const
 // following tick belongs to the next one.
 void Simulation::arm_next_tick(u64 after)
 {
-	u64 grid = grid_tick_after(after);
-	if (last_tick_grid_ && grid <= last_tick_grid_)
-		grid = last_tick_grid_ + cfg_.tick_ns;
+	u64 grid;
+	if (last_tick_grid_ && after < last_tick_grid_ + cfg_.tick_ns) {
+		grid = last_tick_grid_ + cfg_.tick_ns;  // the usual case, without a division
+	} else {
+		grid = grid_tick_after(after);
+		if (last_tick_grid_ && grid <= last_tick_grid_)
+			grid = last_tick_grid_ + cfg_.tick_ns;
+	}
 	u64 early = 0;
 	if (cfg_.knobs.tick_jitter)
 		early = prng_next() % (cfg_.knobs.tick_jitter + 1);
@@ -211,15 +216,25 @@ u64 Simulation::curr_completion_time() const
 	return start + t.work_left;
 }
 
-u64 Simulation::next_event_time() const
+// The earliest pending event; on a tie the earlier source in EventSource
+// order wins (curr's program, hrtick, tick, timed wakeups).
+Simulation::EventSource Simulation::next_event(u64& t) const
 {
-	u64 t = curr_completion_time();
-	t = std::min(t, hrtick_at_);
-	if (tick_running())
-		t = std::min(t, next_tick_);
-	if (!heap_.empty())
-		t = std::min(t, tasks_[static_cast<size_t>(heap_[0])].wake_at);
-	return t;
+	EventSource src = EventSource::Completion;
+	t = curr_completion_time();
+	if (hrtick_at_ < t) {
+		t = hrtick_at_;
+		src = EventSource::Hrtick;
+	}
+	if (tick_running() && next_tick_ < t) {
+		t = next_tick_;
+		src = EventSource::Tick;
+	}
+	if (!heap_.empty() && tasks_[static_cast<size_t>(heap_[0])].wake_at < t) {
+		t = tasks_[static_cast<size_t>(heap_[0])].wake_at;
+		src = EventSource::Wakeup;
+	}
+	return src;
 }
 
 void Simulation::advance_to(u64 t)
@@ -243,7 +258,8 @@ void Simulation::run_until(u64 until)
 	u64 same_instant = 0;
 
 	while (live_tasks_ > 0 && now_ < limit) {
-		const u64 t = next_event_time();
+		u64 t;
+		const EventSource src = next_event(t);
 		if (t >= limit) {
 			if (limit != NEVER)
 				advance_to(limit);
@@ -255,19 +271,25 @@ void Simulation::run_until(u64 until)
 					    " ns without time passing (a zero-time suspend/resume cycle?)");
 		advance_to(t);
 
-		if (cfs_.curr && curr_completion_time() <= t) {
+		switch (src) {
+		case EventSource::Completion:
 			step_current();
-		} else if (hrtick_at_ <= t) {
+			break;
+		case EventSource::Hrtick:
 			hrtick_at_ = NEVER;
 			hrtick();
-		} else if (tick_running() && next_tick_ <= t) {
+			break;
+		case EventSource::Tick:
 			last_tick_grid_ = next_tick_grid_;
 			sched_tick();
 			arm_next_tick(t);
-		} else {
+			break;
+		case EventSource::Wakeup: {
 			const int task = heap_[0];
 			heap_remove(task);
 			timed_wakeup(task);
+			break;
+		}
 		}
 		after_event(t);
 	}

@@ -104,7 +104,8 @@ private:
 
 	// ---- time
 	void advance_to(u64 t);
-	u64 next_event_time() const;
+	enum class EventSource { Completion, Hrtick, Tick, Wakeup };
+	EventSource next_event(u64& t) const;
 	u64 curr_completion_time() const;
 	void set_clock(u64 t) { cfs_.clock_task = t; }
 	u64 grid_tick_after(u64 t) const;  // first grid point strictly after t
