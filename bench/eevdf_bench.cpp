@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// eevdf_bench: how fast the model runs (issue 8). Google Benchmark; see
+// docs/performance.md for the figures and bench/run.sh for the command that
+// produces the table.
+//
+//   Events/{hogs,mixed}/n    simulated scheduling events per second
+//                            (Simulation::events(): ticks, run completions,
+//                            wakeups and hrticks, each with its scheduling
+//                            point) at n tasks; items_per_second = events/s
+//   Pick/{fast,brute}/{hogs,mixed}/n
+//                            __pick_eevdf() (CfsRq::pick_eevdf_protect) and
+//                            the O(n) oracle (pick_eevdf_bruteforce) on the
+//                            same 8 queue states; items = picks
+//   Seed001Sweep/{bare,metrics}
+//                            the 12 configurations of `eevdf slice-table`
+//                            (4 hogs x 30 s, HZ 1000 and 100, slices 3..32 ms),
+//                            without observers and with the MetricsCollector
+//                            and summary the CLI uses; sim_s = simulated
+//                            seconds per wall second
+//   Construct/{hogs,mixed}/n heap bytes per 1,000 tasks held by a built
+//                            Simulation (and by its input Workload)
+//
+// Every timed loop also counts operator new calls (bench/alloc_counter.cpp):
+// the "allocs" counter must be 0.
+#include <benchmark/benchmark.h>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "bench/alloc_counter.hpp"
+#include "bench/workloads.hpp"
+#include "cli/report.hpp"
+#include "model/metrics.hpp"
+#include "model/pick_oracle.hpp"
+#include "model/simulation.hpp"
+
+namespace {
+
+using namespace eevdf;
+namespace alloc = eevdf::bench::alloc;
+using eevdf::bench::bench_config;
+using eevdf::bench::FOREVER_NS;
+using eevdf::bench::mixed_workload;
+
+enum Kind : int { HOGS = 0, MIXED = 1 };
+
+Workload make_workload(int kind, int n, u64 duration)
+{
+	return kind == HOGS ? hogs_workload(n, duration) : mixed_workload(n, duration);
+}
+
+// Simulated time to run before measuring: every task has forked and, for
+// the mixed workload, has run and slept a few times (the whole queue
+// cycles in about n x 1 ms x 1.25).
+u64 warmup_ns(int kind, int n)
+{
+	if (kind == HOGS)
+		return 2 * NSEC_PER_SEC;
+	return 2 * NSEC_PER_SEC + static_cast<u64>(n) * 3 * NSEC_PER_MSEC;
+}
+
+// ---------------------------------------------------------------- events/s
+
+void BM_Events(benchmark::State& state)
+{
+	const int kind = static_cast<int>(state.range(0));
+	const int n = static_cast<int>(state.range(1));
+	const Config cfg = bench_config();
+	Simulation sim(cfg, make_workload(kind, n, FOREVER_NS));
+	sim.run_until(warmup_ns(kind, n));
+
+	// 100 ms of simulated time per iteration: ~100 events with hogs at
+	// HZ=1000, ~250 with the mixed workload.
+	constexpr u64 CHUNK = 100 * NSEC_PER_MSEC;
+	const u64 events0 = sim.events(), ticks0 = sim.ticks();
+	u64 queued_sum = 0, samples = 0;
+	alloc::start();
+	for (auto _ : state) {
+		sim.run_until(sim.now() + CHUNK);
+		queued_sum += sim.cfs_rq().nr_queued;
+		samples++;
+	}
+	const alloc::Stats a = alloc::stop();
+	const u64 events = sim.events() - events0;
+	state.SetItemsProcessed(static_cast<int64_t>(events));
+	state.counters["allocs"] = static_cast<double>(a.count);
+	state.counters["queued"] = samples ? static_cast<double>(queued_sum) / static_cast<double>(samples) : 0.0;
+	state.counters["tick_share"] =
+		events ? static_cast<double>(sim.ticks() - ticks0) / static_cast<double>(events) : 0.0;
+}
+
+void events_args(benchmark::internal::Benchmark* b)
+{
+	b->ArgNames({"mixed", "n"});
+	for (int kind : {HOGS, MIXED})
+		for (int n : {2, 4, 64, 1000, 10000})
+			b->Args({kind, n});
+}
+BENCHMARK(BM_Events)->Apply(events_args)->MinTime(0.2);
+
+// ---------------------------------------------------------------- pick
+
+constexpr int PICK_STATES = 8;
+
+struct PickStates {
+	std::vector<std::unique_ptr<Simulation>> sims;
+	std::vector<const CfsRq*> rqs;
+	bool agree = true;
+};
+
+// The same 8 queue states for the fast and the brute-force pick, built once
+// per (kind, n): 8 simulations stopped at different times.
+const PickStates& pick_states(int kind, int n)
+{
+	static std::array<std::array<std::unique_ptr<PickStates>, 5>, 2> cache;
+	const std::array<int, 5> ns = {2, 4, 64, 1000, 10000};
+	size_t slot = 0;
+	while (ns[slot] != n)
+		slot++;
+	std::unique_ptr<PickStates>& ps = cache[static_cast<size_t>(kind)][slot];
+	if (ps)
+		return *ps;
+	ps = std::make_unique<PickStates>();
+	const Workload wl = make_workload(kind, n, FOREVER_NS);
+	static const Config cfg = bench_config();
+	for (int i = 0; i < PICK_STATES; i++) {
+		auto sim = std::make_unique<Simulation>(cfg, wl);
+		sim->run_until(warmup_ns(kind, n) + static_cast<u64>(i) * 13'700'000ULL);
+		const CfsRq& rq = sim->cfs_rq();
+		for (bool protect : {false, true})
+			if (rq.pick_eevdf_protect(protect) != pick_eevdf_bruteforce(rq, protect))
+				ps->agree = false;
+		ps->rqs.push_back(&rq);
+		ps->sims.push_back(std::move(sim));
+	}
+	return *ps;
+}
+
+// protect=false: the search itself, as check_preempt_wakeup_fair() runs it
+// for a shorter-slice waker (with protect=true a freshly picked curr is
+// usually returned at once, which measures nothing).
+void BM_Pick(benchmark::State& state)
+{
+	const bool brute = state.range(0) != 0;
+	const int kind = static_cast<int>(state.range(1));
+	const int n = static_cast<int>(state.range(2));
+	const PickStates& ps = pick_states(kind, n);
+	if (!ps.agree) {
+		state.SkipWithError("fast and brute-force picks disagree");
+		return;
+	}
+	size_t i = 0;
+	alloc::start();
+	if (brute) {
+		for (auto _ : state) {
+			benchmark::DoNotOptimize(pick_eevdf_bruteforce(*ps.rqs[i], false));
+			i = (i + 1) % PICK_STATES;
+		}
+	} else {
+		for (auto _ : state) {
+			benchmark::DoNotOptimize(ps.rqs[i]->pick_eevdf_protect(false));
+			i = (i + 1) % PICK_STATES;
+		}
+	}
+	const alloc::Stats a = alloc::stop();
+	state.SetItemsProcessed(state.iterations());
+	state.counters["allocs"] = static_cast<double>(a.count);
+	u64 queued = 0;
+	for (const CfsRq* rq : ps.rqs)
+		queued += rq->nr_queued;
+	state.counters["queued"] = static_cast<double>(queued) / PICK_STATES;
+}
+
+void pick_args(benchmark::internal::Benchmark* b)
+{
+	b->ArgNames({"brute", "mixed", "n"});
+	for (int kind : {HOGS, MIXED})
+		for (int n : {2, 4, 64, 1000, 10000})
+			for (int brute : {0, 1})
+				b->Args({brute, kind, n});
+}
+BENCHMARK(BM_Pick)->Apply(pick_args)->MinTime(0.1);
+
+// ---------------------------------------------------------------- seed 001
+
+struct SweepPoint {
+	u32 hz;
+	u64 slice_ms;
+	u64 switches;  // the model column of README.md's table
+};
+constexpr std::array<SweepPoint, 12> SWEEP = {{
+	{1000, 3, 10001}, {1000, 6, 5001}, {1000, 9, 3335}, {1000, 12, 2501}, {1000, 22, 1365}, {1000, 32, 939},
+	{100, 3, 2999}, {100, 6, 2999}, {100, 9, 2999}, {100, 12, 1501}, {100, 22, 1001}, {100, 32, 751},
+}};
+
+// One configuration as `eevdf slice-table` runs it; returns total switches
+// (with metrics) or events (bare).
+u64 sweep_one(const SweepPoint& p, bool metrics)
+{
+	Config cfg = make_config(*find_preset(DEFAULT_PRESET), p.hz);
+	cfg.base_slice_ns = p.slice_ms * NSEC_PER_MSEC;
+	Simulation sim(cfg, hogs_workload(4, 30 * NSEC_PER_SEC));
+	if (!metrics) {
+		sim.run();
+		return sim.events();
+	}
+	MetricsCollector m;
+	sim.add_observer(&m);
+	sim.run();
+	m.finish(sim);
+	const TaskMetrics total = cli::total_metrics(m);
+	const Distribution d = summarize(total.runs);
+	benchmark::DoNotOptimize(d);
+	return total.switches;
+}
+
+void BM_Seed001Sweep(benchmark::State& state)
+{
+	const bool metrics = state.range(0) != 0;
+	if (metrics) {  // the model's table must be the published one
+		for (const SweepPoint& p : SWEEP)
+			if (sweep_one(p, true) != p.switches) {
+				state.SkipWithError("seed-001 switch counts differ from README.md");
+				return;
+			}
+	}
+	u64 events = 0;
+	for (auto _ : state)
+		for (const SweepPoint& p : SWEEP)
+			benchmark::DoNotOptimize(events += sweep_one(p, metrics));
+	state.counters["sim_s"] =
+		benchmark::Counter(static_cast<double>(SWEEP.size()) * 30.0, benchmark::Counter::kIsIterationInvariantRate);
+	if (!metrics)
+		state.SetItemsProcessed(static_cast<int64_t>(events));
+}
+BENCHMARK(BM_Seed001Sweep)->ArgName("metrics")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
+
+// ---------------------------------------------------------------- memory
+
+void BM_Construct(benchmark::State& state)
+{
+	const int kind = static_cast<int>(state.range(0));
+	const int n = static_cast<int>(state.range(1));
+	const Config cfg = bench_config();
+	u64 wl_bytes = 0, sim_bytes = 0;
+	{
+		const u64 before = alloc::live_bytes();
+		const Workload wl = make_workload(kind, n, FOREVER_NS);
+		wl_bytes = alloc::live_bytes() - before;
+		const u64 mid = alloc::live_bytes();
+		Simulation sim(cfg, wl);
+		sim.run_until(warmup_ns(kind, n));  // run: nothing more should be held
+		sim_bytes = alloc::live_bytes() - mid + sizeof(Simulation);
+	}
+	for (auto _ : state) {
+		const Workload wl = make_workload(kind, n, FOREVER_NS);
+		Simulation sim(cfg, wl);
+		benchmark::DoNotOptimize(sim.tasks().data());
+	}
+	state.SetItemsProcessed(state.iterations() * n);  // tasks built per second
+	state.counters["sim_B_per_1k"] = static_cast<double>(sim_bytes) * 1000.0 / n;
+	state.counters["workload_B_per_1k"] = static_cast<double>(wl_bytes) * 1000.0 / n;
+	state.counters["task_sizeof"] = sizeof(Simulation::Task);
+}
+
+void construct_args(benchmark::internal::Benchmark* b)
+{
+	b->ArgNames({"mixed", "n"});
+	for (int kind : {HOGS, MIXED})
+		for (int n : {1000, 10000})
+			b->Args({kind, n});
+}
+BENCHMARK(BM_Construct)->Apply(construct_args)->Unit(benchmark::kMicrosecond)->MinTime(0.1);
+
+}  // namespace
+
+BENCHMARK_MAIN();

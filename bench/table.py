@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Prints bench/run.sh's table from eevdf_bench's JSON (medians of the
+repetitions) and the callgrind driver's counts.
+
+usage: table.py bench-results.json [callgrind.txt]
+"""
+import json
+import math
+import re
+import sys
+
+NS = [2, 4, 64, 1000, 10000]
+
+
+def load(path):
+    with open(path) as f:
+        doc = json.load(f)
+    med, cv = {}, {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type") != "aggregate":
+            continue
+        # Strip the min_time / real_time suffixes from the run name.
+        key = re.sub(r"/(min_time:[0-9.]+|real_time)", "", b["run_name"])
+        if b["aggregate_name"] == "median":
+            med[key] = b
+        elif b["aggregate_name"] == "cv":
+            cv[key] = b
+    return doc, med, cv
+
+
+def callgrind(path):
+    out = {}
+    if not path:
+        return out
+    try:
+        with open(path) as f:
+            for line in f:
+                # "hogs 4 events 100000 Ir 92912345"
+                p = line.split()
+                if len(p) == 6 and p[2] == "events" and p[4] == "Ir" and p[5].isdigit():
+                    out[(p[0], int(p[1]))] = int(p[5]) / int(p[3])
+    except FileNotFoundError:
+        pass
+    return out
+
+
+def fmt_rate(x):
+    if x >= 1e6:
+        return f"{x / 1e6:.2f} M"
+    if x >= 1e3:
+        return f"{x / 1e3:.1f} k"
+    return f"{x:.0f}"
+
+
+def pct(b):
+    return f"{100 * b['cpu_time']:.1f} %" if b else "-"
+
+
+def main():
+    doc, med, cv = load(sys.argv[1])
+    cg = callgrind(sys.argv[2] if len(sys.argv) > 2 else None)
+    ctx = doc["context"]
+    print(f"Google Benchmark: {ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, "
+          f"load average {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}; "
+          f"medians of {next(iter(med.values()))['repetitions']} repetitions, CPU time")
+    print()
+
+    targets = []
+
+    print("## Simulated scheduling events per second (6.18 preset, HZ=1000, base slice 0.70 ms)")
+    print()
+    print("| workload | n tasks | mean queued | events/s | ns/event | cv | instructions/event (callgrind) | allocs in loop |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    events = {}
+    for kind, label in ((0, "hogs"), (1, "mixed")):
+        for n in NS:
+            key = f"BM_Events/mixed:{kind}/n:{n}"
+            b = med.get(key)
+            if not b:
+                continue
+            eps = b["items_per_second"]
+            events[(label, n)] = eps
+            ir = cg.get((label, n))
+            irs = f"{ir:.0f}" if ir else "-"
+            print(f"| {label} | {n} | {b['queued']:.0f} | {fmt_rate(eps)} | {1e9 / eps:.1f} | {pct(cv.get(key))} | "
+                  f"{irs} | {b['allocs']:.0f} |")
+    print()
+    # O(log n): ns/event against log2 n, least squares over n >= 4.
+    for label in ("hogs", "mixed"):
+        pts = [(math.log2(n), 1e9 / events[(label, n)]) for n in NS if (label, n) in events and n >= 4]
+        if len(pts) >= 2:
+            mx = sum(x for x, _ in pts) / len(pts)
+            my = sum(y for _, y in pts) / len(pts)
+            slope = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+            print(f"- {label}: ns/event ≈ {my - slope * mx:.1f} + {slope:.2f} · log2(n) (least squares, n = 4..10000)")
+        irs = [(n, cg[(label, n)]) for n in NS if (label, n) in cg]
+        if irs:
+            print(f"  instructions/event: " + ", ".join(f"n={n}: {ir:.0f}" for n, ir in irs))
+    print()
+
+    print("## Fast pick (__pick_eevdf tree search) against the brute-force oracle, same 8 queue states, protect=false")
+    print()
+    print("| workload | n tasks | mean queued | fast ns/pick | brute-force ns/pick | brute/fast |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for kind, label in ((0, "hogs"), (1, "mixed")):
+        for n in NS:
+            f = med.get(f"BM_Pick/brute:0/mixed:{kind}/n:{n}")
+            b = med.get(f"BM_Pick/brute:1/mixed:{kind}/n:{n}")
+            if not f or not b:
+                continue
+            fn, bn = 1e9 / f["items_per_second"], 1e9 / b["items_per_second"]
+            print(f"| {label} | {n} | {f['queued']:.0f} | {fn:.1f} | {bn:.1f} | {bn / fn:.1f}× |")
+    print()
+
+    print("## Seed-001 sweep: 12 configurations × 4 hogs × 30 s simulated (HZ 1000 and 100, slices 3–32 ms)")
+    print()
+    print("| variant | wall ms per sweep | simulated s per wall s | events/s |")
+    print("| --- | ---: | ---: | ---: |")
+    sweep = {}
+    for m, label in ((0, "bare (no observers)"), (1, "as `eevdf slice-table` (MetricsCollector + summary)")):
+        b = med.get(f"BM_Seed001Sweep/metrics:{m}")
+        if not b:
+            continue
+        sweep[m] = b["real_time"]
+        eps = b.get("items_per_second")
+        print(f"| {label} | {b['real_time']:.2f} | {b['sim_s']:,.0f} | {fmt_rate(eps) if eps else '-'} |")
+    print()
+
+    print("## Memory (heap bytes held, counted by the replaced operator new)")
+    print()
+    print("| workload | n tasks | Simulation bytes per 1,000 tasks | its input Workload, bytes per 1,000 tasks | build time per 1,000 tasks |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for kind, label in ((0, "hogs"), (1, "mixed")):
+        for n in (1000, 10000):
+            b = med.get(f"BM_Construct/mixed:{kind}/n:{n}")
+            if not b:
+                continue
+            print(f"| {label} | {n} | {b['sim_B_per_1k'] / 1024:.0f} KiB | {b['workload_B_per_1k'] / 1024:.0f} KiB | "
+                  f"{1e9 / b['items_per_second'] * 1000 / 1000:.1f} µs |")
+    print()
+
+    print("## Targets (issue 8)")
+    print()
+
+    def verdict(ok):
+        return "met" if ok else "NOT met"
+
+    if ("hogs", 4) in events:
+        e = events[("hogs", 4)]
+        print(f"- ≥ 20 M events/s with 4 hogs: {fmt_rate(e)}/s → {verdict(e >= 20e6)}")
+    if ("hogs", 10000) in events:
+        e = events[("hogs", 10000)]
+        em = events.get(("mixed", 10000))
+        print(f"- ≥ 2 M events/s with 10,000 tasks: hogs {fmt_rate(e)}/s → {verdict(e >= 2e6)}"
+              + (f"; mixed {fmt_rate(em)}/s → {verdict(em >= 2e6)}" if em else ""))
+    if 1 in sweep:
+        print(f"- seed-001 sweep < 50 ms: {sweep[1]:.2f} ms as the CLI runs it, {sweep.get(0, float('nan')):.2f} ms bare "
+              f"→ {verdict(sweep[1] < 50)}")
+
+
+if __name__ == "__main__":
+    main()

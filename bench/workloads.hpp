@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Workloads and configurations shared by the benchmarks, the callgrind
+// driver and the allocation test. Everything is a pure function of its
+// arguments, so every run measures the same schedule.
+#pragma once
+
+#include <string>
+
+#include "model/config.hpp"
+#include "model/workload.hpp"
+
+namespace eevdf::bench {
+
+// Long enough that no benchmark reaches the end of the workload.
+inline constexpr u64 FOREVER_NS = 1'000'000ULL * NSEC_PER_SEC;  // ~11.6 days simulated
+
+// The benchmark configuration: the default preset (6.18), HZ=1000 and the
+// preset's default base slice (0.70 ms), so with n >= 2 hogs every tick
+// ends a slice: each tick is a tick plus a context switch (the expensive
+// kind of event).
+inline Config bench_config(std::string_view preset = DEFAULT_PRESET, u32 hz = 1000)
+{
+	return make_config(*find_preset(preset), hz);
+}
+
+// A fixed per-task pseudo-random value (splitmix64 of the index).
+inline u64 task_hash(u64 i)
+{
+	u64 z = i + 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+// n tasks that loop { run r_i; sleep s_i } forever, with r_i in
+// [100 us, 2 ms), nice in -5..5 and s_i = r_i (n / 1.25 - 1) (at least
+// 50 us), so the offered load is about 1.25 CPUs: the CPU never idles once
+// all have forked, tasks queue behind each other, and every task keeps
+// sleeping and waking. Events are ticks, run completions (each one a
+// block: a dequeue, possibly delayed) and timed wakeups (enqueue +
+// wakeup-preemption check). Forks are staggered over the first 10 ms.
+inline Workload mixed_workload(int n, u64 duration)
+{
+	Workload w;
+	w.duration = duration;
+	w.tasks.reserve(static_cast<size_t>(n));
+	for (int i = 0; i < n; i++) {
+		const u64 h = task_hash(static_cast<u64>(i));
+		const u64 run = 100 * NSEC_PER_USEC + h % (1900 * NSEC_PER_USEC);
+		u64 sleep = run * 4 * static_cast<u64>(n) / 5;
+		sleep = sleep > run ? sleep - run : 0;
+		if (sleep < 50 * NSEC_PER_USEC)
+			sleep = 50 * NSEC_PER_USEC;
+		TaskSpec t;
+		t.name = "mixed-" + std::to_string(i);
+		t.nice = static_cast<int>((h >> 32) % 11) - 5;
+		t.delay = (h >> 40) % (10 * NSEC_PER_MSEC);
+		t.loop = LOOP_FOREVER;
+		t.phases.push_back(Phase{"main", 1, {Event{Event::Kind::Run, run}, Event{Event::Kind::Sleep, sleep}}});
+		w.tasks.push_back(std::move(t));
+	}
+	return w;
+}
+
+}  // namespace eevdf::bench
