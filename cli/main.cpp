@@ -9,6 +9,8 @@
 #include <iostream>
 
 #include "cli/args.hpp"
+#include "cli/claims.hpp"
+#include "cli/options.hpp"
 #include "cli/ftrace.hpp"
 #include "cli/report.hpp"
 #include "cli/seed001.hpp"
@@ -20,33 +22,6 @@
 
 namespace eevdf::cli {
 namespace {
-
-struct ModelOptions {
-	std::string kernel{DEFAULT_PRESET};
-	u32 hz = 250;
-	u32 cpus = 1;
-	std::string slice;  // sysctl_sched_base_slice; empty = the preset's default for --cpus
-	std::string features;
-	std::string tick_phase = "0", tick_jitter = "0", switch_cost = "0";
-	u64 seed = 0;
-	std::vector<std::string> bugs;
-};
-
-Bugs parse_bugs(const std::vector<std::string>& names)
-{
-	Bugs bugs;
-	for (const std::string& n : names) {
-		const auto b = bug_by_name(n);
-		if (!b) {
-			std::string known;
-			for (const BugInfo& i : bug_info)
-				known += (known.empty() ? "" : ", ") + std::string(i.name);
-			throw UsageError("--bug: unknown bug '" + n + "' (known: " + known + ")");
-		}
-		bugs.set(*b);
-	}
-	return bugs;
-}
 
 void add_model_options(CLI::App* app, ModelOptions& o)
 {
@@ -63,56 +38,6 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 		->capture_default_str();
 	app->add_option("--seed", o.seed, "seed of the tick jitter")->capture_default_str();
 	app->add_option("--bug", o.bugs, "switch a historical EEVDF bug back in (repeatable); see 'eevdf bugs'");
-}
-
-Config build_config(const ModelOptions& o)
-{
-	const KernelPreset* preset = find_preset(o.kernel);
-	if (!preset) {
-		std::string known;
-		for (const KernelPreset& p : kernel_presets())
-			known += (known.empty() ? "" : ", ") + std::string(p.name);
-		throw UsageError("--kernel: unknown preset '" + o.kernel + "' (known: " + known + ")");
-	}
-	if (o.hz < 1 || o.hz > 100000)
-		throw UsageError("--hz: " + std::to_string(o.hz) + " is outside 1..100000");
-	if (o.cpus < 1)
-		throw UsageError("--cpus: must be at least 1");
-	Config cfg = make_config(*preset, o.hz, o.cpus, parse_bugs(o.bugs));
-	if (!o.slice.empty()) {
-		cfg.base_slice_ns = parse_duration(o.slice, "--slice");
-		if (cfg.base_slice_ns == 0)
-			throw UsageError("--slice: must be positive");
-	}
-	cfg.features = apply_feature_list(cfg.features, o.features, "--features");
-	cfg.knobs.tick_phase = parse_duration(o.tick_phase, "--tick-phase");
-	cfg.knobs.tick_jitter = parse_duration(o.tick_jitter, "--tick-jitter");
-	cfg.knobs.switch_cost = parse_duration(o.switch_cost, "--switch-cost");
-	if (cfg.knobs.tick_phase >= cfg.tick_ns)
-		throw UsageError("--tick-phase: " + o.tick_phase + " must be below TICK_NSEC (" +
-				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");
-	if (cfg.knobs.tick_jitter >= cfg.tick_ns)
-		throw UsageError("--tick-jitter: " + o.tick_jitter + " must be below TICK_NSEC (" +
-				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");
-	cfg.seed = o.seed;
-	return cfg;
-}
-
-// Writes `text` to `path` whole or not at all: a temporary file renamed over it.
-void write_file_atomic(const std::string& path, const std::string& text, const std::string& flag)
-{
-	const std::string tmp = path + ".tmp";
-	{
-		std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-		if (!f || !f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
-			std::remove(tmp.c_str());
-			throw UsageError(flag + ": cannot write '" + path + "'");
-		}
-	}
-	if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-		std::remove(tmp.c_str());
-		throw UsageError(flag + ": cannot write '" + path + "'");
-	}
 }
 
 // Reports an invariant violation with the state and a replayable workload file.
@@ -255,6 +180,29 @@ int cmd_slice_table(ModelOptions mo, const TableOptions& to)
 	return 0;
 }
 
+int cmd_check(const std::vector<std::string>& files, bool as_json)
+{
+	std::vector<std::pair<Claim, std::vector<RowResult>>> all;
+	for (const std::string& f : files) {
+		Claim c = load_claim(f);
+		std::vector<RowResult> rows = evaluate(c);
+		all.emplace_back(std::move(c), std::move(rows));
+	}
+	bool ok = true;
+	for (const auto& [c, rows] : all)
+		for (const RowResult& r : rows)
+			ok = ok && r.ok;
+	if (as_json) {
+		std::cout << claims_json(all);
+	} else {
+		for (size_t i = 0; i < all.size(); i++)
+			std::cout << (i ? "\n" : "") << format_claim(all[i].first, all[i].second);
+		std::cout << "\n" << (ok ? "every row agrees with its claim or is a documented finding\n"
+					 : "some rows disagree (DISAGREES, or AGREES where a finding was expected)\n");
+	}
+	return ok ? 0 : 1;
+}
+
 int cmd_bugs()
 {
 	for (const BugInfo& b : bug_info)
@@ -316,6 +264,14 @@ int main(int argc, char** argv)
 
 	auto* presets = app.add_subcommand("presets", "list the kernel presets and their defaults");
 	auto* bugs = app.add_subcommand("bugs", "list the historical bugs that --bug can switch back in");
+	std::vector<std::string> claim_files;
+	bool check_json = false;
+	auto* check = app.add_subcommand("check", "check kernel patch claims (claim files) against the model");
+	check->footer("Examples:\n  eevdf check claims/*.json\n  eevdf check claims/seed001-hz1000.json --json\n"
+		      "Exit status: 0 every row agrees or is a documented finding; 1 a row disagrees; 2 a bad file.\n"
+		      "The format is in claims/README.md.\n");
+	check->add_option("files", claim_files, "claim files")->required();
+	check->add_flag("--json", check_json, "print one JSON document");
 
 	try {
 		app.parse(argc, argv);
@@ -337,6 +293,8 @@ int main(int argc, char** argv)
 			return cmd_presets();
 		if (*bugs)
 			return cmd_bugs();
+		if (*check)
+			return cmd_check(claim_files, check_json);
 	} catch (const UsageError& e) {
 		std::cerr << "eevdf: " << e.what() << "\n";
 		return 2;

@@ -89,6 +89,14 @@ expect_exit 2 "eevdf" sim --hogs 2 --bogus-flag
 "$eevdf" sim --help >/dev/null
 check "--help exits 0" [ $? -eq 0 ]
 
+# Claims: a bad file exits 2 naming file, line and field; a false claim exits 1.
+expect_exit 2 "bad_metric.json:4:22: metric.name" check "$data/claims/bad_metric.json"
+expect_exit 2 "cannot read" check "$tmp/missing-claim.json"
+"$eevdf" check "$data/claims/disagrees.json" >"$tmp/out" 2>&1
+rc=$?
+check "a false claim exits 1 (got $rc)" [ "$rc" -eq 1 ]
+check "a false claim is reported as DISAGREES" grep -q "DISAGREES" "$tmp/out"
+
 # An unwritable trace path fails cleanly and leaves nothing behind.
 expect_exit 2 "cannot write" sim --hogs 2 --duration 10ms --trace "$tmp/no/such/dir/t.trace"
 

@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli/claims.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/args.hpp"
+#include "io/input_error.hpp"
+#include "io/json.hpp"
+#include "io/rtapp.hpp"
+#include "model/metrics.hpp"
+#include "model/simulation.hpp"
+
+namespace eevdf::cli {
+namespace {
+
+using json::Value;
+
+const std::vector<std::string> setting_keys = {"kernel", "hz", "cpus", "slice", "custom_slice", "features",
+					       "tick_phase", "tick_jitter", "switch_cost", "seed", "duration",
+					       "nice", "hogs", "bug", "workload"};
+const std::vector<std::string> metric_names = {
+	"mean_run_ms",   "p50_run_ms",    "p90_run_ms",     "p99_run_ms",    "max_run_ms",
+	"context_switches", "involuntary_switches", "wakeup_p50_us", "wakeup_p90_us", "wakeup_p99_us",
+	"wakeup_max_us", "cpu_share",     "ticks_per_second", "runs_at_least", "runs_at_least_fraction"};
+
+[[noreturn]] void bad(const std::string& file, int line, int col, const std::string& field, const std::string& what)
+{
+	throw InputError(file + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + field + ": " + what);
+}
+
+bool one_of(const std::string& s, const std::vector<std::string>& set)
+{
+	for (const std::string& x : set)
+		if (x == s)
+			return true;
+	return false;
+}
+
+std::string join(const std::vector<std::string>& v)
+{
+	std::string s;
+	for (const std::string& x : v)
+		s += (s.empty() ? "" : ", ") + x;
+	return s;
+}
+
+std::string scalar(const std::string& file, const Value& v, const std::string& field)
+{
+	if (v.type == Value::Type::String || v.type == Value::Type::Number)
+		return v.text;
+	bad(file, v.line, v.column, field, "expected a string or a number, got " + json::describe(v));
+}
+
+std::string string_of(const std::string& file, const Value& v, const std::string& field)
+{
+	if (!v.is_string())
+		bad(file, v.line, v.column, field, "expected a string, got " + json::describe(v));
+	return v.text;
+}
+
+double number_of(const std::string& file, const Value& v, const std::string& field)
+{
+	if (v.type != Value::Type::Number)
+		bad(file, v.line, v.column, field, "expected a number, got " + json::describe(v));
+	return std::strtod(v.text.c_str(), nullptr);
+}
+
+Settings settings_of(const std::string& file, const Value& v, const std::string& field)
+{
+	if (!v.is_object())
+		bad(file, v.line, v.column, field, "expected an object of settings, got " + json::describe(v));
+	Settings s;
+	for (const json::Member& m : v.members) {
+		if (!one_of(m.key, setting_keys))
+			bad(file, m.line, m.column, field + "." + m.key, "unknown setting (known: " + join(setting_keys) + ")");
+		s.emplace_back(m.key, scalar(file, m.value, field + "." + m.key));
+	}
+	return s;
+}
+
+std::string label_of(const Settings& s)
+{
+	std::string l;
+	for (const auto& [k, v] : s)
+		l += (l.empty() ? "" : " ") + k + "=" + v;
+	return l;
+}
+
+ClaimRow row_of(const std::string& file, const Value& v, const std::string& field)
+{
+	if (!v.is_object())
+		bad(file, v.line, v.column, field, "expected an object, got " + json::describe(v));
+	ClaimRow r;
+	bool has_claimed = false;
+	for (const json::Member& m : v.members) {
+		const std::string f = field + "." + m.key;
+		if (m.key == "set")
+			r.set = settings_of(file, m.value, f);
+		else if (m.key == "over")
+			r.over = settings_of(file, m.value, f);
+		else if (m.key == "same_as")
+			r.same_as = settings_of(file, m.value, f);
+		else if (m.key == "claimed") {
+			has_claimed = true;
+			if (m.value.type != Value::Type::Null)
+				r.claimed = number_of(file, m.value, f);
+		} else if (m.key == "compare") {
+			r.compare = string_of(file, m.value, f);
+			if (!one_of(r.compare, {"within", "at_most", "at_least"}))
+				bad(file, m.value.line, m.value.column, f, "'" + r.compare + "' is not within, at_most or at_least");
+		} else if (m.key == "expect") {
+			const std::string e = string_of(file, m.value, f);
+			if (e != "agree" && e != "disagree")
+				bad(file, m.value.line, m.value.column, f, "'" + e + "' is not agree or disagree");
+			r.expect_disagree = e == "disagree";
+		} else if (m.key == "why") {
+			r.why = string_of(file, m.value, f);
+		} else if (m.key == "label") {
+			r.label = string_of(file, m.value, f);
+		} else {
+			bad(file, m.line, m.column, f, "unknown key (known: set, over, same_as, claimed, compare, expect, why, label)");
+		}
+	}
+	if (!has_claimed && r.same_as.empty())
+		bad(file, v.line, v.column, field, "a row needs \"claimed\" (a number, or null to only report) or \"same_as\"");
+	if (r.expect_disagree && r.why.empty())
+		bad(file, v.line, v.column, field, "a row expected to disagree must say why (\"why\")");
+	if (r.label.empty()) {
+		r.label = label_of(r.set);
+		if (!r.over.empty())
+			r.label += " / " + label_of(r.over);
+		if (!r.same_as.empty())
+			r.label += " vs " + label_of(r.same_as);
+	}
+	return r;
+}
+
+// ---------------------------------------------------------------- running
+
+struct RunSpec {
+	ModelOptions model;
+	Workload workload;
+};
+
+RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
+{
+	Settings all = c.config;
+	all.insert(all.end(), row.begin(), row.end());
+	RunSpec s;
+	int hogs = 4, nice = 0;
+	std::string custom_slice, duration, workload_file = c.workload_file;
+	try {
+		for (const auto& [k, v] : all) {
+			if (k == "kernel")
+				s.model.kernel = v;
+			else if (k == "hz")
+				s.model.hz = static_cast<u32>(std::stoul(v));
+			else if (k == "cpus")
+				s.model.cpus = static_cast<u32>(std::stoul(v));
+			else if (k == "slice")
+				s.model.slice = v;
+			else if (k == "custom_slice")
+				custom_slice = v;
+			else if (k == "features")
+				s.model.features = v;
+			else if (k == "tick_phase")
+				s.model.tick_phase = v;
+			else if (k == "tick_jitter")
+				s.model.tick_jitter = v;
+			else if (k == "switch_cost")
+				s.model.switch_cost = v;
+			else if (k == "seed")
+				s.model.seed = std::stoull(v);
+			else if (k == "duration")
+				duration = v;
+			else if (k == "nice")
+				nice = std::stoi(v);
+			else if (k == "hogs")
+				hogs = std::stoi(v);
+			else if (k == "bug")
+				s.model.bugs.push_back(v);
+			else if (k == "workload")
+				workload_file = v;
+		}
+		if (workload_file.empty()) {
+			if (hogs < 1 || hogs > 100000)
+				throw UsageError("hogs: " + std::to_string(hogs) + " is outside 1..100000");
+			s.workload = hogs_workload(hogs, 0);
+			for (TaskSpec& t : s.workload.tasks) {
+				t.nice = nice;
+				if (!custom_slice.empty())
+					t.custom_slice = parse_duration(custom_slice, "custom_slice");
+			}
+		} else {
+			const auto path = std::filesystem::path(c.file).parent_path() / workload_file;
+			s.workload = load_rtapp_file(path.string());
+		}
+		if (!duration.empty())
+			s.workload.duration = parse_duration(duration, "duration");
+		if (s.workload.duration == 0)
+			throw UsageError("duration: the claim must give one");
+	} catch (const std::logic_error& e) {  // std::stoi and friends
+		throw InputError(c.file + ": " + where + ": bad setting: " + e.what());
+	} catch (const UsageError& e) {
+		throw InputError(c.file + ": " + where + ": " + e.what());
+	}
+	return s;
+}
+
+double metric_value(const Claim& c, const Settings& row, const std::string& where)
+{
+	RunSpec s = spec_for(c, row, where);
+	Config cfg;
+	try {
+		cfg = build_config(s.model);
+	} catch (const UsageError& e) {
+		throw InputError(c.file + ": " + where + ": " + e.what());
+	}
+	MetricsCollector m;
+	try {
+		Simulation sim(cfg, s.workload);
+		sim.add_observer(&m);
+		sim.run();
+		m.finish(sim);
+		const Metric& mt = c.metric;
+		std::vector<u64> runs, lat;
+		u64 switches = 0, invol = 0, cpu = 0, total_cpu = 0;
+		for (const TaskMetrics& t : m.tasks) {
+			total_cpu += t.cpu_ns;
+			if (t.name.rfind(mt.tasks, 0) != 0)
+				continue;
+			runs.insert(runs.end(), t.runs.begin(), t.runs.end());
+			lat.insert(lat.end(), t.wakeup_latency.begin(), t.wakeup_latency.end());
+			switches += t.switches;
+			invol += t.involuntary_switches;
+			cpu += t.cpu_ns;
+		}
+		const Distribution r = summarize(runs), w = summarize(lat);
+		const std::string& n = mt.name;
+		if (n == "mean_run_ms")
+			return r.count ? static_cast<double>(r.sum) / static_cast<double>(r.count) / 1e6 : 0;
+		if (n == "p50_run_ms")
+			return static_cast<double>(r.p50) / 1e6;
+		if (n == "p90_run_ms")
+			return static_cast<double>(r.p90) / 1e6;
+		if (n == "p99_run_ms")
+			return static_cast<double>(r.p99) / 1e6;
+		if (n == "max_run_ms")
+			return static_cast<double>(r.max) / 1e6;
+		if (n == "context_switches")
+			return static_cast<double>(switches);
+		if (n == "involuntary_switches")
+			return static_cast<double>(invol);
+		if (n == "wakeup_p50_us")
+			return static_cast<double>(w.p50) / 1e3;
+		if (n == "wakeup_p90_us")
+			return static_cast<double>(w.p90) / 1e3;
+		if (n == "wakeup_p99_us")
+			return static_cast<double>(w.p99) / 1e3;
+		if (n == "wakeup_max_us")
+			return static_cast<double>(w.max) / 1e3;
+		if (n == "cpu_share")
+			return total_cpu ? static_cast<double>(cpu) / static_cast<double>(total_cpu) : 0;
+		if (n == "ticks_per_second")
+			return static_cast<double>(sim.ticks()) * 1e9 / static_cast<double>(sim.now());
+		u64 above = 0;
+		for (u64 x : runs)
+			above += x >= mt.threshold;
+		if (n == "runs_at_least")
+			return static_cast<double>(above);
+		return runs.empty() ? 0 : static_cast<double>(above) / static_cast<double>(runs.size());
+	} catch (const WorkloadError& e) {
+		throw InputError(c.file + ": " + where + ": " + e.what());
+	}
+}
+
+bool agrees(const Claim& c, const ClaimRow& r, double claimed, double model)
+{
+	const double tol = std::max(c.tolerance_absolute, c.tolerance_relative * std::fabs(claimed));
+	if (r.compare == "at_most")
+		return model <= claimed + tol;
+	if (r.compare == "at_least")
+		return model >= claimed - tol;
+	return std::fabs(model - claimed) <= tol;
+}
+
+std::string fmt(double x)
+{
+	char b[32];
+	if (std::fabs(x) >= 1000 || x == std::floor(x))
+		std::snprintf(b, sizeof b, "%.0f", x);
+	else
+		std::snprintf(b, sizeof b, "%.3f", x);
+	return b;
+}
+
+std::string delta_of(const std::optional<double>& claimed, double model)
+{
+	if (!claimed)
+		return "-";
+	char b[32];
+	if (*claimed != 0)
+		std::snprintf(b, sizeof b, "%+.1f %%", 100.0 * (model - *claimed) / std::fabs(*claimed));
+	else
+		std::snprintf(b, sizeof b, "%+.3f", model - *claimed);
+	return b;
+}
+
+}  // namespace
+
+Claim load_claim(const std::string& path)
+{
+	std::ifstream in(path, std::ios::binary);
+	if (!in)
+		throw InputError(path + ": cannot read the claim file");
+	std::stringstream ss;
+	ss << in.rdbuf();
+	const Value doc = json::parse(ss.str(), path);
+	if (!doc.is_object())
+		bad(path, doc.line, doc.column, "(top level)", "a claim is a JSON object");
+	Claim c;
+	c.file = path;
+	bool has_metric = false, has_rows = false;
+	for (const json::Member& m : doc.members) {
+		const Value& v = m.value;
+		if (m.key == "claim") {
+			c.title = string_of(path, v, "claim");
+		} else if (m.key == "source") {
+			if (!v.is_object())
+				bad(path, v.line, v.column, "source", "expected an object {commit, lkml, quote}");
+			for (const json::Member& s : v.members) {
+				if (s.key == "quote")
+					c.quote = string_of(path, s.value, "source.quote");
+				else if (s.key == "commit" || s.key == "lkml" || s.key == "url" || s.key == "seed")
+					c.source += (c.source.empty() ? "" : ", ") + s.key + " " + string_of(path, s.value, "source." + s.key);
+				else
+					bad(path, s.line, s.column, "source." + s.key, "unknown key (known: commit, lkml, url, seed, quote)");
+			}
+		} else if (m.key == "out_of_scope") {
+			if (v.type != Value::Type::Array)
+				bad(path, v.line, v.column, "out_of_scope", "expected an array of strings");
+			for (const Value& x : v.items)
+				c.out_of_scope.push_back(string_of(path, x, "out_of_scope[]"));
+		} else if (m.key == "config") {
+			c.config = settings_of(path, v, "config");
+		} else if (m.key == "workload") {
+			c.workload_file = string_of(path, v, "workload");
+		} else if (m.key == "metric") {
+			has_metric = true;
+			if (!v.is_object())
+				bad(path, v.line, v.column, "metric", "expected an object {name, tasks, threshold}");
+			for (const json::Member& s : v.members) {
+				if (s.key == "name") {
+					c.metric.name = string_of(path, s.value, "metric.name");
+					if (!one_of(c.metric.name, metric_names))
+						bad(path, s.value.line, s.value.column, "metric.name",
+						    "'" + c.metric.name + "' is not a metric (known: " + join(metric_names) + ")");
+				} else if (s.key == "tasks") {
+					c.metric.tasks = string_of(path, s.value, "metric.tasks");
+				} else if (s.key == "threshold") {
+					try {
+						c.metric.threshold = parse_duration(scalar(path, s.value, "metric.threshold"), "metric.threshold");
+					} catch (const UsageError& e) {
+						bad(path, s.value.line, s.value.column, "metric.threshold", e.what());
+					}
+				} else {
+					bad(path, s.line, s.column, "metric." + s.key, "unknown key (known: name, tasks, threshold)");
+				}
+			}
+			if (c.metric.name.empty())
+				bad(path, v.line, v.column, "metric.name", "missing");
+		} else if (m.key == "tolerance") {
+			if (!v.is_object())
+				bad(path, v.line, v.column, "tolerance", "expected {\"relative\": 0.1} and/or {\"absolute\": 0.5}");
+			for (const json::Member& s : v.members) {
+				if (s.key == "relative")
+					c.tolerance_relative = number_of(path, s.value, "tolerance.relative");
+				else if (s.key == "absolute")
+					c.tolerance_absolute = number_of(path, s.value, "tolerance.absolute");
+				else
+					bad(path, s.line, s.column, "tolerance." + s.key, "unknown key (known: relative, absolute)");
+			}
+			if (c.tolerance_relative < 0 || c.tolerance_absolute < 0)
+				bad(path, v.line, v.column, "tolerance", "must not be negative");
+		} else if (m.key == "rows") {
+			has_rows = true;
+			if (v.type != Value::Type::Array || v.items.empty())
+				bad(path, v.line, v.column, "rows", "expected a non-empty array of rows");
+			for (size_t i = 0; i < v.items.size(); i++)
+				c.rows.push_back(row_of(path, v.items[i], "rows[" + std::to_string(i) + "]"));
+		} else {
+			bad(path, m.line, m.column, m.key,
+			    "unknown key (known: claim, source, out_of_scope, config, workload, metric, tolerance, rows)");
+		}
+	}
+	if (c.title.empty())
+		bad(path, doc.line, doc.column, "claim", "missing: a one-line statement of the claim");
+	if (!has_metric)
+		bad(path, doc.line, doc.column, "metric", "missing");
+	if (!has_rows)
+		bad(path, doc.line, doc.column, "rows", "missing");
+	if ((c.metric.name == "runs_at_least" || c.metric.name == "runs_at_least_fraction") && !c.metric.threshold)
+		bad(path, doc.line, doc.column, "metric.threshold", "needed by " + c.metric.name);
+	return c;
+}
+
+std::vector<RowResult> evaluate(const Claim& c)
+{
+	std::vector<RowResult> out;
+	for (size_t i = 0; i < c.rows.size(); i++) {
+		const ClaimRow& r = c.rows[i];
+		const std::string where = "rows[" + std::to_string(i) + "] (" + r.label + ")";
+		RowResult res;
+		res.label = r.label;
+		res.model = metric_value(c, r.set, where);
+		if (!r.over.empty()) {
+			const double denom = metric_value(c, r.over, where);
+			res.model = denom != 0 ? res.model / denom : 0;
+		}
+		res.claimed = r.claimed;
+		if (!r.same_as.empty())
+			res.claimed = metric_value(c, r.same_as, where);
+		res.why = r.why;
+		if (!res.claimed) {
+			res.verdict = "info";
+		} else {
+			const bool ok = agrees(c, r, *res.claimed, res.model);
+			if (r.expect_disagree) {
+				res.verdict = ok ? "AGREES, expected not to" : "finding";
+				res.ok = !ok;
+			} else {
+				res.verdict = ok ? "agrees" : "DISAGREES";
+				res.ok = ok;
+			}
+		}
+		out.push_back(res);
+	}
+	return out;
+}
+
+std::string format_claim(const Claim& c, const std::vector<RowResult>& rows)
+{
+	std::string s = "claim:  " + c.title + "\n";
+	if (!c.source.empty())
+		s += "source: " + c.source + "\n";
+	if (!c.quote.empty())
+		s += "quote:  \"" + c.quote + "\"\n";
+	s += "model:  " + label_of(c.config) + (c.workload_file.empty() ? "" : " workload=" + c.workload_file) +
+	     "; metric " + c.metric.name + (c.metric.tasks.empty() ? "" : " of tasks " + c.metric.tasks + "*");
+	std::string tol;
+	if (c.tolerance_relative) {
+		char b[32];
+		std::snprintf(b, sizeof b, "%g %%", c.tolerance_relative * 100);
+		tol = b;
+	}
+	if (c.tolerance_absolute)
+		tol += (tol.empty() ? "" : " or ") + fmt(c.tolerance_absolute);
+	s += "; tolerance " + (tol.empty() ? std::string("0 (exact)") : tol) + "\n\n";
+	size_t w = 3;
+	for (const RowResult& r : rows)
+		w = std::max(w, r.label.size());
+	char line[512];
+	std::snprintf(line, sizeof line, "| %-*s | %10s | %10s | %9s | %-23s |\n", static_cast<int>(w), "row", "claimed",
+		      "model", "delta", "verdict");
+	s += line;
+	s += "| " + std::string(w, '-') + " | ---------- | ---------- | --------- | ----------------------- |\n";
+	for (const RowResult& r : rows) {
+		std::snprintf(line, sizeof line, "| %-*s | %10s | %10s | %9s | %-23s |\n", static_cast<int>(w), r.label.c_str(),
+			      r.claimed ? fmt(*r.claimed).c_str() : "-", fmt(r.model).c_str(),
+			      delta_of(r.claimed, r.model).c_str(), r.verdict.c_str());
+		s += line;
+	}
+	bool notes = false;
+	for (const RowResult& r : rows)
+		if (!r.why.empty() && (r.verdict == "finding" || r.verdict == "info" || !r.ok)) {
+			if (!notes)
+				s += "\n";
+			notes = true;
+			s += "- " + r.label + ": " + r.why + "\n";
+		}
+	for (const std::string& o : c.out_of_scope)
+		s += "- out of scope: " + o + "\n";
+	return s;
+}
+
+std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult>>>& all)
+{
+	nlohmann::ordered_json doc = nlohmann::ordered_json::array();
+	for (const auto& [c, rows] : all) {
+		nlohmann::ordered_json j;
+		j["file"] = c.file;
+		j["claim"] = c.title;
+		j["source"] = c.source;
+		j["metric"] = c.metric.name;
+		nlohmann::ordered_json rs = nlohmann::ordered_json::array();
+		for (const RowResult& r : rows) {
+			nlohmann::ordered_json x;
+			x["row"] = r.label;
+			x["claimed"] = r.claimed ? nlohmann::ordered_json(*r.claimed) : nlohmann::ordered_json(nullptr);
+			x["model"] = r.model;
+			x["verdict"] = r.verdict;
+			x["ok"] = r.ok;
+			if (!r.why.empty())
+				x["why"] = r.why;
+			rs.push_back(x);
+		}
+		j["rows"] = rs;
+		j["out_of_scope"] = c.out_of_scope;
+		doc.push_back(j);
+	}
+	return doc.dump(2) + "\n";
+}
+
+}  // namespace eevdf::cli

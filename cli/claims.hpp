@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Kernel patch claims as files, checked against the model (`eevdf check`).
+// The format is documented in claims/README.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "model/types.hpp"
+
+namespace eevdf::cli {
+
+// A setting such as {"hz", "1000"} or {"slice", "3ms"}: what a row varies.
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+struct Metric {
+	std::string name;   // mean_run_ms, p99_run_ms, context_switches, wakeup_p99_us, ...
+	std::string tasks;  // tasks whose name starts with this ("" = all)
+	u64 threshold = 0;  // runs_at_least / runs_at_least_fraction: run length in ns
+};
+
+struct ClaimRow {
+	Settings set;                      // applied over the claim's config
+	Settings over;                     // non-empty: the model value is metric(set) / metric(over)
+	Settings same_as;                  // non-empty: the claimed value is the model's metric(same_as)
+	std::optional<double> claimed;     // none: reported only ("info")
+	std::string compare = "within";    // within | at_most | at_least
+	bool expect_disagree = false;      // a documented finding
+	std::string why;                   // the explanation of a finding
+	std::string label;
+};
+
+struct Claim {
+	std::string file;
+	std::string title, source, quote;
+	std::vector<std::string> out_of_scope;  // what the claim says that the model cannot check, and why
+	Settings config;                        // defaults for every row
+	std::string workload_file;              // an rt-app file, relative to the claim file; or hogs
+	Metric metric;
+	double tolerance_relative = 0, tolerance_absolute = 0;
+	std::vector<ClaimRow> rows;
+};
+
+// Reads and validates a claim file; throws InputError naming file, field and value.
+Claim load_claim(const std::string& path);
+
+struct RowResult {
+	std::string label;
+	std::optional<double> claimed;
+	double model = 0;
+	std::string verdict;  // agrees | DISAGREES | finding | AGREES, expected not to | info
+	bool ok = true;       // counts toward exit status 0
+	std::string why;
+};
+
+// Runs the model for every row. Throws InputError for settings that do not
+// make a valid configuration or workload (naming the row).
+std::vector<RowResult> evaluate(const Claim& c);
+
+std::string format_claim(const Claim& c, const std::vector<RowResult>& rows);
+std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult>>>& all);
+
+}  // namespace eevdf::cli

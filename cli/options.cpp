@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli/options.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include "cli/args.hpp"
+
+namespace eevdf::cli {
+
+Bugs parse_bugs(const std::vector<std::string>& names)
+{
+	Bugs bugs;
+	for (const std::string& n : names) {
+		const auto b = bug_by_name(n);
+		if (!b) {
+			std::string known;
+			for (const BugInfo& i : bug_info)
+				known += (known.empty() ? "" : ", ") + std::string(i.name);
+			throw UsageError("--bug: unknown bug '" + n + "' (known: " + known + ")");
+		}
+		bugs.set(*b);
+	}
+	return bugs;
+}
+
+Config build_config(const ModelOptions& o)
+{
+	const KernelPreset* preset = find_preset(o.kernel);
+	if (!preset) {
+		std::string known;
+		for (const KernelPreset& p : kernel_presets())
+			known += (known.empty() ? "" : ", ") + std::string(p.name);
+		throw UsageError("--kernel: unknown preset '" + o.kernel + "' (known: " + known + ")");
+	}
+	if (o.hz < 1 || o.hz > 100000)
+		throw UsageError("--hz: " + std::to_string(o.hz) + " is outside 1..100000");
+	if (o.cpus < 1)
+		throw UsageError("--cpus: must be at least 1");
+	Config cfg = make_config(*preset, o.hz, o.cpus, parse_bugs(o.bugs));
+	if (!o.slice.empty()) {
+		cfg.base_slice_ns = parse_duration(o.slice, "--slice");
+		if (cfg.base_slice_ns == 0)
+			throw UsageError("--slice: must be positive");
+	}
+	cfg.features = apply_feature_list(cfg.features, o.features, "--features");
+	cfg.knobs.tick_phase = parse_duration(o.tick_phase, "--tick-phase");
+	cfg.knobs.tick_jitter = parse_duration(o.tick_jitter, "--tick-jitter");
+	cfg.knobs.switch_cost = parse_duration(o.switch_cost, "--switch-cost");
+	if (cfg.knobs.tick_phase >= cfg.tick_ns)
+		throw UsageError("--tick-phase: " + o.tick_phase + " must be below TICK_NSEC (" +
+				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");
+	if (cfg.knobs.tick_jitter >= cfg.tick_ns)
+		throw UsageError("--tick-jitter: " + o.tick_jitter + " must be below TICK_NSEC (" +
+				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");
+	cfg.seed = o.seed;
+	return cfg;
+}
+
+void write_file_atomic(const std::string& path, const std::string& text, const std::string& flag)
+{
+	const std::string tmp = path + ".tmp";
+	{
+		std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+		if (!f || !f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
+			std::remove(tmp.c_str());
+			throw UsageError(flag + ": cannot write '" + path + "'");
+		}
+	}
+	if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+		std::remove(tmp.c_str());
+		throw UsageError(flag + ": cannot write '" + path + "'");
+	}
+}
+
+}  // namespace eevdf::cli

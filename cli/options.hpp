@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The model options shared by the commands that run the model (sim,
+// slice-table, check), and turning them into a Config.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/config.hpp"
+
+namespace eevdf::cli {
+
+struct ModelOptions {
+	std::string kernel{DEFAULT_PRESET};
+	u32 hz = 250;
+	u32 cpus = 1;
+	std::string slice;  // sysctl_sched_base_slice; empty = the preset's default for --cpus
+	std::string features;
+	std::string tick_phase = "0", tick_jitter = "0", switch_cost = "0";
+	u64 seed = 0;
+	std::vector<std::string> bugs;
+};
+
+Bugs parse_bugs(const std::vector<std::string>& names);
+
+// Throws UsageError naming the flag and value.
+Config build_config(const ModelOptions& o);
+
+// Writes `text` to `path` whole or not at all: a temporary file renamed over
+// it. `flag` names the option in the error.
+void write_file_atomic(const std::string& path, const std::string& text, const std::string& flag);
+
+}  // namespace eevdf::cli
