@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# ctest label `kernel`: a short probe of the running kernel beside the model.
+# 4 hogs with a 3 ms custom slice on CPU 1 for 1 s: the kernel's median run
+# (from sched_switch) must be the model's within 5 % (one tick at HZ=250 and
+# below; a 3 ms slice is not a whole number of ticks at HZ 100/250/300/1000,
+# so neither the re-pick nor the extra-tick effect applies). Skips (77) where
+# the kernel or permissions do not allow the measurement.
+# Usage: kernel_test.sh EEVDF_PROBE EEVDF
+set -u
+probe=$1
+eevdf=$2
+[ "$(uname -s)" = Linux ] || { echo "skip: not Linux"; exit 77; }
+[ "$(nproc)" -ge 2 ] || { echo "skip: needs CPU 1"; exit 77; }
+[ "$(id -u)" -eq 0 ] || { echo "skip: needs root for tracefs"; exit 77; }
+command -v python3 >/dev/null || { echo "skip: needs python3"; exit 77; }
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+if ! timeout 30 "$probe" --hogs 4 --slice 3ms --duration 1s --cpu 1 --isolate --json >"$out" 2>/dev/null; then
+	echo "skip: the probe could not measure here (exit $?)"
+	exit 77
+fi
+python3 - "$out" "$eevdf" <<'PY'
+import json, subprocess, sys
+k = json.load(open(sys.argv[1]))
+if not k["config"].get("traced"):
+    print("skip: no sched_switch tracing here"); sys.exit(77)
+hz = k["kernel"]["hz"]
+cpus = k["kernel"]["cpus_online"]
+kernel_p50 = k["hogs"]["trace"]["runs_merged"]["p50_ns"]
+m = json.loads(subprocess.check_output([sys.argv[2], "sim", "--hogs", "4", "--hz", str(hz), "--cpus", str(cpus),
+                                        "--custom-slice", "3ms", "--duration", "5s", "--json"]))
+model_p50 = m["summary"]["run_ns"]["p50"]
+err = abs(kernel_p50 - model_p50) / model_p50
+print(f"kernel {k['kernel']['release']} HZ={hz}: median run {kernel_p50/1e6:.3f} ms, model {model_p50/1e6:.3f} ms, {100*err:.1f} % apart")
+sys.exit(0 if err <= 0.05 else 1)
+PY
