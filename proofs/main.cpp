@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// eevdf-prove: the proofs' own driver (the CLI wires the same run_prove()).
+//   eevdf-prove [--list] [NAME...] [--smt2 DIR] [--timeout S]
+//               [--mutate MUT] [--workload-dir DIR] [--no-replay]
+//               [--check-encoding N [--seed S]]
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "proofs/encoding.hpp"
+#include "proofs/prove.hpp"
+
+using namespace eevdf::proofs;
+
+int main(int argc, char** argv)
+{
+	Options opt;
+	ExtraOptions extra;
+	unsigned long long check = 0, seed = 1;
+	for (int i = 1; i < argc; i++) {
+		const std::string a = argv[i];
+		auto next = [&]() -> std::string {
+			if (i + 1 >= argc) {
+				std::cerr << "eevdf-prove: " << a << " needs a value\n";
+				std::exit(2);
+			}
+			return argv[++i];
+		};
+		if (a == "--list")
+			opt.list = true;
+		else if (a == "--smt2")
+			opt.smt2_dir = next();
+		else if (a == "--timeout")
+			opt.timeout_s = static_cast<unsigned>(std::stoul(next()));
+		else if (a == "--workload-dir")
+			extra.workload_dir = next();
+		else if (a == "--no-replay")
+			extra.replay = false;
+		else if (a == "--mutate") {
+			const std::string m = next();
+			for (unsigned b : {MUT_DEADLINE_FROM_OLD, MUT_ELIGIBLE_STRICT, MUT_NR_QUEUED_OFF_BY_ONE, MUT_RENEW_STRICT})
+				if (mutation_name(b) == m)
+					extra.mutation = b;
+			if (!extra.mutation) {
+				std::cerr << "eevdf-prove: unknown mutation " << m << "\n";
+				return 2;
+			}
+		} else if (a == "--breakers") {
+			// each proved obligation against the mutation that must break it
+			int rc = 0;
+			for (const ObligationInfo& o : obligation_infos()) {
+				if (!o.expect_proved)
+					continue;
+				Options one = opt;
+				one.names = {o.name};
+				ExtraOptions ex = extra;
+				ex.mutation = o.breaker;
+				const int r = run_prove(one, ex, std::cout);
+				std::cout << "  -> " << (r == 0 ? "broken model detected" : "NOT DETECTED") << "\n";
+				rc |= r;
+			}
+			return rc;
+		} else if (a == "--check-encoding")
+			check = std::stoull(next());
+		else if (a == "--seed")
+			seed = std::stoull(next());
+		else if (a.rfind("--", 0) == 0) {
+			std::cerr << "eevdf-prove: unknown option " << a << "\n";
+			return 2;
+		} else
+			opt.names.push_back(a);
+	}
+	if (check) {
+		const CheckStats st = check_encoding(check, seed, std::cout, extra.mutation ? 1 : 5, extra.mutation);
+		std::cout << "encoding check: " << st.states << " random states, " << st.comparisons
+			  << " comparisons, " << st.mismatches << " mismatches (" << st.wrapped_states
+			  << " states straddle the u64 wrap, " << st.overflow_states << " with overflowing key*weight), "
+			  << st.seconds << " s\n";
+		if (extra.mutation)  // a broken encoding must be caught
+			return st.mismatches > 0 ? 0 : 1;
+		return st.mismatches == 0 && st.states >= check ? 0 : 1;
+	}
+	return run_prove(opt, extra, std::cout);
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// `eevdf prove`: Z3 proof obligations over the symbolic encoding of the model
+// (proofs/encoding.hpp); see docs/proofs.md for the theorems.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace eevdf::proofs {
+
+struct Options {
+	std::vector<std::string> names;  // empty: all obligations
+	std::string smt2_dir;            // write each query as NAME.smt2 (and the verdicts) here
+	unsigned timeout_s = 60;         // per solver call
+	bool list = false;               // list the obligations and exit
+};
+
+// 0 iff every obligation expected to hold is PROVED and every expected
+// refutation is REFUTED (and its counterexample replays in the simulator).
+int run_prove(const Options& opt, std::ostream& out);
+
+// For the proofs' own tests and eevdf-prove.
+struct ExtraOptions {
+	unsigned mutation = 0;        // a proofs::Mutation: run against a deliberately broken encoding
+	std::string workload_dir;     // where counterexample workloads go (default: smt2_dir or a temp dir)
+	bool replay = true;           // replay counterexamples through eevdf::Simulation
+	bool reload_workload = true;  // replay from the written rt-app file (load_rtapp_file), not the in-memory Workload
+};
+int run_prove(const Options& opt, const ExtraOptions& extra, std::ostream& out);
+
+// Names of all obligations, and for each proved one the mutation that must break it.
+struct ObligationInfo {
+	std::string name;
+	bool expect_proved;
+	unsigned breaker;  // 0 for expected refutations
+};
+std::vector<ObligationInfo> obligation_infos();
+
+}  // namespace eevdf::proofs
