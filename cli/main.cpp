@@ -11,9 +11,12 @@
 #include "cli/args.hpp"
 #include "cli/claims.hpp"
 #include "cli/options.hpp"
-#include "cli/ftrace.hpp"
+#include "cli/plots.hpp"
+#include "cli/probe.hpp"
 #include "cli/report.hpp"
 #include "cli/seed001.hpp"
+#include "cli/sim.hpp"
+#include "cli/sweep.hpp"
 #include "io/input_error.hpp"
 #include "io/rtapp.hpp"
 #include "model/check.hpp"
@@ -38,94 +41,6 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 		->capture_default_str();
 	app->add_option("--seed", o.seed, "seed of the tick jitter")->capture_default_str();
 	app->add_option("--bug", o.bugs, "switch a historical EEVDF bug back in (repeatable); see 'eevdf bugs'");
-}
-
-// Reports an invariant violation with the state and a replayable workload file.
-int report_violation(const Simulation& sim, const InvariantViolation& v, const std::string& path)
-{
-	const CheckFailure& f = v.failure;
-	std::cerr << "eevdf: invariant '" << f.invariant << "' violated after event " << f.event << " at t=" << f.t
-		  << " ns\n  " << f.detail << "\nrun queue:\n" << f.state;
-	try {
-		write_file_atomic(path, to_rtapp_json(sim.workload()), "--counterexample");
-		std::cerr << "replay: eevdf sim " << path << " " << command_line_flags(sim.config()) << " --duration "
-			  << (f.t / 1000 + 1) << "us --check\n";
-	} catch (const std::exception& e) {
-		std::cerr << "eevdf: could not write the counterexample: " << e.what() << "\n";
-	}
-	return 1;
-}
-
-struct SimOptions {
-	std::string workload;
-	int hogs = 0;
-	int nice = 0;
-	std::string custom_slice;
-	std::string duration;
-	bool json = false;
-	std::string trace;
-	bool check = false;
-	std::string counterexample = "eevdf-counterexample.json";
-};
-
-Workload build_workload(const SimOptions& s)
-{
-	if (s.workload.empty() == (s.hogs == 0))
-		throw UsageError("sim: give a workload file or --hogs N (exactly one)");
-	Workload wl;
-	if (s.hogs) {
-		if (s.hogs < 0 || s.hogs > 100000)
-			throw UsageError("--hogs: " + std::to_string(s.hogs) + " is outside 1..100000");
-		if (s.nice < MIN_NICE || s.nice > MAX_NICE)
-			throw UsageError("--nice: " + std::to_string(s.nice) + " is outside -20..19");
-		wl = hogs_workload(s.hogs, 10 * NSEC_PER_SEC);
-		for (TaskSpec& t : wl.tasks) {
-			t.nice = s.nice;
-			if (!s.custom_slice.empty())
-				t.custom_slice = parse_duration(s.custom_slice, "--custom-slice");
-		}
-	} else {
-		if (s.nice || !s.custom_slice.empty())
-			throw UsageError("--nice and --custom-slice apply to --hogs; a workload file sets priority and dl-runtime per task");
-		wl = load_rtapp_file(s.workload);
-	}
-	if (!s.duration.empty()) {
-		wl.duration = parse_duration(s.duration, "--duration");
-		if (wl.duration == 0)
-			throw UsageError("--duration: must be positive");
-	}
-	return wl;
-}
-
-int cmd_sim(const ModelOptions& mo, const SimOptions& so)
-{
-	const Config cfg = build_config(mo);
-	const Workload wl = build_workload(so);
-	Simulation sim(cfg, wl);
-	MetricsCollector metrics;
-	FtraceWriter trace;
-	sim.add_observer(&metrics);
-	if (!so.trace.empty())
-		sim.add_observer(&trace);
-	InvariantChecker checker;
-	if (so.check)
-		sim.add_observer(&checker);
-	try {
-		sim.run();
-	} catch (const InvariantViolation& v) {
-		return report_violation(sim, v, so.counterexample);
-	}
-	metrics.finish(sim);
-	if (!so.trace.empty())
-		write_file_atomic(so.trace, trace.text(), "--trace");
-	const Report r{sim, metrics};
-	std::cout << (so.json ? format_json(r) : format_table(r));
-	if (sim.cfs_rq().pick_failures) {
-		std::cerr << "eevdf: invariant violated: " << sim.cfs_rq().pick_failures
-			  << " picks found no eligible entity\n";
-		return 1;
-	}
-	return 0;
 }
 
 struct TableOptions {
@@ -180,7 +95,7 @@ int cmd_slice_table(ModelOptions mo, const TableOptions& to)
 	return 0;
 }
 
-int cmd_check(const std::vector<std::string>& files, bool as_json)
+int cmd_check(const std::vector<std::string>& files, bool as_json, const std::string& svg_out)
 {
 	std::vector<std::pair<Claim, std::vector<RowResult>>> all;
 	for (const std::string& f : files) {
@@ -192,6 +107,8 @@ int cmd_check(const std::vector<std::string>& files, bool as_json)
 	for (const auto& [c, rows] : all)
 		for (const RowResult& r : rows)
 			ok = ok && r.ok;
+	if (!svg_out.empty())
+		write_file_atomic(svg_out, claims_figure(all), "--svg");
 	if (as_json) {
 		std::cout << claims_json(all);
 	} else {
@@ -201,6 +118,40 @@ int cmd_check(const std::vector<std::string>& files, bool as_json)
 					 : "some rows disagree (DISAGREES, or AGREES where a finding was expected)\n");
 	}
 	return ok ? 0 : 1;
+}
+
+struct PlotOptions {
+	std::vector<u32> hz{1000, 100};
+	std::vector<std::string> slices{"3ms", "6ms"};
+	int hogs = 4;
+	std::string workload;
+	std::string duration = "2s";
+	std::string output;
+};
+
+// The run-length distribution of every HZ x slice configuration, as an SVG CDF.
+int cmd_plot_runs(ModelOptions mo, const PlotOptions& po)
+{
+	SimOptions so;
+	so.workload = po.workload;
+	so.hogs = po.workload.empty() ? po.hogs : 0;
+	so.duration = po.duration;
+	std::vector<std::pair<std::string, std::vector<u64>>> runs;
+	for (u32 hz : po.hz)
+		for (const std::string& slice : po.slices) {
+			mo.hz = hz;
+			mo.slice = slice;
+			Simulation sim(build_config(mo), build_workload(so));
+			MetricsCollector m;
+			sim.add_observer(&m);
+			sim.run();
+			m.finish(sim);
+			runs.emplace_back("HZ=" + std::to_string(hz) + " slice=" + slice, total_metrics(m).runs);
+		}
+	const std::string what = po.workload.empty() ? std::to_string(po.hogs) + " CPU hogs" : po.workload;
+	write_file_atomic(po.output,
+			  runs_figure(runs, "Run lengths, " + what + ", " + po.duration + ", kernel " + mo.kernel), "--output");
+	return 0;
 }
 
 int cmd_bugs()
@@ -233,11 +184,18 @@ int main(int argc, char** argv)
 
 	ModelOptions mo;
 	SimOptions so;
+	std::vector<std::string> sweeps;
+	unsigned jobs = 0;
 	auto* sim = app.add_subcommand("sim", "simulate a workload on one CPU and report run lengths, switches, latency and lag");
 	sim->footer("Examples:\n"
 		    "  eevdf sim --hogs 4 --hz 1000 --slice 3ms --duration 30s\n"
 		    "  eevdf sim workload.json --hz 250 --kernel 6.12 --json\n"
-		    "  eevdf sim --hogs 2 --hz 1000 --slice 3ms --tick-jitter 20us --trace out.trace\n");
+		    "  eevdf sim --hogs 2 --hz 1000 --slice 3ms --tick-jitter 20us --trace out.trace\n"
+		    "  eevdf sim --hogs 3 --duration 1s --timehist th.txt --latency lat.txt --csv runs.csv --schbench\n"
+		    "  eevdf sim --hogs 2 --duration 100ms --chrome trace.json --svg-lag lag.svg\n"
+		    "  eevdf sim --hogs 4 --duration 5s --sweep hz=100,250,1000 --sweep slice=1ms..32ms\n"
+		    "Exit status: 0 success; 1 the model broke an invariant; 2 bad usage or input.\n"
+		    "Formats and layouts: docs/cli.md.\n");
 	sim->add_option("workload", so.workload, "rt-app JSON workload file");
 	sim->add_option("--hogs", so.hogs, "N CPU hogs (stress-ng --cpu N on one CPU) instead of a workload file");
 	sim->add_option("--nice", so.nice, "nice of the hogs");
@@ -245,6 +203,18 @@ int main(int argc, char** argv)
 	sim->add_option("--duration", so.duration, "simulated time (default: the workload's, or 10s for --hogs)");
 	sim->add_flag("--json", so.json, "print one JSON document instead of the table");
 	sim->add_option("--trace", so.trace, "write the schedule as ftrace text (sched_switch, sched_wakeup) to FILE");
+	sim->add_option("--timehist", so.timehist, "write 'perf sched timehist -s'-style rows and summary to FILE");
+	sim->add_option("--latency", so.latency, "write a 'perf sched latency'-style table to FILE");
+	sim->add_option("--schbench", so.schbench,
+			"schbench-style wakeup-latency percentiles: after the table, or to FILE if given")
+		->expected(0, 1);
+	sim->add_option("--csv", so.csv, "write one CSV row per run (task,pid,start_ns,end_ns,length_ns,reason,cpu) to FILE");
+	sim->add_option("--chrome", so.chrome, "write Chrome JSON (run slices; lag, deadline and V counters) to FILE");
+	sim->add_option("--svg-lag", so.svg_lag, "write an SVG figure of lag and vruntime over time per task to FILE");
+	sim->add_option("--sweep", sweeps,
+			"KEY=VALUES: run every combination (repeatable); VALUES: a,b,c | A..B (doubling) | A..B:STEP")
+		->allow_extra_args(false);
+	sim->add_option("--jobs", jobs, "threads for --sweep (default: all cores)");
 	sim->add_flag("--check", so.check, "check every invariant after every event; exit 1 on a violation");
 	sim->add_option("--counterexample", so.counterexample, "where --check writes the violating workload")
 		->capture_default_str();
@@ -253,7 +223,8 @@ int main(int argc, char** argv)
 	ModelOptions to_mo;
 	TableOptions to;
 	auto* table = app.add_subcommand("slice-table", "seed 001's avg-run and context-switch table: model beside measured");
-	table->footer("Example:\n  eevdf slice-table            # 4 hogs, 30 s, HZ=1000 and 100, slices 3..32 ms\n");
+	table->footer("Examples:\n  eevdf slice-table            # 4 hogs, 30 s, HZ=1000 and 100, slices 3..32 ms\n"
+		      "  eevdf slice-table --hz-list 250 --slices 1ms,2ms --duration 5s\n");
 	table->add_option("--hz-list", to.hz, "HZ values")->delimiter(',')->capture_default_str();
 	table->add_option("--slices", to.slices, "base slices")->delimiter(',');
 	table->add_option("--hogs", to.hogs, "CPU hogs")->capture_default_str();
@@ -262,16 +233,45 @@ int main(int argc, char** argv)
 	table->remove_option(table->get_option("--hz"));
 	table->remove_option(table->get_option("--slice"));
 
+	ModelOptions plot_mo;
+	PlotOptions po;
+	auto* plot = app.add_subcommand("plot", "draw figures as SVG (no GUI needed)");
+	plot->require_subcommand(1);
+	auto* plot_runs = plot->add_subcommand("runs", "the run-length distribution (CDF) of each HZ x slice configuration");
+	plot_runs->footer("Examples:\n  eevdf plot runs --hz 1000,100 --slices 3ms,6ms -o runs.svg\n"
+			  "  eevdf plot runs workload.json --hz 250 --slices 1ms,4ms --duration 5s -o runs.svg\n");
+	plot_runs->add_option("workload", po.workload, "rt-app JSON workload file (default: --hogs)");
+	plot_runs->add_option("--hogs", po.hogs, "CPU hogs when no workload file is given")->capture_default_str();
+	plot_runs->add_option("--slices", po.slices, "base slices")->delimiter(',');
+	plot_runs->add_option("--duration", po.duration, "simulated time per configuration")->capture_default_str();
+	plot_runs->add_option("-o,--output", po.output, "the SVG file to write")->required();
+	add_model_options(plot_runs, plot_mo);
+	plot_runs->remove_option(plot_runs->get_option("--hz"));
+	plot_runs->remove_option(plot_runs->get_option("--slice"));
+	plot_runs->add_option("--hz", po.hz, "HZ values, comma-separated")->delimiter(',');
+
 	auto* presets = app.add_subcommand("presets", "list the kernel presets and their defaults");
+	presets->footer("Example:\n  eevdf presets\n");
 	auto* bugs = app.add_subcommand("bugs", "list the historical bugs that --bug can switch back in");
+	bugs->footer("Example:\n  eevdf bugs\n  eevdf sim --hogs 3 --bug avg-vruntime-trunc --check\n");
 	std::vector<std::string> claim_files;
 	bool check_json = false;
+	std::string check_svg;
 	auto* check = app.add_subcommand("check", "check kernel patch claims (claim files) against the model");
-	check->footer("Examples:\n  eevdf check claims/*.json\n  eevdf check claims/seed001-hz1000.json --json\n"
+	check->footer("Examples:\n  eevdf check claims/*.json\n  eevdf check claims/seed001-avgrun.json --json\n"
+		      "  eevdf check claims/seed001-avgrun.json --svg avgrun.svg\n"
 		      "Exit status: 0 every row agrees or is a documented finding; 1 a row disagrees; 2 a bad file.\n"
 		      "The format is in claims/README.md.\n");
 	check->add_option("files", claim_files, "claim files")->required();
 	check->add_flag("--json", check_json, "print one JSON document");
+	check->add_option("--svg", check_svg, "write the claimed-vs-model bars of every row as SVG to FILE");
+
+	auto* probe = app.add_subcommand("probe", "run the live-kernel probe eevdf-probe with these arguments");
+	probe->footer("Runs eevdf-probe (built from probe/) found next to eevdf, in ../probe/ of a build tree or in\n"
+		      "PATH (or $EEVDF_PROBE), passing every argument through. Needs root on a real kernel.\n"
+		      "Examples:\n  eevdf probe --hogs 4 --slice 3ms --duration 5s\n  eevdf probe -- --help   # the probe's own help\n"
+		      "Exit status: the probe's; 2 if it cannot be found or run.\n");
+	probe->prefix_command();
 
 	try {
 		app.parse(argc, argv);
@@ -285,16 +285,26 @@ int main(int argc, char** argv)
 	}
 
 	try {
-		if (*sim)
+		if (*sim) {
+			so.want_schbench = sim->count("--schbench") > 0;
+			if (so.want_schbench && so.schbench.empty())
+				so.schbench = "-";
+			if (!sweeps.empty())
+				return cmd_sweep(mo, so, sweeps, jobs);
 			return cmd_sim(mo, so);
+		}
 		if (*table)
 			return cmd_slice_table(to_mo, to);
+		if (*plot_runs)
+			return cmd_plot_runs(plot_mo, po);
 		if (*presets)
 			return cmd_presets();
 		if (*bugs)
 			return cmd_bugs();
 		if (*check)
-			return cmd_check(claim_files, check_json);
+			return cmd_check(claim_files, check_json, check_svg);
+		if (*probe)
+			return exec_probe(probe->remaining());
 	} catch (const UsageError& e) {
 		std::cerr << "eevdf: " << e.what() << "\n";
 		return 2;

@@ -20,6 +20,13 @@
 // - A timer whose ref starts with "unique" is private to each thread
 //   (parse_task_event_data()): its ref is named "REF@THREAD".
 // - A "suspend" with an empty name waits on the task's own name (tutorial).
+// - wait/signal/broad/sync are pthread condition variables on the same
+//   resources as suspend/resume: wait = Suspend, broad = Resume, signal =
+//   Resume where at most one other thread waits on the condition, sync =
+//   Resume then Suspend (atomic: the model runs instantaneous events without
+//   a switch between them). lock/unlock are accepted around those only, where
+//   the mutex is never contended in the model, and produce no event.
+// - barrier, mem, iorun and fork are refused with the reason.
 
 #include "io/rtapp.hpp"
 
@@ -45,24 +52,35 @@ constexpr std::size_t MAX_THREADS = 4096;
 constexpr std::size_t MAX_EVENTS = std::size_t{1} << 20;
 constexpr u64 MAX_US = ~0ULL / NSEC_PER_USEC;
 
-constexpr const char* SUPPORTED_EVENTS = "run, runtime, sleep, timer, suspend, resume, yield";
+constexpr const char* SUPPORTED_EVENTS =
+	"run, runtime, sleep, timer, suspend, resume, yield, lock/unlock (around wait/signal/broad/sync), "
+	"wait, signal, broad, sync";
+
+// What an rt-app event key is: one of the model's events, one of the
+// condition-variable events mapped onto Suspend/Resume, or unsupported.
+enum class Op { Model, Lock, Unlock, Wait, Signal, Broad, Sync, Unsupported };
 
 struct EventName {
 	std::string_view name;
-	bool supported;
+	Op op;
 	Event::Kind kind;
+	const char* why = nullptr;  // for Op::Unsupported: why the model cannot run it
 };
 
 constexpr EventName EVENT_NAMES[] = {
-	{"run", true, Event::Kind::Run},          {"runtime", true, Event::Kind::Runtime},
-	{"sleep", true, Event::Kind::Sleep},      {"timer", true, Event::Kind::Timer},
-	{"suspend", true, Event::Kind::Suspend},  {"resume", true, Event::Kind::Resume},
-	{"yield", true, Event::Kind::Yield},      {"lock", false, {}},
-	{"unlock", false, {}},                    {"wait", false, {}},
-	{"signal", false, {}},                    {"broad", false, {}},
-	{"sync", false, {}},                      {"barrier", false, {}},
-	{"mem", false, {}},                       {"iorun", false, {}},
-	{"fork", false, {}},
+	{"run", Op::Model, Event::Kind::Run},          {"runtime", Op::Model, Event::Kind::Runtime},
+	{"sleep", Op::Model, Event::Kind::Sleep},      {"timer", Op::Model, Event::Kind::Timer},
+	{"suspend", Op::Model, Event::Kind::Suspend},  {"resume", Op::Model, Event::Kind::Resume},
+	{"yield", Op::Model, Event::Kind::Yield},      {"lock", Op::Lock, {}},
+	{"unlock", Op::Unlock, {}},                    {"wait", Op::Wait, {}},
+	{"signal", Op::Signal, {}},                    {"broad", Op::Broad, {}},
+	{"sync", Op::Sync, {}},
+	{"barrier", Op::Unsupported, {},
+	 "cannot be expressed with the model's suspend/resume: the last thread to arrive wakes the others, and which "
+	 "thread arrives last depends on the schedule"},
+	{"mem", Op::Unsupported, {}, "is not supported by the model (no memory or cache model)"},
+	{"iorun", Op::Unsupported, {}, "is not supported by the model (no I/O devices; use \"sleep\" for the wait)"},
+	{"fork", Op::Unsupported, {}, "is not supported by the model yet (tasks are created at their \"delay\")"},
 };
 
 const EventName* find_event(std::string_view key)
@@ -117,6 +135,7 @@ public:
 		if (!tasks)
 			fail(root, "", "missing the required \"tasks\" object");
 		read_tasks(tasks->value);
+		check_signals();
 		return std::move(w_);
 	}
 
@@ -125,6 +144,13 @@ private:
 	Workload w_;
 	std::size_t events_ = 0;
 	std::set<std::string> thread_names_;
+	struct Signal {
+		std::string cond, thread;
+		const Member* m;
+		std::string path;
+	};
+	std::vector<Signal> signals_;                              // signal and sync events
+	std::map<std::string, std::set<std::string>> waiters_;   // condition -> threads that wait on it
 
 	[[noreturn]] void fail_at(int line, int col, const std::string& path, const std::string& msg) const
 	{
@@ -279,10 +305,9 @@ private:
 				continue;
 			}
 			if (const EventName* e = find_event(m.key)) {
-				if (!e->supported)
-					fail(m, p, "the rt-app event \"" + std::string(e->name) +
-							   "\" is not supported by the model yet; supported events: " +
-							   SUPPORTED_EVENTS);
+				if (e->op == Op::Unsupported)
+					fail(m, p, "the rt-app event \"" + std::string(e->name) + "\" " + e->why +
+							   "; supported events: " + SUPPORTED_EVENTS);
 				f.events.emplace_back(&m, e);
 				continue;
 			}
@@ -344,6 +369,111 @@ private:
 		return e;
 	}
 
+	// A condition variable's name: rt-app's "ref" of wait/sync, the string of signal/broad.
+	const std::string& cond_ref(const Value& v, const std::string& path, bool object) const
+	{
+		if (!object)
+			return name(v, path);
+		if (!v.is_object())
+			fail(v, path, "expected {\"ref\": CONDITION, \"mutex\": MUTEX}, got " + json::describe(v));
+		const Member* ref = nullptr;
+		for (const Member& m : v.members) {
+			if (m.key != "ref" && m.key != "mutex")
+				fail(m, path + "." + m.key, "unknown key; wait and sync accept ref and mutex");
+			name(m.value, path + "." + m.key);
+			if (m.key == "ref")
+				ref = &m;
+		}
+		if (!ref)
+			fail(v, path, "needs a \"ref\": the name of the condition");
+		return ref->value.text;
+	}
+
+	// The condition-variable events become the model's Suspend/Resume on the
+	// condition's name (rt-app's suspend/resume use the same condition
+	// resources): wait = Suspend, broad = Resume (pthread_cond_broadcast),
+	// signal = Resume when at most one other thread ever waits on the
+	// condition (checked after all tasks are read), sync = signal + wait.
+	// The model runs a task's instantaneous events atomically, so a mutex
+	// held only around them is never contended: lock/unlock become nothing.
+	void translate(const Member& m, const EventName& en, const std::string& path, const std::string& task,
+		       const std::string& thread, Phase& p, std::vector<std::pair<std::string, const Member*>>& held)
+	{
+		if (en.op == Op::Model) {
+			if (!held.empty() && en.kind != Event::Kind::Resume)
+				fail(m, path, "a \"" + std::string(en.name) + "\" while holding mutex \"" + held.back().first +
+						      "\" (locked at line " + std::to_string(held.back().second->line) +
+						      "): the model has no mutex contention, so it accepts a lock held only "
+						      "around wait, signal, broad, sync and resume; unlock before this event");
+			p.events.push_back(event(m, en, path, task, thread));
+			if (en.kind == Event::Kind::Suspend)
+				waiters_[w_.refs[static_cast<std::size_t>(p.events.back().ref)]].insert(thread);
+			return;
+		}
+		const Value& v = m.value;
+		switch (en.op) {
+		case Op::Lock: {
+			const std::string& mtx = name(v, path);
+			for (const auto& h : held)
+				if (h.first == mtx)
+					fail(m, path, "mutex \"" + mtx + "\" is already held by this thread (a deadlock in rt-app)");
+			held.emplace_back(mtx, &m);
+			return;
+		}
+		case Op::Unlock: {
+			const std::string& mtx = name(v, path);
+			for (auto it = held.begin(); it != held.end(); ++it)
+				if (it->first == mtx) {
+					held.erase(it);
+					return;
+				}
+			fail(m, path, "mutex \"" + mtx + "\" is not held here; lock it earlier in the same phase");
+		}
+		case Op::Wait:
+			p.events.push_back(Event{Event::Kind::Suspend, 0, w_.ref(cond_ref(v, path, true)), 0});
+			waiters_[cond_ref(v, path, true)].insert(thread);
+			return;
+		case Op::Broad:
+			p.events.push_back(Event{Event::Kind::Resume, 0, w_.ref(cond_ref(v, path, false)), 0});
+			return;
+		case Op::Signal:
+		case Op::Sync: {
+			const std::string& c = cond_ref(v, path, en.op == Op::Sync);
+			p.events.push_back(Event{Event::Kind::Resume, 0, w_.ref(c), 0});
+			signals_.push_back({c, thread, &m, path});
+			if (en.op == Op::Sync) {
+				p.events.push_back(Event{Event::Kind::Suspend, 0, w_.ref(c), 0});
+				waiters_[c].insert(thread);
+			}
+			return;
+		}
+		case Op::Model:
+		case Op::Unsupported:
+			break;
+		}
+	}
+
+	// pthread_cond_signal wakes one waiter, the model's Resume all of them:
+	// the same only while at most one other thread waits on the condition.
+	void check_signals() const
+	{
+		for (const Signal& s : signals_) {
+			std::vector<std::string> others;
+			auto it = waiters_.find(s.cond);
+			if (it != waiters_.end())
+				for (const std::string& t : it->second)
+					if (t != s.thread)
+						others.push_back(t);
+			if (others.size() > 1)
+				fail(*s.m, s.path, "\"" + s.m->key.substr(0, s.m->key.find_last_not_of("0123456789") + 1) +
+							    "\" wakes one waiter of \"" + s.cond + "\", but " +
+							    std::to_string(others.size()) + " threads wait on it (" + others[0] +
+							    ", " + others[1] + (others.size() > 2 ? ", ..." : "") +
+							    ") and the model can only wake them all; use \"broad\" if that is "
+							    "meant, or give each waiter its own condition");
+		}
+	}
+
 	void timer(const Value& v, const std::string& path, const std::string& thread, Event& e)
 	{
 		if (!v.is_object())
@@ -375,14 +505,22 @@ private:
 	}
 
 	void add_events(Phase& p, const Fields& f, const std::string& path, const std::string& task,
-			const std::string& thread)
+			const std::string& thread, const Member& where)
 	{
+		std::vector<std::pair<std::string, const Member*>> held;  // mutexes this thread holds
 		for (const auto& [m, en] : f.events) {
 			if (++events_ > MAX_EVENTS)
 				fail(*m, path + "." + m->key, "the workload is too large: more than " +
 								  std::to_string(MAX_EVENTS) + " events after expanding instances");
-			p.events.push_back(event(*m, *en, path + "." + m->key, task, thread));
+			translate(*m, *en, path + "." + m->key, task, thread, p, held);
 		}
+		if (!held.empty())
+			fail(*held.front().second, path + "." + held.front().second->key,
+			     "mutex \"" + held.front().first + "\" is still held at the end of the phase; the model "
+			     "accepts a lock released in the same phase, around wait/signal/broad/sync only");
+		if (p.events.empty())
+			fail(where, path, "only lock/unlock here: the phase has nothing the model runs; give it at least "
+					  "one of run, runtime, sleep, timer, suspend, resume, yield, wait, signal, broad, sync");
 	}
 
 	const Member* prop(const Fields& f, const char* key) const
@@ -411,7 +549,7 @@ private:
 			p.events.push_back(Event{Event::Kind::SetNice, 0, -1, 0});
 		if (const Member* m = prop(f, "dl-runtime"))
 			p.events.push_back(Event{Event::Kind::SetSlice, micros(m->value, path + ".dl-runtime"), -1, 0});
-		add_events(p, f, path, task, thread);
+		add_events(p, f, path, task, thread, pm);
 		return p;
 	}
 
@@ -478,7 +616,7 @@ private:
 				p.name = "phase0";
 				p.loop = loop_m ? count : 1;
 				t.loop = loop_m ? 1 : LOOP_FOREVER;
-				add_events(p, f, path, tm.key, t.name);
+				add_events(p, f, path, tm.key, t.name, tm);
 				t.phases.push_back(std::move(p));
 			}
 			w_.tasks.push_back(std::move(t));

@@ -3,8 +3,10 @@
 // read into and written from an eevdf::Workload.
 //
 // Only what the model can run is accepted: SCHED_OTHER tasks and the events
-// run, runtime, sleep, timer, suspend, resume and yield. Anything else is an
-// InputError naming the file, line, column, field path and value.
+// run, runtime, sleep, timer, suspend, resume, yield, and wait, signal,
+// broad, sync (as suspend/resume on the condition) with lock/unlock around
+// them. Anything else is an InputError naming the file, line, column, field
+// path, value and reason.
 #pragma once
 
 #include <string>

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli/sim.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+#include "cli/args.hpp"
+#include "cli/ftrace.hpp"
+#include "cli/outputs.hpp"
+#include "cli/plots.hpp"
+#include "cli/record.hpp"
+#include "cli/report.hpp"
+#include "io/rtapp.hpp"
+#include "model/check.hpp"
+#include "model/metrics.hpp"
+#include "model/simulation.hpp"
+
+namespace eevdf::cli {
+namespace {
+
+// Reports an invariant violation with the state and a replayable workload file.
+int report_violation(const Simulation& sim, const InvariantViolation& v, const std::string& path)
+{
+	const CheckFailure& f = v.failure;
+	std::cerr << "eevdf: invariant '" << f.invariant << "' violated after event " << f.event << " at t=" << f.t
+		  << " ns\n  " << f.detail << "\nrun queue:\n" << f.state;
+	try {
+		write_file_atomic(path, to_rtapp_json(sim.workload()), "--counterexample");
+		std::cerr << "replay: eevdf sim " << path << " " << command_line_flags(sim.config()) << " --duration "
+			  << (f.t / 1000 + 1) << "us --check\n";
+	} catch (const std::exception& e) {
+		std::cerr << "eevdf: could not write the counterexample: " << e.what() << "\n";
+	}
+	return 1;
+}
+
+std::string process_name(const Config& cfg)
+{
+	return "eevdf model (kernel " + std::string(cfg.preset->name) + ", HZ=" + std::to_string(cfg.hz) + ")";
+}
+
+}  // namespace
+
+Workload build_workload(const SimOptions& s)
+{
+	if (s.workload.empty() == (s.hogs == 0))
+		throw UsageError("sim: give a workload file or --hogs N (exactly one); see 'eevdf sim --help'");
+	Workload wl;
+	if (s.hogs) {
+		if (s.hogs < 0 || s.hogs > 100000)
+			throw UsageError("--hogs: " + std::to_string(s.hogs) + " is outside 1..100000");
+		if (s.nice < MIN_NICE || s.nice > MAX_NICE)
+			throw UsageError("--nice: " + std::to_string(s.nice) + " is outside -20..19");
+		wl = hogs_workload(s.hogs, 10 * NSEC_PER_SEC);
+		for (TaskSpec& t : wl.tasks) {
+			t.nice = s.nice;
+			if (!s.custom_slice.empty())
+				t.custom_slice = parse_duration(s.custom_slice, "--custom-slice");
+		}
+	} else {
+		if (s.nice || !s.custom_slice.empty())
+			throw UsageError("--nice and --custom-slice apply to --hogs; a workload file sets priority and dl-runtime per task");
+		wl = load_rtapp_file(s.workload);
+	}
+	if (!s.duration.empty()) {
+		wl.duration = parse_duration(s.duration, "--duration");
+		if (wl.duration == 0)
+			throw UsageError("--duration: must be positive");
+	}
+	return wl;
+}
+
+int cmd_sim(const ModelOptions& mo, const SimOptions& so)
+{
+	const Config cfg = build_config(mo);
+	const Workload wl = build_workload(so);
+	if (so.want_schbench && so.schbench == "-" && so.json)
+		throw UsageError("--schbench: with --json, give a file (--schbench FILE) so stdout stays one JSON document");
+	Simulation sim(cfg, wl);
+	MetricsCollector metrics;
+	FtraceWriter trace;
+	Recorder rec(!so.chrome.empty() || !so.svg_lag.empty());
+	sim.add_observer(&metrics);
+	if (!so.trace.empty())
+		sim.add_observer(&trace);
+	const bool recording = !(so.timehist.empty() && so.latency.empty() && so.csv.empty() && so.chrome.empty() &&
+				 so.svg_lag.empty());
+	if (recording)
+		sim.add_observer(&rec);
+	InvariantChecker checker;
+	if (so.check)
+		sim.add_observer(&checker);
+	try {
+		sim.run();
+	} catch (const InvariantViolation& v) {
+		return report_violation(sim, v, so.counterexample);
+	}
+	metrics.finish(sim);
+	rec.finish(sim);
+	if (!so.trace.empty())
+		write_file_atomic(so.trace, trace.text(), "--trace");
+	if (!so.timehist.empty())
+		write_file_atomic(so.timehist, format_timehist(rec), "--timehist");
+	if (!so.latency.empty())
+		write_file_atomic(so.latency, format_latency(rec), "--latency");
+	if (!so.csv.empty())
+		write_file_atomic(so.csv, format_csv(rec), "--csv");
+	if (!so.chrome.empty())
+		write_file_atomic(so.chrome, format_chrome(rec, process_name(cfg)), "--chrome");
+	if (!so.svg_lag.empty())
+		write_file_atomic(so.svg_lag, lag_figure(rec, "Lag and vruntime, " + process_name(cfg)), "--svg-lag");
+	std::string schbench;
+	if (so.want_schbench) {
+		schbench = format_schbench(total_metrics(metrics).wakeup_latency, sim.now());
+		if (so.schbench != "-")
+			write_file_atomic(so.schbench, schbench, "--schbench");
+	}
+	const Report r{sim, metrics};
+	std::cout << (so.json ? format_json(r) : format_table(r));
+	if (so.want_schbench && so.schbench == "-")
+		std::cout << "\n" << schbench;
+	if (sim.cfs_rq().pick_failures) {
+		std::cerr << "eevdf: invariant violated: " << sim.cfs_rq().pick_failures
+			  << " picks found no eligible entity\n";
+		return 1;
+	}
+	return 0;
+}
+
+}  // namespace eevdf::cli

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// `eevdf sim`: its options, the workload they describe, and one run of the
+// model with the requested outputs written.
+#pragma once
+
+#include <string>
+
+#include "cli/options.hpp"
+#include "model/workload.hpp"
+
+namespace eevdf::cli {
+
+struct SimOptions {
+	std::string workload;
+	int hogs = 0;
+	int nice = 0;
+	std::string custom_slice;
+	std::string duration;
+	bool json = false;
+	bool check = false;
+	std::string counterexample = "eevdf-counterexample.json";
+	// outputs, each written whole or not at all; "" = not requested
+	std::string trace, timehist, latency, csv, chrome, svg_lag;
+	std::string schbench;  // "-": after the table on stdout; else a file
+	bool want_schbench = false;
+};
+
+// The workload of a file or --hogs, with --duration applied. Throws UsageError / InputError.
+Workload build_workload(const SimOptions& s);
+
+// Runs the model once and prints the table or JSON; returns the exit status.
+int cmd_sim(const ModelOptions& mo, const SimOptions& so);
+
+}  // namespace eevdf::cli

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli/svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace eevdf::cli::svg {
+namespace {
+
+// Colour-blind-safe palette (Okabe-Ito).
+const char* const COLOURS[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"};
+const char* colour(size_t i) { return COLOURS[i % (sizeof COLOURS / sizeof *COLOURS)]; }
+
+constexpr double WIDTH = 760, LEFT = 80, RIGHT = 170, TOP = 40, PANEL_H = 220, GAP = 50, BOTTOM = 50;
+
+std::string num(double v)
+{
+	char b[48];
+	std::snprintf(b, sizeof b, "%.6g", std::abs(v) < 1e-12 ? 0.0 : v);
+	return b;
+}
+
+std::string coord(double v)
+{
+	char b[32];
+	std::snprintf(b, sizeof b, "%.2f", v);
+	return b;
+}
+
+std::string text(const std::string& cls, double x, double y, const std::string& s, const std::string& extra = "")
+{
+	return "<text class=\"" + cls + "\" x=\"" + coord(x) + "\" y=\"" + coord(y) + "\"" + extra + ">" + escape(s) +
+	       "</text>\n";
+}
+
+std::string header(double height, const std::string& title)
+{
+	return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+	       coord(WIDTH) + "\" height=\"" + coord(height) + "\" viewBox=\"0 0 " + coord(WIDTH) + " " + coord(height) +
+	       "\" font-family=\"sans-serif\" font-size=\"12\">\n<title>" + escape(title) + "</title>\n" +
+	       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" +
+	       text("title", WIDTH / 2, 22, title, " text-anchor=\"middle\" font-size=\"15\"");
+}
+
+struct Axes {
+	double x0, x1, y0, y1;          // data ranges
+	double left, top, w, h;         // plot area in pixels
+	double px(double x) const { return left + (x - x0) / (x1 - x0) * w; }
+	double py(double y) const { return top + h - (y - y0) / (y1 - y0) * h; }
+};
+
+std::string axes(const Axes& a, const std::vector<double>& xt, const std::vector<double>& yt, bool xlabels)
+{
+	std::string o = "<rect x=\"" + coord(a.left) + "\" y=\"" + coord(a.top) + "\" width=\"" + coord(a.w) +
+			"\" height=\"" + coord(a.h) + "\" fill=\"none\" stroke=\"#444\"/>\n";
+	for (double y : yt) {
+		o += "<line x1=\"" + coord(a.left) + "\" x2=\"" + coord(a.left + a.w) + "\" y1=\"" + coord(a.py(y)) +
+		     "\" y2=\"" + coord(a.py(y)) + "\" stroke=\"#ddd\"/>\n";
+		o += text("tick", a.left - 6, a.py(y) + 4, num(y), " text-anchor=\"end\"");
+	}
+	for (double x : xt) {
+		o += "<line x1=\"" + coord(a.px(x)) + "\" x2=\"" + coord(a.px(x)) + "\" y1=\"" + coord(a.top) + "\" y2=\"" +
+		     coord(a.top + a.h) + "\" stroke=\"#eee\"/>\n";
+		if (xlabels)
+			o += text("tick", a.px(x), a.top + a.h + 16, num(x), " text-anchor=\"middle\"");
+	}
+	return o;
+}
+
+}  // namespace
+
+std::string escape(const std::string& s)
+{
+	std::string o;
+	for (char c : s) {
+		switch (c) {
+		case '&': o += "&amp;"; break;
+		case '<': o += "&lt;"; break;
+		case '>': o += "&gt;"; break;
+		case '"': o += "&quot;"; break;
+		default: o += c;
+		}
+	}
+	return o;
+}
+
+std::pair<double, double> nice_range(double lo, double hi, std::vector<double>& ticks)
+{
+	if (!(hi > lo)) {
+		const double pad = lo == 0 ? 1 : std::abs(lo) * 0.1;
+		lo -= pad;
+		hi += pad;
+	}
+	const double raw = (hi - lo) / 5;
+	const double mag = std::pow(10, std::floor(std::log10(raw)));
+	double step = mag;
+	for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+		if (m * mag >= raw) {
+			step = m * mag;
+			break;
+		}
+	const double a = std::floor(lo / step) * step, b = std::ceil(hi / step) * step;
+	ticks.clear();
+	for (double t = a; t <= b + step / 2; t += step)
+		ticks.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
+	return {a, b};
+}
+
+std::string line_chart(const std::string& title, const std::string& xlabel, const std::vector<Panel>& panels)
+{
+	double xmin = INFINITY, xmax = -INFINITY;
+	for (const Panel& p : panels)
+		for (const Series& s : p.series)
+			for (const auto& [x, y] : s.points) {
+				xmin = std::min(xmin, x);
+				xmax = std::max(xmax, x);
+			}
+	if (xmin > xmax)
+		xmin = xmax = 0;
+	std::vector<double> xt;
+	const auto [x0, x1] = nice_range(xmin, xmax, xt);
+	const double height = TOP + static_cast<double>(panels.size()) * (PANEL_H + GAP) + BOTTOM - GAP + 10;
+	std::string o = header(height, title);
+	for (size_t pi = 0; pi < panels.size(); pi++) {
+		const Panel& p = panels[pi];
+		double ymin = INFINITY, ymax = -INFINITY;
+		for (const Series& s : p.series)
+			for (const auto& [x, y] : s.points) {
+				ymin = std::min(ymin, y);
+				ymax = std::max(ymax, y);
+			}
+		if (ymin > ymax)
+			ymin = ymax = 0;
+		std::vector<double> yt;
+		const auto [y0, y1] = nice_range(ymin, ymax, yt);
+		const Axes a{x0, x1, y0, y1, LEFT, TOP + static_cast<double>(pi) * (PANEL_H + GAP), WIDTH - LEFT - RIGHT, PANEL_H};
+		o += "<g class=\"panel\" data-title=\"" + escape(p.title) + "\" data-x-min=\"" + num(x0) + "\" data-x-max=\"" +
+		     num(x1) + "\" data-y-min=\"" + num(y0) + "\" data-y-max=\"" + num(y1) + "\">\n";
+		o += text("panel-title", a.left, a.top - 6, p.title);
+		o += axes(a, xt, yt, pi + 1 == panels.size());
+		o += text("ylabel", 18, a.top + a.h / 2, p.ylabel,
+			  " text-anchor=\"middle\" transform=\"rotate(-90 18 " + coord(a.top + a.h / 2) + ")\"");
+		for (size_t si = 0; si < p.series.size(); si++) {
+			const Series& s = p.series[si];
+			o += "<g class=\"series\" data-name=\"" + escape(s.name) + "\" data-points=\"" +
+			     std::to_string(s.points.size()) + "\">\n<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"" +
+			     colour(si) + "\" points=\"";
+			for (size_t k = 0; k < s.points.size(); k++) {
+				const auto& [x, y] = s.points[k];
+				if (s.step && k)
+					o += coord(a.px(x)) + "," + coord(a.py(s.points[k - 1].second)) + " ";
+				o += coord(a.px(x)) + "," + coord(a.py(y)) + " ";
+			}
+			o += "\"/>\n</g>\n";
+			const double ly = a.top + 14 + 18 * static_cast<double>(si);
+			o += "<line x1=\"" + coord(a.left + a.w + 12) + "\" x2=\"" + coord(a.left + a.w + 32) + "\" y1=\"" +
+			     coord(ly - 4) + "\" y2=\"" + coord(ly - 4) + "\" stroke-width=\"3\" stroke=\"" + colour(si) + "\"/>\n";
+			o += text("legend", a.left + a.w + 38, ly, s.name);
+		}
+		o += "</g>\n";
+	}
+	o += text("xlabel", LEFT + (WIDTH - LEFT - RIGHT) / 2, height - 12, xlabel, " text-anchor=\"middle\"");
+	return o + "</svg>\n";
+}
+
+std::string bar_chart(const std::string& title, const std::string& ylabel, const std::vector<std::string>& series,
+		      const std::vector<BarGroup>& groups)
+{
+	double ymin = 0, ymax = 0;
+	for (const BarGroup& g : groups)
+		for (const auto& v : g.values)
+			if (v) {
+				ymin = std::min(ymin, *v);
+				ymax = std::max(ymax, *v);
+			}
+	std::vector<double> yt;
+	const auto [y0, y1] = nice_range(ymin, ymax, yt);
+	const double height = TOP + PANEL_H + 110;
+	const double n = static_cast<double>(std::max<size_t>(groups.size(), 1));
+	const Axes a{0, n, y0, y1, LEFT, TOP + 10, WIDTH - LEFT - RIGHT, PANEL_H};
+	std::string o = header(height, title);
+	o += "<g class=\"panel\" data-title=\"" + escape(title) + "\" data-x-min=\"0\" data-x-max=\"" + num(n) +
+	     "\" data-y-min=\"" + num(y0) + "\" data-y-max=\"" + num(y1) + "\">\n";
+	o += axes(a, {}, yt, false);
+	o += text("ylabel", 18, a.top + a.h / 2, ylabel,
+		  " text-anchor=\"middle\" transform=\"rotate(-90 18 " + coord(a.top + a.h / 2) + ")\"");
+	const double gw = a.w / n, bw = gw * 0.8 / static_cast<double>(std::max<size_t>(series.size(), 1));
+	for (size_t gi = 0; gi < groups.size(); gi++) {
+		const BarGroup& g = groups[gi];
+		const double gx = a.left + gw * static_cast<double>(gi) + gw * 0.1;
+		for (size_t si = 0; si < g.values.size() && si < series.size(); si++) {
+			if (!g.values[si])
+				continue;
+			const double v = *g.values[si];
+			const double ytop = a.py(std::max(v, 0.0)), ybot = a.py(std::min(v, 0.0));
+			o += "<rect class=\"bar\" data-series=\"" + escape(series[si]) + "\" data-group=\"" + escape(g.label) +
+			     "\" data-value=\"" + num(v) + "\" x=\"" + coord(gx + bw * static_cast<double>(si)) + "\" y=\"" +
+			     coord(ytop) + "\" width=\"" + coord(bw * 0.95) + "\" height=\"" + coord(ybot - ytop) + "\" fill=\"" +
+			     colour(si) + "\"/>\n";
+		}
+		const double lx = gx + gw * 0.4, ly = a.top + a.h + 14;
+		o += text("tick", lx, ly, g.label,
+			  " text-anchor=\"end\" transform=\"rotate(-30 " + coord(lx) + " " + coord(ly) + ")\"");
+	}
+	for (size_t si = 0; si < series.size(); si++) {
+		const double ly = a.top + 14 + 18 * static_cast<double>(si);
+		o += "<rect x=\"" + coord(a.left + a.w + 12) + "\" y=\"" + coord(ly - 10) + "\" width=\"14\" height=\"10\" fill=\"" +
+		     colour(si) + "\"/>\n";
+		o += text("legend", a.left + a.w + 32, ly, series[si]);
+	}
+	return o + "</g>\n</svg>\n";
+}
+
+}  // namespace eevdf::cli::svg

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli/sweep.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "cli/args.hpp"
+#include "cli/report.hpp"
+#include "model/check.hpp"
+#include "model/metrics.hpp"
+#include "model/simulation.hpp"
+
+namespace eevdf::cli {
+namespace {
+
+enum class Type { Duration, Integer, Word };
+
+Type key_type(const std::string& key)
+{
+	static const std::set<std::string> durations = {"slice", "tick-phase", "tick-jitter", "switch-cost", "custom-slice",
+							"duration"};
+	static const std::set<std::string> integers = {"hz", "cpus", "seed", "hogs", "nice"};
+	static const std::set<std::string> words = {"kernel", "features"};
+	if (durations.count(key))
+		return Type::Duration;
+	if (integers.count(key))
+		return Type::Integer;
+	if (words.count(key))
+		return Type::Word;
+	throw UsageError("--sweep: unknown key '" + key +
+			 "' (known: hz, slice, kernel, features, cpus, seed, tick-phase, tick-jitter, switch-cost, hogs, "
+			 "nice, custom-slice, duration)");
+}
+
+std::string duration_str(u64 ns)
+{
+	if (ns && ns % NSEC_PER_SEC == 0)
+		return std::to_string(ns / NSEC_PER_SEC) + "s";
+	if (ns && ns % NSEC_PER_MSEC == 0)
+		return std::to_string(ns / NSEC_PER_MSEC) + "ms";
+	if (ns && ns % NSEC_PER_USEC == 0)
+		return std::to_string(ns / NSEC_PER_USEC) + "us";
+	return std::to_string(ns) + "ns";
+}
+
+s64 integer(const std::string& text, const std::string& spec)
+{
+	size_t used = 0;
+	long long v = 0;
+	try {
+		v = std::stoll(text, &used);
+	} catch (const std::exception&) {
+		used = 0;
+	}
+	if (used != text.size() || text.empty())
+		throw UsageError("--sweep " + spec + ": '" + text + "' is not an integer");
+	return v;
+}
+
+constexpr size_t MAX_VALUES = 10000;
+
+// One item of a value list: a value or a range.
+void expand_item(const std::string& item, Type type, const std::string& spec, std::vector<std::string>& out)
+{
+	const size_t dots = item.find("..");
+	if (dots == std::string::npos || type == Type::Word) {
+		if (item.empty())
+			throw UsageError("--sweep " + spec + ": an empty value");
+		if (type == Type::Integer)
+			integer(item, spec);
+		else if (type == Type::Duration)
+			parse_duration(item, "--sweep " + spec);
+		out.push_back(item);
+		return;
+	}
+	const std::string a = item.substr(0, dots), rest = item.substr(dots + 2);
+	const size_t colon = rest.find(':');
+	const std::string b = rest.substr(0, colon), step = colon == std::string::npos ? "" : rest.substr(colon + 1);
+	if (type == Type::Duration) {
+		const u64 lo = parse_duration(a, "--sweep " + spec), hi = parse_duration(b, "--sweep " + spec);
+		const u64 st = step.empty() ? 0 : parse_duration(step, "--sweep " + spec);
+		if (lo > hi || (step.empty() && lo == 0) || (!step.empty() && st == 0))
+			throw UsageError("--sweep " + spec + ": range '" + item +
+					 "' must go up from a positive start (A..B doubles, A..B:STEP adds STEP > 0)");
+		for (u64 v = lo; v <= hi; v = step.empty() ? v * 2 : v + st) {
+			out.push_back(duration_str(v));
+			if (out.size() > MAX_VALUES || v > hi - (step.empty() ? v : st))
+				break;
+		}
+	} else {
+		const s64 lo = integer(a, spec), hi = integer(b, spec), st = step.empty() ? 0 : integer(step, spec);
+		if (lo > hi || (step.empty() && lo <= 0) || (!step.empty() && st <= 0))
+			throw UsageError("--sweep " + spec + ": range '" + item +
+					 "' must go up from a positive start (A..B doubles, A..B:STEP adds STEP > 0)");
+		for (s64 v = lo; v <= hi; v = step.empty() ? v * 2 : v + st) {
+			out.push_back(std::to_string(v));
+			if (out.size() > MAX_VALUES || v > hi - (step.empty() ? v : st))
+				break;
+		}
+	}
+	if (out.size() > MAX_VALUES)
+		throw UsageError("--sweep " + spec + ": more than " + std::to_string(MAX_VALUES) + " values");
+}
+
+struct Row {
+	std::vector<std::pair<std::string, std::string>> settings;
+	std::string error;      // a bad configuration (exit 2)
+	std::string violation;  // an invariant violation (exit 1)
+	std::string json;
+	size_t tasks = 0;
+	TaskMetrics total;
+};
+
+Row run_one(ModelOptions mo, SimOptions so, const std::vector<std::pair<std::string, std::string>>& settings)
+{
+	Row row;
+	row.settings = settings;
+	try {
+		for (const auto& [k, v] : settings)
+			apply_setting(mo, so, k, v);
+		const Config cfg = build_config(mo);
+		Simulation sim(cfg, build_workload(so));
+		MetricsCollector m;
+		InvariantChecker checker;
+		sim.add_observer(&m);
+		if (so.check)
+			sim.add_observer(&checker);
+		try {
+			sim.run();
+		} catch (const InvariantViolation& v) {
+			row.violation = "invariant '" + v.failure.invariant + "' violated at t=" + std::to_string(v.failure.t) +
+					" ns; replay with eevdf sim ... " + command_line_flags(cfg) + " --check";
+			return row;
+		}
+		m.finish(sim);
+		if (sim.cfs_rq().pick_failures)
+			row.violation = std::to_string(sim.cfs_rq().pick_failures) + " picks found no eligible entity";
+		row.tasks = m.tasks.size();
+		row.total = total_metrics(m);
+		if (so.json)
+			row.json = format_json(Report{sim, m});
+	} catch (const std::exception& e) {
+		row.error = e.what();
+	}
+	return row;
+}
+
+void progress(size_t done, size_t total)
+{
+	const int width = 30;
+	const int filled = static_cast<int>(done * width / (total ? total : 1));
+	std::fprintf(stderr, "\r[%s%s] %zu/%zu configurations", std::string(static_cast<size_t>(filled), '#').c_str(),
+		     std::string(static_cast<size_t>(width - filled), ' ').c_str(), done, total);
+	if (done == total)
+		std::fprintf(stderr, "\n");
+	std::fflush(stderr);
+}
+
+}  // namespace
+
+SweepAxis parse_sweep(const std::string& spec)
+{
+	const size_t eq = spec.find('=');
+	if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+		throw UsageError("--sweep: '" + spec + "' is not KEY=VALUES (e.g. hz=100,250,1000 or slice=1ms..32ms)");
+	SweepAxis axis{spec.substr(0, eq), {}};
+	const Type type = key_type(axis.key);
+	const char sep = axis.key == "features" ? ';' : ',';
+	const std::string list = spec.substr(eq + 1);
+	size_t pos = 0;
+	while (pos <= list.size()) {
+		size_t end = list.find(sep, pos);
+		if (end == std::string::npos)
+			end = list.size();
+		expand_item(list.substr(pos, end - pos), type, spec, axis.values);
+		pos = end + 1;
+	}
+	return axis;
+}
+
+std::vector<std::vector<std::pair<std::string, std::string>>> sweep_product(const std::vector<SweepAxis>& axes)
+{
+	std::vector<std::vector<std::pair<std::string, std::string>>> out{{}};
+	for (const SweepAxis& a : axes) {
+		std::vector<std::vector<std::pair<std::string, std::string>>> next;
+		for (const auto& prefix : out)
+			for (const std::string& v : a.values) {
+				next.push_back(prefix);
+				next.back().emplace_back(a.key, v);
+			}
+		out = std::move(next);
+		if (out.size() > MAX_VALUES)
+			throw UsageError("--sweep: more than " + std::to_string(MAX_VALUES) + " configurations");
+	}
+	return out;
+}
+
+void apply_setting(ModelOptions& mo, SimOptions& so, const std::string& key, const std::string& value)
+{
+	const std::string spec = key + "=" + value;
+	if (key == "hz") {
+		const s64 v = integer(value, spec);
+		if (v < 1 || v > 100000)
+			throw UsageError("--sweep " + spec + ": HZ outside 1..100000");
+		mo.hz = static_cast<u32>(v);
+	} else if (key == "cpus") {
+		const s64 v = integer(value, spec);
+		if (v < 1 || v > 1 << 20)
+			throw UsageError("--sweep " + spec + ": cpus outside 1..1048576");
+		mo.cpus = static_cast<u32>(v);
+	} else if (key == "seed") {
+		mo.seed = static_cast<u64>(integer(value, spec));
+	} else if (key == "hogs") {
+		so.hogs = static_cast<int>(integer(value, spec));
+	} else if (key == "nice") {
+		so.nice = static_cast<int>(integer(value, spec));
+	} else if (key == "slice") {
+		mo.slice = value;
+	} else if (key == "kernel") {
+		mo.kernel = value;
+	} else if (key == "features") {
+		mo.features = mo.features.empty() ? value : mo.features + "," + value;
+	} else if (key == "tick-phase") {
+		mo.tick_phase = value;
+	} else if (key == "tick-jitter") {
+		mo.tick_jitter = value;
+	} else if (key == "switch-cost") {
+		mo.switch_cost = value;
+	} else if (key == "custom-slice") {
+		so.custom_slice = value;
+	} else if (key == "duration") {
+		so.duration = value;
+	} else {
+		key_type(key);  // throws
+	}
+}
+
+int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs)
+{
+	for (const auto& [flag, v] : {std::pair{"--trace", so.trace}, {"--timehist", so.timehist}, {"--latency", so.latency},
+				      {"--csv", so.csv}, {"--chrome", so.chrome}, {"--svg-lag", so.svg_lag}})
+		if (!v.empty())
+			throw UsageError(std::string(flag) + " writes one schedule; it cannot be combined with --sweep "
+							     "(run 'eevdf sim' once for the configuration you want to see)");
+	if (so.want_schbench)
+		throw UsageError("--schbench cannot be combined with --sweep; the sweep table has the wakeup p99");
+	std::vector<SweepAxis> axes;
+	std::set<std::string> keys;
+	for (const std::string& s : specs) {
+		axes.push_back(parse_sweep(s));
+		if (!keys.insert(axes.back().key).second)
+			throw UsageError("--sweep: key '" + axes.back().key + "' given twice; list all its values in one --sweep");
+	}
+	const auto configs = sweep_product(axes);
+	if (jobs == 0)
+		jobs = std::max(1u, std::thread::hardware_concurrency());
+	jobs = static_cast<unsigned>(std::min<size_t>(jobs, configs.size()));
+
+	std::vector<Row> rows(configs.size());
+	std::atomic<size_t> next{0};
+	size_t done = 0;
+	std::mutex mu;
+	const bool tty = isatty(STDERR_FILENO);
+	if (tty)
+		progress(0, configs.size());
+	auto worker = [&] {
+		for (size_t i; (i = next.fetch_add(1)) < configs.size();) {
+			rows[i] = run_one(mo, so, configs[i]);
+			std::lock_guard<std::mutex> lock(mu);
+			if (tty)
+				progress(++done, configs.size());
+		}
+	};
+	std::vector<std::thread> pool;
+	for (unsigned j = 0; j < jobs; j++)
+		pool.emplace_back(worker);
+	for (std::thread& t : pool)
+		t.join();
+
+	for (const Row& r : rows)
+		if (!r.error.empty()) {
+			std::string where;
+			for (const auto& [k, v] : r.settings)
+				where += (where.empty() ? "" : " ") + k + "=" + v;
+			throw UsageError("sweep configuration " + where + ": " + r.error);
+		}
+	int status = 0;
+	for (const Row& r : rows)
+		if (!r.violation.empty()) {
+			std::cerr << "eevdf: " << r.violation << "\n";
+			status = 1;
+		}
+
+	if (so.json) {
+		nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+		for (const Row& r : rows) {
+			nlohmann::ordered_json doc;
+			nlohmann::ordered_json sweep = nlohmann::ordered_json::object();
+			for (const auto& [k, v] : r.settings)
+				sweep[k] = v;
+			doc["sweep"] = sweep;
+			if (!r.json.empty()) {
+				const nlohmann::ordered_json run = nlohmann::ordered_json::parse(r.json);
+				for (auto it = run.begin(); it != run.end(); ++it)
+					doc[it.key()] = *it;
+			}
+			arr.push_back(doc);
+		}
+		std::cout << arr.dump(2) << "\n";
+		return status;
+	}
+	std::cout << "# sweep: " << rows.size() << " configurations on " << jobs << " threads\n";
+	std::string head, rule;
+	for (const SweepAxis& a : axes) {
+		char b[64];
+		std::snprintf(b, sizeof b, "| %-10s ", a.key.c_str());
+		head += b;
+		rule += "| ---------- ";
+	}
+	std::cout << head << "| tasks | runs    | mean_run_ms | p99_run_ms | switches | involuntary | wake_p99_us | max_lag_us |\n"
+		  << rule << "| ----- | ------- | ----------- | ---------- | -------- | ----------- | ----------- | ---------- |\n";
+	for (const Row& r : rows) {
+		char b[256];
+		for (const auto& [k, v] : r.settings) {
+			std::snprintf(b, sizeof b, "| %-10s ", v.c_str());
+			std::cout << b;
+		}
+		const Distribution d = summarize(r.total.runs);
+		const Distribution w = summarize(r.total.wakeup_latency);
+		const double mean = d.count ? static_cast<double>(d.sum) / static_cast<double>(d.count) / 1e6 : 0;
+		std::snprintf(b, sizeof b, "| %5zu | %7llu | %11.3f | %10.3f | %8llu | %11llu | %11.1f | %10.1f |%s\n", r.tasks,
+			      static_cast<unsigned long long>(d.count), mean, static_cast<double>(d.p99) / 1e6,
+			      static_cast<unsigned long long>(r.total.switches),
+			      static_cast<unsigned long long>(r.total.involuntary_switches), static_cast<double>(w.p99) / 1e3,
+			      static_cast<double>(r.total.max_abs_lag_ns) / 1e3, r.violation.empty() ? "" : " VIOLATION");
+		std::cout << b;
+	}
+	return status;
+}
+
+}  // namespace eevdf::cli

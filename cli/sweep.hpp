@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// `eevdf sim --sweep KEY=VALUES ...`: the model over the cartesian product
+// of settings, run in parallel, reported one row per configuration in the
+// order of the product (the first --sweep varies slowest).
+//
+// VALUES is a comma-separated list of values and ranges:
+//   A..B       A, 2A, 4A, ... while <= B (doubling; A > 0)
+//   A..B:STEP  A, A+STEP, A+2*STEP, ... while <= B
+// Durations (slice, tick-phase, tick-jitter, switch-cost, custom-slice,
+// duration) take units (1ms..32ms); hz, cpus, seed, hogs and nice are
+// integers; kernel and features are lists only (features separated by ';',
+// since one value is itself "+A,-B").
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/options.hpp"
+#include "cli/sim.hpp"
+
+namespace eevdf::cli {
+
+struct SweepAxis {
+	std::string key;
+	std::vector<std::string> values;
+};
+
+// Throws UsageError naming --sweep and the spec.
+SweepAxis parse_sweep(const std::string& spec);
+
+// The cartesian product, first axis slowest.
+std::vector<std::vector<std::pair<std::string, std::string>>> sweep_product(const std::vector<SweepAxis>& axes);
+
+// Applies KEY=VALUE to the options, as the flag --KEY VALUE would.
+void apply_setting(ModelOptions& mo, SimOptions& so, const std::string& key, const std::string& value);
+
+// Runs every configuration on `jobs` threads (0: all cores) and prints the
+// table or a JSON array. Progress goes to stderr when it is a terminal.
+int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs);
+
+}  // namespace eevdf::cli

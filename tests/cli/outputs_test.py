@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""End-to-end checks of eevdf's outputs: every file is parsed back (ftrace
+with a parser written to the kernel's format, JSON against a schema, the
+perf/schbench/CSV layouts by their documented formats, SVG as XML) and
+cross-checked against the others and the --json metrics.
+Usage: outputs_test.py EEVDF TEST_DATA_DIR"""
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ftrace_parser  # noqa: E402
+import jsonschema_lite  # noqa: E402
+
+EEVDF, DATA = sys.argv[1], sys.argv[2]
+TMP = tempfile.mkdtemp()
+SVG = "{http://www.w3.org/2000/svg}"
+failures = []
+
+
+def run(*args, code=0, env=None):
+    p = subprocess.run([EEVDF, *args], capture_output=True, text=True, env=env)
+    if p.returncode != code:
+        raise AssertionError(f"eevdf {' '.join(args)} exited {p.returncode}, want {code}: {p.stderr}")
+    return p
+
+
+def test(fn):
+    try:
+        fn()
+        print(f"ok   {fn.__name__}")
+    except Exception as e:  # report every failure, not just the first
+        failures.append(fn.__name__)
+        print(f"FAIL {fn.__name__}: {type(e).__name__}: {e}")
+    return fn
+
+
+def path(name):
+    return os.path.join(TMP, name)
+
+
+def schema(name):
+    return json.load(open(os.path.join(DATA, "cli", name)))
+
+
+def validate(doc, name):
+    errs = jsonschema_lite.errors(doc, schema(name))
+    assert not errs, "\n".join(errs[:10])
+
+
+# One simulation with every output: 3 hogs (one niced) and a sleeper, so
+# runs end in R and S and there are wakeups.
+WORKLOAD = path("w.json")
+with open(WORKLOAD, "w") as f:
+    json.dump({"global": {"duration": 0.2}, "tasks": {
+        "hog": {"instance": 2, "loop": -1, "run": -1},
+        "sleeper": {"loop": -1, "run": 1500, "sleep": 3500},
+        "a-very-long-task-name": {"loop": -1, "priority": 5, "run": 2000, "sleep": 1000}}}, f)
+FLAGS = ["--hz", "1000", "--slice", "3ms"]
+doc = json.loads(run("sim", WORKLOAD, *FLAGS, "--json").stdout)
+out = run("sim", WORKLOAD, *FLAGS, "--trace", path("t.trace"), "--timehist", path("th.txt"), "--latency",
+          path("lat.txt"), "--csv", path("runs.csv"), "--chrome", path("c.json"), "--svg-lag", path("lag.svg"),
+          "--schbench", path("sb.txt")).stdout
+PIDS = {t["pid"]: t for t in doc["tasks"]}
+with open(path("runs.csv"), newline="") as f:
+    CSV = list(csv.DictReader(f))
+
+
+@test
+def validator_self_test():
+    jsonschema_lite.self_test()
+
+
+@test
+def json_document_matches_its_schema():
+    validate(doc, "sim.schema.json")
+
+
+@test
+def csv_rows_are_the_runs_of_the_json_metrics():
+    assert open(path("runs.csv")).readline() == "task,pid,start_ns,end_ns,length_ns,reason,cpu\n"
+    prev_end = 0
+    for r in CSV:
+        s, e, n = int(r["start_ns"]), int(r["end_ns"]), int(r["length_ns"])
+        assert e - s == n and n >= 0 and s >= prev_end, r
+        assert r["reason"] in ("R", "S", "X") and r["cpu"] == "0", r
+        assert PIDS[int(r["pid"])]["name"] == r["task"], r
+        prev_end = e
+    for pid, t in PIDS.items():
+        mine = [int(r["length_ns"]) for r in CSV if int(r["pid"]) == pid]
+        assert len(mine) == t["runs"], (t["name"], len(mine), t["runs"])
+        if mine:
+            assert max(mine) == t["run_ns"]["max"] and min(mine) == t["run_ns"]["min"], t["name"]
+        invol = sum(1 for r in CSV if int(r["pid"]) == pid and r["reason"] == "R")
+        assert invol <= t["involuntary_switches"], t["name"]
+    assert {r["reason"] for r in CSV} >= {"R", "S"}
+
+
+@test
+def ftrace_parses_to_the_kernel_format_and_agrees_with_the_csv():
+    header, events = ftrace_parser.parse(open(path("t.trace")).read())
+    assert header["tracer"] == "nop" and header["cpus"] == 1
+    assert {e["event"] for e in events} >= {"sched_switch", "sched_wakeup", "sched_wakeup_new"}
+    for e in events:
+        assert e["cpu"] == 0
+        if e["event"] == "sched_switch":
+            assert e["prev_prio"] in (120, 125) and e["next_prio"] in (120, 125), e
+    # comm is cut to 15 characters, as TASK_COMM_LEN makes it
+    assert any(e.get("next_comm") == "a-very-long-tas" for e in events)
+    runs = ftrace_parser.runs(events)
+    got = [(pid, s, e, st) for pid, s, e, st in runs]
+    want = [(int(r["pid"]), int(r["start_ns"]) // 1000, int(r["end_ns"]) // 1000, r["reason"]) for r in CSV]
+    assert got == want, (got[:5], want[:5])
+
+
+@test
+def timehist_rows_and_summary():
+    lines = open(path("th.txt")).read().split("\n")
+    assert lines[0].split() == ["time", "cpu", "task", "name", "wait", "time", "sch", "delay", "run", "time"]
+    assert lines[1].split() == ["[tid/pid]", "(msec)", "(msec)", "(msec)"]
+    row = re.compile(r"^ *(\d+\.\d{6}) \[(\d{4})\]  (\S.{0,29}?) +(\d+\.\d{3})  +(\d+\.\d{3})  +(\d+\.\d{3})$")
+    rows, i = [], 3
+    while lines[i]:
+        m = row.match(lines[i])
+        assert m, lines[i]
+        rows.append(m.groups())
+        i += 1
+    tasks = [(r[2], r[0], r[5]) for r in rows if r[2] != "<idle>"]
+    want = [(f"{r['task']}[{r['pid']}]", "%d.%06d" % divmod(int(r["end_ns"]) // 1000, 10**6),
+             "%d.%03d" % divmod(int(r["length_ns"]) // 1000, 1000)) for r in CSV]
+    assert tasks == want, (tasks[:3], want[:3])
+    text = "\n".join(lines[i:])
+    assert "Runtime summary" in text and "Idle stats:" in text
+    summ = re.compile(r"^ *(\S+\[\d+\]) +-1 +(\d+) +(\d+\.\d{3}) +(\d+\.\d{3}) +(\d+\.\d{3}) +(\d+\.\d{3}) +(\d+\.\d{2}) +0$")
+    found = {}
+    for l in lines[i:]:
+        m = summ.match(l)
+        if m:
+            found[m[1]] = int(m[2])
+    for t in doc["tasks"]:
+        assert found[f"{t['name']}[{t['pid']}]"] == t["runs"], t["name"]
+    m = re.search(r"Total number of context switches: (\d+)", text)
+    assert int(m[1]) == len(CSV)
+
+
+@test
+def latency_table():
+    lines = open(path("lat.txt")).read().split("\n")
+    hdr = [l for l in lines if l.startswith("  Task")]
+    assert hdr and [c.strip() for c in hdr[0].split("|")][:7] == [
+        "Task", "Runtime ms", "Count", "Avg delay ms", "Max delay ms", "Max delay start", "Max delay end"]
+    row = re.compile(r"^  (\S+):(\d+) *\| +(\d+\.\d{3}) ms \| +(\d+) \| avg: +(\d+\.\d{3}) ms \| max: +(\d+\.\d{3}) ms \| "
+                     r"max start: +(\d+\.\d{6}) s \| max end: +(\d+\.\d{6}) s$")
+    rows = [row.match(l) for l in lines if row.match(l)]
+    assert len(rows) == len(doc["tasks"])
+    avgs = []
+    for m in rows:
+        mine = [r for r in CSV if int(r["pid"]) == int(m[2])]
+        assert int(m[4]) == len(mine), m[0]
+        assert abs(float(m[3]) - sum(int(r["length_ns"]) for r in mine) / 1e6) < 0.0015, m[0]
+        assert float(m[8]) >= float(m[7])
+        avgs.append(float(m[5]))
+    assert avgs == sorted(avgs, reverse=True), "sorted by average delay"
+    total = re.search(r"TOTAL: +\| +(\d+\.\d{3}) ms \| +(\d+) \|", "\n".join(lines))
+    assert int(total[2]) == len(CSV)
+
+
+@test
+def schbench_block():
+    text = open(path("sb.txt")).read()
+    assert out.rstrip("\n").endswith("") and "Wakeup Latencies" not in out  # a file, not stdout
+    lines = text.rstrip("\n").split("\n")
+    m = re.match(r"^Wakeup Latencies percentiles \(usec\) runtime (\d+) \(s\) \((\d+) total samples\)$", lines[0])
+    assert m, lines[0]
+    lat = doc["summary"]["wakeup_latency_ns"]
+    assert int(m[2]) == lat["count"]
+    pct = re.compile(r"^\t(\* |  )(\d+\.\d)th: (\d+) +\((\d+) samples\)$")
+    got = {}
+    total = 0
+    for l in lines[1:5]:
+        p = pct.match(l)
+        assert p, l
+        got[p[2]] = int(p[3])
+        total += int(p[4])
+        assert (p[1] == "* ") == (p[2] == "99.0")
+    assert got["50.0"] == lat["p50"] // 1000 and got["90.0"] == lat["p90"] // 1000 and got["99.0"] == lat["p99"] // 1000
+    assert total <= lat["count"]
+    mm = re.match(r"^\t  min=(\d+), max=(\d+)$", lines[5])
+    assert mm and int(mm[2]) == lat["max"] // 1000
+    # on stdout, after the table
+    s = run("sim", WORKLOAD, *FLAGS, "--schbench").stdout
+    assert s.endswith(text) and s.startswith("# eevdf model")
+    run("sim", WORKLOAD, "--json", "--schbench", code=2)
+
+
+@test
+def chrome_json_matches_its_schema_and_the_runs():
+    c = json.load(open(path("c.json")))
+    validate(c, "chrome.schema.json")
+    xs = [(e["tid"], round(e["ts"] * 1000), round((e["ts"] + e["dur"]) * 1000), e["args"]["prev_state"])
+          for e in c["traceEvents"] if e["ph"] == "X"]
+    assert xs == [(int(r["pid"]), int(r["start_ns"]), int(r["end_ns"]), r["reason"]) for r in CSV]
+    names = {e["name"] for e in c["traceEvents"] if e["ph"] == "C"}
+    for t in doc["tasks"]:
+        assert f"lag {t['name']}" in names and f"deadline {t['name']}" in names
+    assert "V" in names
+    threads = {e["args"]["name"] for e in c["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
+    assert threads == {t["name"] for t in doc["tasks"]}
+    lags = [e["args"]["lag_ns"] for e in c["traceEvents"] if e["ph"] == "C" and e["name"].startswith("lag ")]
+    assert max(abs(x) for x in lags) <= doc["summary"]["max_abs_lag_ns"] * 2 + 1
+
+
+def panels(file):
+    root = ET.parse(file).getroot()
+    assert root.tag == SVG + "svg"
+    return root, root.findall(f".//{SVG}g[@class='panel']")
+
+
+def series(panel):
+    return {g.get("data-name"): int(g.get("data-points")) for g in panel.findall(f"{SVG}g[@class='series']")}
+
+
+@test
+def svg_lag_figure():
+    root, ps = panels(path("lag.svg"))
+    assert len(ps) == 2
+    names = {t["name"] for t in doc["tasks"]}
+    assert set(series(ps[0])) == names and set(series(ps[1])) == names | {"V"}
+    for p in ps:
+        assert float(p.get("data-x-min")) <= 0 and float(p.get("data-x-max")) >= 199, p.attrib
+        assert all(n > 10 for n in series(p).values())
+    lag_ms = doc["summary"]["max_abs_lag_ns"] / 1e6
+    assert float(ps[0].get("data-y-max")) >= lag_ms * 0.99 or float(ps[0].get("data-y-min")) <= -lag_ms * 0.99
+    texts = {t.get("class") for t in root.iter(SVG + "text")}
+    assert {"title", "xlabel", "ylabel", "tick", "legend"} <= texts
+
+
+@test
+def svg_run_length_figure():
+    f = path("runs.svg")
+    run("plot", "runs", "--hz", "1000,100", "--slices", "3ms,6ms", "--duration", "1s", "-o", f)
+    root, ps = panels(f)
+    assert len(ps) == 1
+    s = series(ps[0])
+    assert list(s) == ["HZ=1000 slice=3ms", "HZ=1000 slice=6ms", "HZ=100 slice=3ms", "HZ=100 slice=6ms"], s
+    assert float(ps[0].get("data-y-min")) == 0 and float(ps[0].get("data-y-max")) == 1
+    assert float(ps[0].get("data-x-max")) >= 10  # HZ=100 runs are 10 ms
+    legend = [t.text for t in root.iter(SVG + "text") if t.get("class") == "legend"]
+    assert legend == list(s)
+
+
+@test
+def svg_claim_figure():
+    claim = os.path.join(os.path.dirname(DATA), "..", "claims", "seed001-avgrun.json")
+    f = path("claim.svg")
+    p = subprocess.run([EEVDF, "check", claim, "--svg", f], capture_output=True, text=True)
+    assert p.returncode in (0, 1), p.stderr
+    rows = json.loads(subprocess.run([EEVDF, "check", claim, "--json"], capture_output=True, text=True).stdout)[0]["rows"]
+    root, ps = panels(f)
+    bars = [(b.get("data-series"), b.get("data-group"), float(b.get("data-value"))) for b in root.iter(SVG + "rect")
+            if b.get("class") == "bar"]
+    assert len(bars) == sum(2 if r.get("claimed") is not None else 1 for r in rows)
+    for r in rows:
+        model = [v for s, g, v in bars if s == "model" and g.startswith(r["row"])]
+        assert len(model) == 1 and abs(model[0] - r["model"]) <= 1e-5 * max(1, abs(r["model"])), r["row"]
+        if r.get("claimed") is not None:
+            claimed = [v for s, g, v in bars if s == "claimed" and g.startswith(r["row"])]
+            assert claimed and abs(claimed[0] - r["claimed"]) < 1e-9
+    top = float(ps[0].get("data-y-max"))
+    assert top >= max(v for _, _, v in bars)
+
+
+@test
+def sweep_table_json_and_determinism():
+    args = ["sim", "--hogs", "3", "--duration", "300ms", "--sweep", "hz=100,1000", "--sweep", "slice=1ms..8ms"]
+    p1 = run(*args, "--jobs", "1")
+    p2 = run(*args, "--jobs", "3")
+    body = lambda s: s.split("\n", 1)[1]
+    assert body(p1.stdout) == body(p2.stdout), "same rows in the same order whatever the threads"
+    assert p1.stderr == "" and p2.stderr == "", "no progress bar when stderr is not a terminal"
+    rows = [l for l in p1.stdout.split("\n") if re.match(r"^\| \d", l)]
+    keys = [tuple(c.strip() for c in l.split("|")[1:3]) for l in rows]
+    assert keys == [(h, s) for h in ("100", "1000") for s in ("1ms", "2ms", "4ms", "8ms")], keys
+    arr = json.loads(run(*args, "--json").stdout)
+    assert [tuple(d["sweep"].values()) for d in arr] == keys
+    for d in arr:
+        d = dict(d)
+        sw = d.pop("sweep")
+        validate(d, "sim.schema.json")
+        assert d["config"]["hz"] == int(sw["hz"])
+    run("sim", "--hogs", "2", "--sweep", "slice=1ms..4ms:1ms", "--trace", path("x"), code=2)
+    e = run("sim", "--hogs", "2", "--sweep", "slice=4ms..1ms", code=2).stderr
+    assert "--sweep slice=4ms..1ms" in e
+    s = run("sim", "--hogs", "2", "--duration", "50ms", "--sweep", "slice=1ms..4ms:1ms").stdout
+    assert [l.split("|")[1].strip() for l in s.split("\n") if re.match(r"^\| \d", l)] == ["1ms", "2ms", "3ms", "4ms"]
+
+
+@test
+def outputs_are_written_whole_or_not_at_all():
+    bad = path("no/such/dir/x")
+    for flag in ("--timehist", "--latency", "--csv", "--chrome", "--svg-lag", "--schbench"):
+        e = run("sim", "--hogs", "2", "--duration", "10ms", flag, bad, code=2).stderr
+        assert flag in e and "cannot write" in e, e
+    assert not os.path.exists(path("no"))
+
+
+@test
+def rtapp_documentation_examples_run_or_name_the_key():
+    d = os.path.join(DATA, "rtapp")
+    for f in ("doc_tutorial4_pingpong.json", "doc_condvar_producer_consumer.json", "doc_sync_broad.json"):
+        run("sim", os.path.join(d, f), "--duration", "100ms", "--check")
+    for f, key in (("doc_tutorial7_barrier.json", "tasks.task0.barrier1"), ("doc_tutorial6_mem_iorun.json", "tasks.thread0.mem"),
+                   ("doc_tutorial5_lock_across_run.json", "tasks.thread0.phases.p1.run")):
+        e = run("sim", os.path.join(d, f), code=2).stderr
+        assert f in e and key in e, e
+
+
+@test
+def help_on_every_command_has_examples():
+    for cmd in (["sim"], ["slice-table"], ["plot", "runs"], ["presets"], ["bugs"], ["check"], ["probe"]):
+        p = run(*cmd, "--help")
+        assert "Example" in p.stdout, cmd
+
+
+@test
+def probe_is_found_and_gets_the_arguments():
+    env = dict(os.environ, PATH="/nonexistent")
+    env.pop("EEVDF_PROBE", None)
+    exe_dir = os.path.dirname(os.path.realpath(EEVDF))
+    if not any(os.path.exists(os.path.join(exe_dir, p, "eevdf-probe")) for p in (".", "../probe")):
+        e = run("probe", "--hogs", "1", code=2, env=env).stderr
+        assert "cannot find eevdf-probe" in e, e
+    fake = path("eevdf-probe")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\necho \"probe:$*\"\nexit 7\n")
+    os.chmod(fake, 0o755)
+    env["EEVDF_PROBE"] = fake
+    p = subprocess.run([EEVDF, "probe", "--hogs", "2", "--json", "x y"], capture_output=True, text=True, env=env)
+    assert p.returncode == 7 and p.stdout == "probe:--hogs 2 --json x y\n", (p.returncode, p.stdout, p.stderr)
+
+
+print(f"outputs: {len(failures)} failed")
+sys.exit(1 if failures else 0)
