@@ -238,37 +238,37 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 		const auto& task = sim.tasks()[i];
 		const SchedEntity& se = task.se;
 		Track& tr = track_[i];
-		const std::string who = "task " + std::to_string(i);
+		auto who = [i] { return "task " + std::to_string(i); };
 		using S = Simulation::TaskState;
 
 		if (se.custom_slice ? (se.slice < NSEC_PER_MSEC / 10 || se.slice > 100 * NSEC_PER_MSEC)
 				    : se.slice != c.base_slice_ns)
-			fail(sim, t, "slice", who + " has slice " + num(se.slice));
+			fail(sim, t, "slice", who() + " has slice " + num(se.slice));
 		if (task.state == S::Runnable && !se.on_rq)
-			fail(sim, t, "runnable", who + " is runnable but not queued");
+			fail(sim, t, "runnable", who() + " is runnable but not queued");
 		if ((task.state == S::Sleeping || task.state == S::Suspended || task.state == S::Exited || task.state == S::New) &&
 		    se.on_rq && !se.sched_delayed)
-			fail(sim, t, "runnable", who + " is blocked but queued and not delayed");
+			fail(sim, t, "runnable", who() + " is blocked but queued and not delayed");
 
 		if (se.on_rq) {
 			// d > v after every renewal and placement; a nice change rescales
 			// d - v by w_old / w_new with truncation, which can leave d == v.
 			if (wrapped_diff(se.deadline, se.vruntime) < 0)
-				fail(sim, t, "deadline", who + " is queued with deadline < vruntime");
+				fail(sim, t, "deadline", who() + " is queued with deadline < vruntime");
 			// A nice or slice change re-places the entity (dequeue SAVE,
 			// enqueue RESTORE), which may move it by the lag rounding.
-			if (tr.queued && tr.weight == se.load.weight && tr.slice == se.slice &&
+			if (tr.queued && tr.weight == se.load.weight && tr.slice == se.slice && tr.custom == se.custom_slice &&
 			    wrapped_diff(se.vruntime, tr.vruntime) < 0)
-				fail(sim, t, "vruntime", who + "'s vruntime went back from " + num(tr.vruntime) + " to " +
+				fail(sim, t, "vruntime", who() + "'s vruntime went back from " + num(tr.vruntime) + " to " +
 								 num(se.vruntime) + " while queued");
 		} else if (tr.queued) {
 			// Just left the queue: the saved lag is within the clamp, and
 			// a delayed entity leaves with no positive lag (DELAY_ZERO).
 			const u64 bound = lag_clamp_bound(sim, se);
 			if (se.vlag > static_cast<s64>(bound) || se.vlag < -static_cast<s64>(bound))
-				fail(sim, t, "lag clamp", who + " left with vlag " + snum(se.vlag) + " beyond ±" + num(bound));
+				fail(sim, t, "lag clamp", who() + " left with vlag " + snum(se.vlag) + " beyond ±" + num(bound));
 			if (tr.delayed && c.features[Feature::DELAY_ZERO] && se.vlag > 0)
-				fail(sim, t, "delayed", who + " left its delay with vlag " + snum(se.vlag) + " > 0");
+				fail(sim, t, "delayed", who() + " left its delay with vlag " + snum(se.vlag) + " > 0");
 			tr.saved_vlag = se.vlag;
 			tr.has_saved_vlag = true;
 		}
@@ -276,6 +276,7 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 		tr.delayed = se.sched_delayed;
 		tr.weight = se.load.weight;
 		tr.slice = se.slice;
+		tr.custom = se.custom_slice;
 		tr.vruntime = se.vruntime;
 	}
 }
@@ -314,7 +315,11 @@ void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 	last_tick_ = t;
 	if (!cfs.curr)
 		return;
-	// Called after update_curr and before the scheduling point.
+	// Called after update_curr and before the scheduling point. A tick at
+	// the instant of a pick accounts nothing and, like update_curr(),
+	// decides nothing.
+	if (cfs.curr->id == last_curr_ && cfs.curr->sum_exec_runtime == last_curr_sum_)
+		return;
 	if (cfs.nr_queued == 1 && cfs.need_resched)
 		fail(sim, t, "resched", "a tick asked for a resched with one task queued");
 	if (cfs.nr_queued > 1 && !cfs.need_resched &&
@@ -350,6 +355,24 @@ void InvariantChecker::on_wakeup(const Simulation& sim, u64 t, int task, int, bo
 	}
 }
 
+void InvariantChecker::on_reweight(const Simulation& sim, u64 t, int task, s64 vlag, u64 old_weight)
+{
+	ensure(sim);
+	const CfsRq& cfs = sim.cfs_rq();
+	const SchedEntity& se = sim.tasks()[static_cast<size_t>(task)].se;
+	// lag_i = w_i (V - v_i) is what a nice change keeps: the saved vlag is
+	// rescaled by w_old / w_new (truncating), then placed like a wakeup. An
+	// empty queue, or PLACE_LAG off, forfeits it.
+	if (!sim.config().features[Feature::PLACE_LAG] || cfs.nr_queued < 2 || se.load.weight == old_weight)
+		return;
+	const s64 expect = static_cast<s64>(static_cast<s128>(vlag) * static_cast<s128>(old_weight) /
+					    static_cast<s128>(se.load.weight));
+	const s64 got = wrapped_diff(cfs.avg_vruntime(), se.vruntime);
+	if (got - expect > 2 || expect - got > 2)
+		fail(sim, t, "reweight", "task " + std::to_string(task) + " has lag " + std::to_string(got) +
+						 " after its nice change, expected vlag * w_old / w_new = " + std::to_string(expect));
+}
+
 void InvariantChecker::on_event(const Simulation& sim, u64 t)
 {
 	ensure(sim);
@@ -359,6 +382,9 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 	check_v_and_pick(sim, t);
 	check_tasks(sim, t);
 	check_time(sim, t);
+	const SchedEntity* c = sim.cfs_rq().curr;
+	last_curr_ = c ? c->id : -1;
+	last_curr_sum_ = c ? c->sum_exec_runtime : 0;
 }
 
 }  // namespace eevdf

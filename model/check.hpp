@@ -63,6 +63,7 @@ public:
 	void on_tick(const Simulation& sim, u64 t, bool hrtick) override;
 	void on_block(const Simulation& sim, u64 t, int task, bool delayed, bool exited) override;
 	void on_wakeup(const Simulation& sim, u64 t, int task, int waker, bool new_task) override;
+	void on_reweight(const Simulation& sim, u64 t, int task, s64 vlag, u64 old_weight) override;
 
 	u64 events_checked() const { return events_; }
 
@@ -80,6 +81,7 @@ private:
 		bool delayed = false;
 		u64 weight = 0;
 		u64 slice = 0;
+		bool custom = false;
 		u64 vruntime = 0;
 		s64 saved_vlag = 0;
 		bool has_saved_vlag = false;
@@ -87,6 +89,8 @@ private:
 	std::vector<Track> track_;
 	u64 ref_ = 0;
 	u64 last_tick_ = 0;
+	int last_curr_ = -1;     // curr and its sum_exec_runtime after the last event:
+	u64 last_curr_sum_ = 0;  // a tick that accounts nothing asks for nothing
 	bool ticks_seen_ = false;
 	bool started_ = false;
 	u64 events_ = 0;

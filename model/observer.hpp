@@ -23,6 +23,9 @@ struct Observer {
 	virtual void on_wakeup(const Simulation&, u64 /*t*/, int /*task*/, int /*waker*/, bool /*new_task*/) {}
 	// A task blocked (slept, suspended or exited); `delayed`: DELAY_DEQUEUE kept it queued.
 	virtual void on_block(const Simulation&, u64 /*t*/, int /*task*/, bool /*delayed*/, bool /*exited*/) {}
+	// A queued task's weight changed (set_user_nice): `vlag` is the lag it
+	// was saved with at the dequeue, under `old_weight`; it is queued again.
+	virtual void on_reweight(const Simulation&, u64 /*t*/, int /*task*/, s64 /*vlag*/, u64 /*old_weight*/) {}
 	// A periodic tick (or hrtick expiry) was handled.
 	virtual void on_tick(const Simulation&, u64 /*t*/, bool /*hrtick*/) {}
 	// After every event the simulation processed (the checker's hook).

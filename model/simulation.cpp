@@ -467,9 +467,11 @@ void Simulation::set_user_nice(Task& t, int nice)
 	SchedEntity* se = &t.se;
 	const bool queued = se->on_rq, running = cfs_.curr == se;
 	const int old = t.nice;
+	const u64 old_weight = se->load.weight;
 	set_clock(now_);
 	if (queued)
 		cfs_.dequeue_entity(se, DEQUEUE_SAVE);
+	const s64 saved_vlag = se->vlag;
 	if (running)
 		cfs_.put_prev_entity(se);
 	t.nice = nice;
@@ -478,6 +480,9 @@ void Simulation::set_user_nice(Task& t, int nice)
 		cfs_.enqueue_entity(se, ENQUEUE_RESTORE);
 	if (running)
 		cfs_.set_next_entity(se, false);
+	if (queued)
+		for (Observer* o : observers_)
+			o->on_reweight(*this, now_, se->id, saved_vlag, old_weight);
 
 	if (!queued || cfs_.nr_queued == 1)
 		return;

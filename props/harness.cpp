@@ -14,7 +14,13 @@ std::string save_counterexample(const std::string& property, const Config& cfg, 
 				const std::string& why)
 {
 	const char* env = std::getenv("EEVDF_PROPS_OUT");
-	const std::filesystem::path dir = env && *env ? env : "props-counterexamples";
+	return save_counterexample_in(env && *env ? env : "props-counterexamples", property, cfg, wl, why);
+}
+
+std::string save_counterexample_in(const std::string& out, const std::string& property, const Config& cfg,
+				   const Workload& wl, const std::string& why)
+{
+	const std::filesystem::path dir = out;
 	std::error_code ec;
 	std::filesystem::create_directories(dir, ec);
 	const std::filesystem::path json = dir / (property + ".json");
@@ -59,6 +65,56 @@ void ClampWatch::on_event(const Simulation& sim, u64 t)
 					    std::to_string(se.vlag) + " at the clamp " + std::to_string(limit);
 		}
 		queued[i] = se.on_rq;
+	}
+}
+
+s64 cfs_op_lag_limit(const Config& cfg, const SchedEntity& se)
+{
+	LoadWeight lw = se.load;
+	return static_cast<s64>(calc_delta_fair(std::max(2 * se.slice, cfg.tick_ns), lw));
+}
+
+void apply_cfs_op(CfsRq& cfs, std::vector<SchedEntity>& es, const CfsOp& op)
+{
+	SchedEntity& se = es[op.entity];
+	switch (op.kind) {
+	case CfsOp::Enqueue:  // a wakeup or a fork with an arbitrary saved lag
+		if (!se.on_rq) {
+			se.vlag = op.vlag;
+			cfs.enqueue_entity(&se, op.wakeup ? ENQUEUE_WAKEUP : ENQUEUE_INITIAL);
+		}
+		break;
+	case CfsOp::Dequeue:  // a sleep (which may be delayed)
+		if (se.on_rq && !se.sched_delayed)
+			cfs.dequeue_entity(&se, DEQUEUE_SLEEP);
+		break;
+	case CfsOp::Run:  // time passes for curr
+		cfs.clock_task += op.run_ns;
+		cfs.update_curr();
+		break;
+	case CfsOp::Schedule: {  // a scheduling point, as __schedule() makes it
+		SchedEntity* prev = cfs.curr;
+		SchedEntity* next = nullptr;
+		while (cfs.nr_queued) {
+			cfs.update_curr_if_queued();
+			const u64 failures = cfs.pick_failures;
+			next = cfs.pick_next_entity();
+			if (next || cfs.pick_failures != failures)
+				break;
+		}
+		if (next != prev) {
+			if (prev)
+				cfs.put_prev_entity(prev);
+			if (next)
+				cfs.set_next_entity(next, true);
+		}
+		cfs.need_resched = false;
+		break;
+	}
+	case CfsOp::Requeue:  // waking a delayed entity requeues it in place
+		if (se.sched_delayed)
+			cfs.requeue_delayed_entity(&se);
+		break;
 	}
 }
 

@@ -16,10 +16,28 @@ namespace eevdf::props {
 // shrunk a failure they hold the minimal case.
 std::string save_counterexample(const std::string& property, const Config& cfg, const Workload& wl,
 				const std::string& why);
+// The same in a given directory (the fuzzers' output).
+std::string save_counterexample_in(const std::string& dir, const std::string& name, const Config& cfg,
+				   const Workload& wl, const std::string& why);
 
 // Runs the workload under the invariant checker (and `extra` observers);
 // returns the violation message, or "" when every invariant held.
 std::string run_checked(const Config& cfg, const Workload& wl, std::vector<Observer*> extra = {});
+
+// One operation on a cfs_rq driven directly (property 7 and fuzz_differential):
+// entities are woken or forked with a given saved lag, sleep, run, are
+// picked at a scheduling point as __schedule() does it, or are woken while
+// delayed. An operation that does not apply to the entity's state is a no-op.
+struct CfsOp {
+	enum Kind { Enqueue, Dequeue, Run, Schedule, Requeue } kind = Enqueue;
+	size_t entity = 0;
+	s64 vlag = 0;         // Enqueue: the saved lag, within cfs_op_lag_limit()
+	bool wakeup = true;   // Enqueue: ENQUEUE_WAKEUP, else ENQUEUE_INITIAL
+	u64 run_ns = 0;       // Run: how far the clock advances
+};
+// Any lag the kernel could have saved: the <= 6.18.0 clamp of the entity.
+s64 cfs_op_lag_limit(const Config& cfg, const SchedEntity& se);
+void apply_cfs_op(CfsRq& cfs, std::vector<SchedEntity>& es, const CfsOp& op);
 
 // Context switches as (time, next task) pairs.
 struct SwitchLog : Observer {

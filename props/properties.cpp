@@ -7,6 +7,7 @@
 #include "cli/ftrace.hpp"
 #include "model/check.hpp"
 #include "model/pick_oracle.hpp"
+#include "props/bounds.hpp"
 #include "props/gen.hpp"
 #include "props/harness.hpp"
 
@@ -51,20 +52,6 @@ u64 hog_duration(const Config& cfg, int n)
 	return std::min<u64>(std::max<u64>(6 * round, 50 * cfg.tick_ns), 8'000 * MS);
 }
 
-// Every run, the one still going at the end included (measured up to the
-// end: a lower bound of its length, so it may still exceed a bound).
-std::vector<u64> runs_until(const SwitchLog& log, u64 end)
-{
-	std::vector<u64> runs;
-	for (size_t i = 0; i < log.switches.size(); i++) {
-		if (log.switches[i].second == IDLE)
-			continue;
-		const u64 stop = i + 1 < log.switches.size() ? log.switches[i + 1].first : end;
-		runs.push_back(stop - log.switches[i].first);
-	}
-	return runs;
-}
-
 // Runs of equal-weight hogs forked together. `exact`: nice 0, no tick
 // jitter and the first tick a whole TICK_NSEC after the start, where the bound is slice + TICK_NSEC - 1 (or in the max form
 // max(slice, TICK_NSEC) + TICK_NSEC - 1). Otherwise (any equal nice, any
@@ -86,14 +73,7 @@ Testable run_length_with(const std::string& name, Bugs bugs, bool max_form, bool
 		const std::string bad = run_checked(cfg, wl, {&log});
 		if (!bad.empty())
 			fail(name, bugs, cfg, wl, bad);
-		const u64 r = cfg.base_slice_ns, T = cfg.tick_ns, J = cfg.knobs.tick_jitter;
-		u64 bound;
-		if (exact)
-			bound = (max_form ? std::max(r, T) : r) + T - 1;
-		else if (cfg.preset->paths.protect == KernelPaths::Protect::Vprot)
-			bound = r + 2 * T + 2 * J - 1;  // one re-pick, then the unprotected curr is resched at the next tick
-		else
-			bound = 2 * (r + T + J - 1);  // one re-pick, then it runs to its next renewal
+		const u64 bound = hog_run_bound(cfg, exact, max_form);
 		const auto runs = runs_until(log, wl.duration);
 		RC_PRE(!runs.empty());
 		const u64 longest = *std::max_element(runs.begin(), runs.end());
@@ -102,53 +82,6 @@ Testable run_length_with(const std::string& name, Bugs bugs, bool max_form, bool
 			     "a run of " + std::to_string(longest) + " ns exceeds the bound " + std::to_string(bound) + " ns");
 	};
 }
-
-// Lag of every queued task after every event.
-struct LagWatch : Observer {
-	s64 min_lag = 0, max_lag = 0;
-	void on_event(const Simulation& sim, u64) override
-	{
-		for (size_t i = 0; i < sim.tasks().size(); i++) {
-			if (!sim.tasks()[i].se.on_rq)
-				continue;
-			const s64 l = sim.lag_ns(static_cast<int>(i));
-			min_lag = std::min(min_lag, l);
-			max_lag = std::max(max_lag, l);
-		}
-	}
-};
-
-// n * cpu_i(t) - t for each task: n times its service error against 1/n.
-struct ShareWatch : Observer {
-	std::vector<s64> lo, hi;
-	std::vector<u64> cpu;
-	int running = IDLE;
-	u64 since = 0;
-	void on_switch(const Simulation& sim, u64 t, int, int next, bool, u64) override
-	{
-		sample(sim, t);
-		running = next;
-	}
-	// Ticks too, so that a run that never ends is still measured.
-	void on_tick(const Simulation& sim, u64 t, bool) override { sample(sim, t); }
-	void sample(const Simulation& sim, u64 t)
-	{
-		const size_t n = sim.tasks().size();
-		if (cpu.empty()) {
-			cpu.assign(n, 0);
-			lo.assign(n, 0);
-			hi.assign(n, 0);
-		}
-		if (running >= 0)
-			cpu[static_cast<size_t>(running)] += t - since;
-		since = t;
-		for (size_t i = 0; i < n; i++) {
-			const s64 e = static_cast<s64>(n * cpu[i]) - static_cast<s64>(t);
-			lo[i] = std::min(lo[i], e);
-			hi[i] = std::max(hi[i], e);
-		}
-	}
-};
 
 }  // namespace
 
@@ -203,7 +136,7 @@ Testable lag_bound_hogs(Bugs bugs)
 		const std::string bad = run_checked(cfg, wl, {&lag});
 		if (!bad.empty())
 			fail("lag_bound_hogs", bugs, cfg, wl, bad);
-		const s64 bound = static_cast<s64>(cfg.base_slice_ns + cfg.tick_ns + cfg.knobs.tick_jitter);
+		const s64 bound = hog_lag_bound(cfg);
 		if (lag.max_lag >= bound || lag.min_lag <= -bound)
 			fail("lag_bound_hogs", bugs, cfg, wl,
 			     "lag reached [" + std::to_string(lag.min_lag) + ", " + std::to_string(lag.max_lag) +
@@ -224,9 +157,9 @@ Testable fairness_window(Bugs bugs)
 			fail("fairness_window", bugs, cfg, wl, bad);
 		// e_i(t) = n cpu_i(t) - t; a window's service error is the change of
 		// e_i / n, so the largest is (max e_i - min e_i) / n.
-		const s64 bound = 2 * static_cast<s64>(cfg.base_slice_ns + cfg.tick_ns + cfg.knobs.tick_jitter);
+		const s64 bound = hog_window_bound(cfg);
 		for (size_t i = 0; i < share.lo.size(); i++) {
-			const s64 worst = (share.hi[i] - share.lo[i]) / n;
+			const s64 worst = share.worst_window(i);
 			if (worst > bound)
 				fail("fairness_window", bugs, cfg, wl,
 				     "task " + std::to_string(i) + " was off its share by " + std::to_string(worst) +
@@ -370,49 +303,17 @@ Testable pick_matches_oracle(Bugs bugs)
 		}
 		const int ops = *rc::gen::inRange(1, 300);
 		for (int op = 0; op < ops; op++) {
-			SchedEntity& se = es[*rc::gen::inRange<size_t>(0, n)];
-			switch (*rc::gen::inRange(0, 5)) {
-			case 0:  // a wakeup or a fork with an arbitrary saved lag
-				if (!se.on_rq) {
-					// Any lag the kernel could have saved: within the clamp.
-					LoadWeight lw = se.load;
-					const s64 lim = static_cast<s64>(calc_delta_fair(std::max(2 * se.slice, cfg.tick_ns), lw));
-					se.vlag = *rc::gen::inRange<s64>(-lim, lim + 1);
-					cfs.enqueue_entity(&se, *rc::gen::arbitrary<bool>() ? ENQUEUE_WAKEUP : ENQUEUE_INITIAL);
-				}
-				break;
-			case 1:  // a sleep (which may be delayed)
-				if (se.on_rq && !se.sched_delayed)
-					cfs.dequeue_entity(&se, DEQUEUE_SLEEP);
-				break;
-			case 2:  // time passes for curr
-				cfs.clock_task += *rc::gen::inRange<u64>(0, 20'000) * US;
-				cfs.update_curr();
-				break;
-			case 3: {  // a scheduling point, as __schedule() makes it
-				SchedEntity* prev = cfs.curr;
-				SchedEntity* next = nullptr;
-				while (cfs.nr_queued) {
-					cfs.update_curr_if_queued();
-					const u64 failures = cfs.pick_failures;
-					next = cfs.pick_next_entity();
-					if (next || cfs.pick_failures != failures)
-						break;
-				}
-				if (next != prev) {
-					if (prev)
-						cfs.put_prev_entity(prev);
-					if (next)
-						cfs.set_next_entity(next, true);
-				}
-				cfs.need_resched = false;
-				break;
-			}
-			default:  // waking a delayed entity requeues it in place
-				if (se.sched_delayed)
-					cfs.requeue_delayed_entity(&se);
-				break;
-			}
+			CfsOp o;
+			o.entity = *rc::gen::inRange<size_t>(0, n);
+			const SchedEntity& se = es[o.entity];
+			o.kind = static_cast<CfsOp::Kind>(*rc::gen::inRange(0, 5));
+			if (o.kind == CfsOp::Enqueue && !se.on_rq) {
+				const s64 lim = cfs_op_lag_limit(cfg, se);
+				o.vlag = *rc::gen::inRange<s64>(-lim, lim + 1);
+				o.wakeup = *rc::gen::arbitrary<bool>();
+			} else if (o.kind == CfsOp::Run)
+				o.run_ns = *rc::gen::inRange<u64>(0, 20'000) * US;
+			apply_cfs_op(cfs, es, o);
 			for (bool protect : {true, false}) {
 				const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
 				const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect);

@@ -31,6 +31,7 @@ TEST_CASE("the checker property catches a stale augmented tree", "[mutations]") 
 TEST_CASE("the checker property catches placement without lag inflation", "[mutations]") { CHECK(catches(checker_holds(bug(Bug::NO_LAG_INFLATION)))); }
 TEST_CASE("the checker property catches a missing lag clamp", "[mutations]") { CHECK(catches(checker_holds(bug(Bug::NO_LAG_CLAMP)))); }
 TEST_CASE("the checker property catches DELAY_ZERO keeping positive lag", "[mutations]") { CHECK(catches(checker_holds(bug(Bug::DELAY_ZERO_KEEPS_LAG)))); }
+TEST_CASE("the checker property catches a nice change that does not rescale the lag", "[mutations]") { CHECK(catches(checker_holds(bug(Bug::REWEIGHT_NO_RESCALE)))); }
 TEST_CASE("the checker property catches eligibility off by one", "[mutations]") { CHECK(catches(checker_holds(bug(Bug::ELIGIBLE_STRICT)))); }
 TEST_CASE("the checker property catches a deadline renewed from the old deadline", "[mutations]") { CHECK(catches(checker_holds(bug(Bug::DEADLINE_FROM_OLD)))); }
 TEST_CASE("the run-length property catches a renewal that does not reschedule", "[mutations]") { CHECK(catches(run_length_bound(bug(Bug::NO_RESCHED_ON_RENEWAL)))); }

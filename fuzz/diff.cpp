@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// fuzz_differential's checks, the fuzzers' bug switch and their reports.
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "fuzz/genome.hpp"
+#include "model/pick_oracle.hpp"
+#include "props/harness.hpp"
+
+namespace eevdf::fuzz {
+
+std::string diff_cfs_ops(const uint8_t* data, size_t size, Bugs bugs)
+{
+	auto byte = [&](size_t i) -> u64 { return i < size ? data[i] : 0; };
+	const auto& presets = kernel_presets();
+	static const u32 hzs[] = {100, 250, 300, 1000};
+	Config cfg = make_config(presets[byte(0) % presets.size()], hzs[byte(1) % 4], 1, bugs);
+	const u64 flips = byte(2) | byte(3) << 8;
+	for (unsigned f = 0; f < static_cast<unsigned>(Feature::COUNT); f++)
+		if (flips & (1u << f))
+			cfg.features.set(static_cast<Feature>(f), !cfg.features[static_cast<Feature>(f)]);
+	CfsRq cfs(cfg);
+	const size_t n = 2 + byte(4) % 15;
+	std::vector<SchedEntity> es(n);
+	size_t at = 5;
+	for (size_t i = 0; i < n; i++, at += 2) {
+		es[i].id = static_cast<int>(i);
+		es[i].load = task_load_weight(static_cast<int>(byte(at) % 40) - 20);
+		es[i].custom_slice = byte(at + 1) & 1;
+		es[i].slice = es[i].custom_slice ? (100 + (byte(at + 1) >> 1) * 787) * NSEC_PER_USEC : cfg.base_slice_ns;
+	}
+	for (; at + 4 <= size; at += 4) {
+		props::CfsOp op;
+		op.kind = static_cast<props::CfsOp::Kind>(byte(at) % 5);
+		op.entity = byte(at + 1) % n;
+		const u64 arg = byte(at + 2) | byte(at + 3) << 8;
+		if (op.kind == props::CfsOp::Enqueue) {
+			const s64 lim = props::cfs_op_lag_limit(cfg, es[op.entity]);
+			op.vlag = static_cast<s64>(arg % static_cast<u64>(2 * lim + 1)) - lim;
+			op.wakeup = byte(at) & 8;
+		}
+		op.run_ns = (arg % 20'001) * NSEC_PER_USEC;
+		props::apply_cfs_op(cfs, es, op);
+		for (bool protect : {true, false}) {
+			const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
+			const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect);
+			if (fast != slow)
+				return "pick: after operation " + std::to_string((at - 5 - 2 * n) / 4) + " __pick_eevdf(protect=" +
+				       (protect ? "1" : "0") + ") = " + std::to_string(fast ? fast->id : -1) + ", brute force " +
+				       std::to_string(slow ? slow->id : -1);
+		}
+		if (cfs.avg_vruntime() != exact_v(cfs).floor_v())
+			return "V: avg_vruntime() = " + std::to_string(cfs.avg_vruntime()) + ", exact floor " +
+			       std::to_string(exact_v(cfs).floor_v());
+	}
+	return "";
+}
+
+// Where the presets' code paths cannot differ (docs/fuzzing.md): equal-nice
+// CPU hogs forked together, so no sleep (lag clamp, DELAY_*, placement of a
+// waking task), no yield, no nice or slice change (reweight, protection at
+// set_next_entity), no custom slice; the same base slice and the same flags
+// on every preset, RUN_TO_PARITY on (NO_RUN_TO_PARITY gives 6.17+ a
+// 0.7 ms quantum) and HRTICK off.
+Genome agreement_class(Genome g)
+{
+	g.hogs = true;
+	g.preset = 3;
+	g.hog_nice = 0;       // virtual time = real time: accounted runtimes tie,
+	g.jitter_ns = 0;      // so no re-pick after a renewal (docs/findings.md F1),
+	g.tick_phase_ns = 0;  // which 6.6-6.16 and 6.17+ handle differently
+	if (g.slice_us == 0)
+		g.slice_us = static_cast<uint32_t>(default_base_slice(kernel_presets()[3], g.cpus) / NSEC_PER_USEC);
+	return g;
+}
+
+std::string diff_presets(const Genome& genome, Bugs bugs)
+{
+	const Genome g = agreement_class(genome);
+	Case ref = build(g, bugs);
+	ref.cfg.features.set(Feature::RUN_TO_PARITY, true);
+	std::vector<std::vector<std::pair<u64, int>>> logs;
+	std::string first;
+	for (const KernelPreset& p : kernel_presets()) {
+		Case c = ref;
+		c.cfg.preset = &p;
+		props::SwitchLog log;
+		const std::string bad = props::run_checked(c.cfg, c.wl, {&log});
+		if (!bad.empty())
+			return "invariant on " + std::string(p.name) + ": " + bad;
+		if (!logs.empty() && log.switches != logs.front()) {
+			size_t k = 0;
+			while (k < log.switches.size() && k < logs.front().size() && log.switches[k] == logs.front()[k])
+				k++;
+			return "presets " + std::string(kernel_presets().front().name) + " and " + std::string(p.name) +
+			       " disagree at switch " + std::to_string(k) + " of a workload where their paths agree";
+		}
+		logs.push_back(std::move(log.switches));
+	}
+	return "";
+}
+
+Bugs bugs_from_env()
+{
+	Bugs bugs;
+	const char* env = std::getenv("EEVDF_FUZZ_BUGS");
+	std::string_view s = env ? env : "";
+	while (!s.empty()) {
+		const size_t comma = s.find(',');
+		const std::string_view name = s.substr(0, comma);
+		if (auto b = bug_by_name(name))
+			bugs.set(*b);
+		else if (!name.empty()) {
+			std::fprintf(stderr, "EEVDF_FUZZ_BUGS: unknown bug %.*s (see `eevdf bugs`)\n", static_cast<int>(name.size()),
+				     name.data());
+			std::exit(2);
+		}
+		s = comma == std::string_view::npos ? "" : s.substr(comma + 1);
+	}
+	return bugs;
+}
+
+void report(const char* target, const Case& c, const std::string& why, const uint8_t* data, size_t size)
+{
+	u64 h = 1469598103934665603ULL;  // FNV-1a of the input names the files
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 1099511628211ULL;
+	char name[64];
+	std::snprintf(name, sizeof name, "%s-%016llx", target, static_cast<unsigned long long>(h));
+	const char* env = std::getenv("EEVDF_FUZZ_OUT");
+	const std::string file =
+		props::save_counterexample_in(env && *env ? env : "fuzz-counterexamples", name, c.cfg, c.wl, why);
+	std::fprintf(stderr, "\n==== %s: %s\ncounterexample: %s\nreplay: eevdf sim %s %s --check\n", target, why.c_str(),
+		     file.c_str(), file.c_str(), command_line_flags(c.cfg).c_str());
+	std::abort();
+}
+
+}  // namespace eevdf::fuzz

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// fuzz_differential: the tree pick against the brute-force pick and the
+// incremental V against the exact one over cfs_rq operation sequences
+// (first byte even), and the kernel presets against each other on workloads
+// where their code paths agree (first byte odd; docs/fuzzing.md).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "fuzz/genome.hpp"
+
+using namespace eevdf;
+using namespace eevdf::fuzz;
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size) __attribute__((weak));
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+	static const Bugs bugs = bugs_from_env();
+	if (size == 0)
+		return 0;
+	if (data[0] % 2 == 0) {
+		const std::string bad = diff_cfs_ops(data + 1, size - 1, bugs);
+		if (!bad.empty()) {
+			std::fprintf(stderr, "\n==== fuzz_differential (cfs_rq operations): %s\nreplay: fuzz_differential FILE\n",
+				     bad.c_str());
+			std::abort();
+		}
+		return 0;
+	}
+	const Genome g = Genome::decode(data + 1, size - 1);
+	const std::string bad = diff_presets(g, bugs);
+	if (!bad.empty())
+		report("fuzz_differential", build(agreement_class(g), bugs), bad, data, size);
+	return 0;
+}
+
+// Preset inputs are mutated as genomes; operation sequences byte-wise.
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed)
+{
+	uint64_t rng = seed;
+	if (size == 0 || data[0] % 2 == 0 || next_rand(rng) % 8 == 0)
+		return LLVMFuzzerMutate ? LLVMFuzzerMutate(data, size, max_size) : size;
+	Genome g = Genome::decode(data + 1, size - 1);
+	for (u64 k = 1 + next_rand(rng) % 3; k; k--)
+		mutate(g, rng);
+	std::vector<uint8_t> out = g.encode();
+	if (out.size() + 1 > max_size)
+		return size;
+	std::memcpy(data + 1, out.data(), out.size());
+	return out.size() + 1;
+}

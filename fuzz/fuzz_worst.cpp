@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// fuzz_worst: worst-case search. For every kernel preset and feature-flag
+// combination it keeps the worst lag, service error and wakeup latency any
+// input reached, in units of R = (largest slice in use) + TICK_NSEC, and
+// writes the workload that reached it to $EEVDF_WORST_DIR (default
+// ./fuzz-worst)/PRESET_FLAGS/{lag,service,latency}.{json,txt}. libFuzzer is
+// told of each new maximum through extra coverage counters (one per flag
+// combination, metric and eighth of R), so inputs that push a maximum up are
+// kept in the corpus. fuzz/worst.sh answers "how bad can lag get with
+// DELAY_DEQUEUE off?".
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "fuzz/genome.hpp"
+#include "io/rtapp.hpp"
+#include "model/simulation.hpp"
+
+using namespace eevdf;
+using namespace eevdf::fuzz;
+
+namespace {
+
+constexpr unsigned NFLAGS = 1u << static_cast<unsigned>(Feature::COUNT), METRICS = 3, BINS = 32;
+constexpr const char* metric_names[METRICS] = {"lag", "service", "latency"};
+// libFuzzer treats every byte here as an extra coverage counter.
+__attribute__((used, section("__libfuzzer_extra_counters"))) uint8_t counters[NFLAGS * METRICS * BINS];
+
+struct WorstWatch : Observer {
+	std::array<u64, METRICS> worst{};  // ns
+	std::vector<s64> lo, hi;
+	std::vector<char> queued;
+	std::vector<u64> woke;
+	void init(const Simulation& sim)
+	{
+		const size_t n = sim.tasks().size();
+		if (lo.size() != n)
+			lo.assign(n, 0), hi.assign(n, 0), queued.assign(n, 0), woke.assign(n, ~0ULL);
+	}
+	void on_event(const Simulation& sim, u64) override
+	{
+		init(sim);
+		const size_t n = sim.tasks().size();
+		for (size_t i = 0; i < n; i++) {
+			const bool q = sim.tasks()[i].se.on_rq;
+			if (q) {
+				const s64 l = sim.lag_ns(static_cast<int>(i));
+				lo[i] = queued[i] ? std::min(lo[i], l) : l;
+				hi[i] = queued[i] ? std::max(hi[i], l) : l;
+				worst[0] = std::max<u64>(worst[0], static_cast<u64>(l < 0 ? -l : l));
+				worst[1] = std::max<u64>(worst[1], static_cast<u64>(hi[i] - lo[i]));
+			}
+			queued[i] = q;
+		}
+	}
+	void on_wakeup(const Simulation& sim, u64 t, int task, int, bool) override
+	{
+		init(sim);
+		woke[static_cast<size_t>(task)] = t;
+	}
+	void on_switch(const Simulation& sim, u64, int, int next, bool, u64 run_start) override
+	{
+		init(sim);
+		if (next < 0 || woke[static_cast<size_t>(next)] == ~0ULL)
+			return;
+		worst[2] = std::max(worst[2], run_start - woke[static_cast<size_t>(next)]);
+		woke[static_cast<size_t>(next)] = ~0ULL;
+	}
+};
+
+// The largest slice any task can have: base, custom and set at run time.
+u64 largest_slice(const Case& c)
+{
+	auto clamp = [](u64 s) { return std::clamp<u64>(s, NSEC_PER_MSEC / 10, 100 * NSEC_PER_MSEC); };
+	u64 r = c.cfg.base_slice_ns;
+	for (const TaskSpec& t : c.wl.tasks) {
+		if (t.custom_slice && c.cfg.preset->paths.custom_slices)
+			r = std::max(r, clamp(t.custom_slice));
+		for (const Phase& p : t.phases)
+			for (const Event& e : p.events)
+				if (e.kind == Event::Kind::SetSlice && e.ns && c.cfg.preset->paths.custom_slices)
+					r = std::max(r, clamp(e.ns));
+	}
+	return r;
+}
+
+unsigned flag_bits(const Features& f)
+{
+	unsigned b = 0;
+	for (unsigned i = 0; i < static_cast<unsigned>(Feature::COUNT); i++)
+		b |= f[static_cast<Feature>(i)] ? 1u << i : 0;
+	return b;
+}
+
+// The best value on record: this process's, or what an earlier run wrote.
+u64 recorded(const std::filesystem::path& txt)
+{
+	std::ifstream in(txt);
+	std::string key;
+	u64 v = 0;
+	in >> key >> v;
+	return key == "permille" ? v : 0;
+}
+
+void record(const Case& c, unsigned metric, u64 ns, u64 permille, u64 R)
+{
+	static std::map<std::pair<std::string, unsigned>, std::array<u64, METRICS>> best;
+	const char* env = std::getenv("EEVDF_WORST_DIR");
+	char combo[64];
+	std::snprintf(combo, sizeof combo, "%s_%03x", std::string(c.cfg.preset->name).c_str(), flag_bits(c.cfg.features));
+	const std::filesystem::path dir = std::filesystem::path(env && *env ? env : "fuzz-worst") / combo;
+	auto [it, fresh] = best.try_emplace({combo, 0});
+	if (fresh)
+		for (unsigned m = 0; m < METRICS; m++)
+			it->second[m] = recorded(dir / (std::string(metric_names[m]) + ".txt"));
+	if (permille <= it->second[metric])
+		return;
+	it->second[metric] = permille;
+	std::string json;
+	try {
+		json = to_rtapp_json(c.wl);
+	} catch (const std::exception&) {
+		return;
+	}
+	std::error_code ec;
+	std::filesystem::create_directories(dir, ec);
+	const std::string base = (dir / metric_names[metric]).string();
+	std::ofstream(base + ".json.tmp") << json;
+	std::ofstream(base + ".txt.tmp") << "permille " << permille << "\nvalue_ns " << ns << "\nR_ns " << R
+					 << "\nkernel " << c.cfg.preset->name << "\nfeatures "
+					 << features_string(c.cfg.features) << "\nreplay: eevdf sim " << base << ".json "
+					 << command_line_flags(c.cfg) << "\n";
+	std::filesystem::rename(base + ".json.tmp", base + ".json", ec);
+	std::filesystem::rename(base + ".txt.tmp", base + ".txt", ec);
+}
+
+}  // namespace
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size) __attribute__((weak));
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+	static const Bugs bugs = bugs_from_env();
+	const Case c = build(Genome::decode(data, size), bugs);
+	WorstWatch w;
+	{
+		Simulation sim(c.cfg, c.wl);
+		sim.add_observer(&w);
+		sim.run();
+	}
+	const u64 R = largest_slice(c) + c.cfg.tick_ns;
+	const unsigned flags = flag_bits(c.cfg.features);
+	for (unsigned m = 0; m < METRICS; m++) {
+		const u64 permille = static_cast<u64>(static_cast<unsigned __int128>(w.worst[m]) * 1000 / R);
+		const u64 bin = std::min<u64>(BINS - 1, permille / (m == 2 ? 500 : 125));
+		counters[(flags * METRICS + m) * BINS + bin] = 1;
+		record(c, m, w.worst[m], permille, R);
+	}
+	return 0;
+}
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed)
+{
+	uint64_t rng = seed;
+	if (LLVMFuzzerMutate && next_rand(rng) % 8 == 0)
+		return LLVMFuzzerMutate(data, size, max_size);
+	Genome g = Genome::decode(data, size);
+	for (u64 k = 1 + next_rand(rng) % 3; k; k--)
+		mutate(g, rng);
+	std::vector<uint8_t> out = g.encode();
+	while (out.size() > max_size && g.tasks.size() > 1) {
+		g.tasks.pop_back();
+		out = g.encode();
+	}
+	if (out.size() > max_size)
+		return size;
+	std::memcpy(data, out.data(), out.size());
+	return out.size();
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The fuzzers' input: a compact binary "genome" of a configuration and a
+// workload, decoded from any bytes (every field is folded into its valid
+// range, so libFuzzer's byte-level mutations stay meaningful too), mutated
+// structurally by mutate() and turned into a Config and an rt-app-expressible
+// Workload by build(). The layout is in docs/fuzzing.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/config.hpp"
+#include "model/workload.hpp"
+
+namespace eevdf::fuzz {
+
+// Task shapes, as the property suite's gen_workload() makes them.
+enum class Kind : uint8_t {
+	Hog,         // run -1
+	Sleeper,     // run a; sleep b
+	Periodic,    // run a; timer period b (rt-app timer, absolute period)
+	NiceChanger, // run a; nice n2; run a; nice n; sleep b
+	Yielder,     // run a; yield; run a; sleep b
+	Waker,       // run a; resume r; sleep b  + a partner: suspend r; run a/2
+	SliceSetter, // dl-runtime s; run a; dl-runtime 0 or s2; sleep b
+	Busy,        // runtime a (wall time); sleep b
+	COUNT
+};
+
+struct Gene {
+	Kind kind = Kind::Hog;
+	int8_t nice = 0;      // -20..19
+	int8_t nice2 = 0;     // -20..19, the mid-run nice of NiceChanger
+	uint32_t a_us = 1000; // run length, 10..20000 us
+	uint32_t b_us = 1000; // sleep or period, 10..50000 us
+	uint32_t slice_us = 0;// custom slice (dl-runtime), 0 = none, else 1..200000 us (the model clamps)
+	uint32_t delay_us = 0;// creation time, 0..50000 us
+};
+
+struct Genome {
+	static constexpr size_t MAX_TASKS = 16;
+	uint8_t preset = 3;         // index into kernel_presets()
+	bool hogs = false;          // equal-nice hogs forked at 0: the bound checks apply
+	uint8_t nhogs = 4;          // 1..16 (hogs shape)
+	int8_t hog_nice = 0;        // -20..19 (hogs shape)
+	uint16_t hz = 1000;         // 100..1500
+	uint8_t cpus = 1;           // 1..8 (scales the default slice)
+	uint16_t feature_flips = 0; // bit f: flip feature f from the preset default
+	uint32_t slice_us = 0;      // base slice; 0 = the preset's default for `cpus`
+	uint16_t duration_ms = 1000;// 10..2000
+	uint32_t tick_phase_ns = 0; // folded into [0, TICK_NSEC)
+	uint32_t jitter_ns = 0;     // folded into [0, TICK_NSEC / 4]
+	uint16_t switch_cost_ns = 0;// folded into [0, 50000]
+	uint8_t seed = 0;
+	std::vector<Gene> tasks;    // mixed shape: 1..MAX_TASKS genes
+
+	static Genome decode(const uint8_t* data, size_t size);
+	std::vector<uint8_t> encode() const;
+};
+
+// A random structural change (add, remove or copy a task; change one field
+// to an interesting or random value; change HZ, preset, flags, knobs).
+void mutate(Genome& g, uint64_t& rng);
+uint64_t next_rand(uint64_t& rng);
+
+struct Case {
+	Config cfg;
+	Workload wl;
+	bool default_slice = false;  // base slice left at the preset's default
+};
+Case build(const Genome& g, Bugs bugs = {});
+
+// The checks of fuzz_workload on one case: the invariant checker on every
+// event, and, for the hogs shape, the property suite's run-length, lag and
+// windowed-fairness bounds and 2ae891b82695's default-slice claim, each
+// where its preconditions hold. Returns "" or what was violated.
+std::string check_case(const Case& c);
+
+// The differential checks of fuzz_differential. diff_cfs_ops: the bytes
+// drive a cfs_rq directly (props::apply_cfs_op); after every operation the
+// tree pick equals the brute-force pick for both protect values and the
+// incremental V equals the exact one. diff_presets: on the workloads where
+// kernel presets must agree (docs/fuzzing.md), all five give the same
+// schedule. Each returns "" or what differed.
+std::string diff_cfs_ops(const uint8_t* data, size_t size, Bugs bugs = {});
+std::string diff_presets(const Genome& g, Bugs bugs = {});
+// The genome diff_presets actually runs (the agreement class imposed on g).
+Genome agreement_class(Genome g);
+
+// Bugs named in $EEVDF_FUZZ_BUGS (comma-separated, as `eevdf bugs` lists them).
+Bugs bugs_from_env();
+// Writes NAME.json and NAME.txt (why, and the replay command) under
+// $EEVDF_FUZZ_OUT (default ./fuzz-counterexamples), prints them and aborts.
+[[noreturn]] void report(const char* target, const Case& c, const std::string& why, const uint8_t* data, size_t size);
+
+// The seeds' scenarios and a few mixed workloads, for the checked-in corpora.
+std::vector<std::pair<std::string, Genome>> seed_genomes();
+
+}  // namespace eevdf::fuzz
