@@ -367,6 +367,26 @@ void CfsRq::set_next_entity(SchedEntity* se, bool first)
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
 
+SchedEntity* CfsRq::pick_next_task_fair()
+{
+	SchedEntity* prev = curr;
+	SchedEntity* next = nullptr;
+	while (nr_queued) {
+		update_curr_if_queued();
+		const u64 failures = pick_failures;
+		next = pick_next_entity();
+		if (next || pick_failures != failures)
+			break;
+	}
+	if (next != prev) {
+		if (prev)
+			put_prev_entity(prev);
+		if (next)
+			set_next_entity(next, true);
+	}
+	return next;
+}
+
 void CfsRq::put_prev_entity(SchedEntity* prev)
 {
 	if (prev->on_rq) {

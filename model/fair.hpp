@@ -85,6 +85,10 @@ public:
 	SchedEntity* pick_next_entity();
 	void set_next_entity(SchedEntity* se, bool first);
 	void put_prev_entity(SchedEntity* prev);
+	// pick_next_task_fair(): pick (pick_task_fair(), retrying while the pick
+	// finally dequeues delayed entities), then put prev back and set next
+	// unless they are the same. nullptr: nothing to run (or a failed pick).
+	SchedEntity* pick_next_task_fair();
 
 	// ---- queueing
 	void place_entity(SchedEntity* se, unsigned flags);

@@ -340,23 +340,10 @@ void Simulation::schedule()
 {
 	set_clock(now_);
 	SchedEntity* prev = cfs_.curr;
-	SchedEntity* next = nullptr;
-
-	while (cfs_.nr_queued) {
-		cfs_.update_curr_if_queued();
-		const u64 failures = cfs_.pick_failures;
-		next = cfs_.pick_next_entity();
-		if (next || cfs_.pick_failures != failures)
-			break;
-	}
+	SchedEntity* next = cfs_.pick_next_task_fair();
 	cfs_.need_resched = false;
 	if (next == prev)
 		return;
-
-	if (prev)
-		cfs_.put_prev_entity(prev);
-	if (next)
-		cfs_.set_next_entity(next, true);
 
 	const bool prev_runnable = prev && tasks_[static_cast<size_t>(prev->id)].state == TaskState::Runnable;
 	useful_start_ = now_ + (next ? cfg_.knobs.switch_cost : 0);
@@ -458,8 +445,27 @@ void Simulation::exit_current()
 	cfs_.need_resched = true;
 }
 
-// set_user_nice(): dequeue(SAVE) and put_prev, reweight off the queue,
-// enqueue(RESTORE) and set_next, then prio_changed_fair().
+// The sched_change pattern of core.c: a queued task is dequeued (SAVE) and,
+// if running, put back; the change is made off the queue; the task is
+// enqueued (RESTORE: lag and relative deadline kept) and set running again,
+// without renewing its slice protection where the preset says so.
+template <class Change>
+void Simulation::sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& change)
+{
+	const bool queued = se->on_rq, running = cfs_.curr == se;
+	set_clock(now_);
+	if (queued)
+		cfs_.dequeue_entity(se, dequeue_flags);
+	if (running)
+		cfs_.put_prev_entity(se);
+	change();
+	if (queued)
+		cfs_.enqueue_entity(se, ENQUEUE_RESTORE);
+	if (running)
+		cfs_.set_next_entity(se, false);
+}
+
+// set_user_nice(): reweight under sched_change, then prio_changed_fair().
 void Simulation::set_user_nice(Task& t, int nice)
 {
 	if (nice == t.nice)
@@ -468,18 +474,12 @@ void Simulation::set_user_nice(Task& t, int nice)
 	const bool queued = se->on_rq, running = cfs_.curr == se;
 	const int old = t.nice;
 	const u64 old_weight = se->load.weight;
-	set_clock(now_);
-	if (queued)
-		cfs_.dequeue_entity(se, DEQUEUE_SAVE);
-	const s64 saved_vlag = se->vlag;
-	if (running)
-		cfs_.put_prev_entity(se);
-	t.nice = nice;
-	cfs_.reweight_entity(se, task_load_weight(nice));
-	if (queued)
-		cfs_.enqueue_entity(se, ENQUEUE_RESTORE);
-	if (running)
-		cfs_.set_next_entity(se, false);
+	s64 saved_vlag = 0;
+	sched_change(se, DEQUEUE_SAVE, [&] {
+		saved_vlag = se->vlag;
+		t.nice = nice;
+		cfs_.reweight_entity(se, task_load_weight(nice));
+	});
 	if (queued)
 		for (Observer* o : observers_)
 			o->on_reweight(*this, now_, se->id, saved_vlag, old_weight);
@@ -495,8 +495,8 @@ void Simulation::set_user_nice(Task& t, int nice)
 }
 
 // sched_setattr() with sched_runtime (6.12+): the slice changes under
-// dequeue(SAVE|MOVE)/enqueue(RESTORE); the relative deadline is kept, so
-// the new slice takes effect at the next renewal.
+// sched_change (SAVE|MOVE); the relative deadline is kept, so the new slice
+// takes effect at the next renewal.
 void Simulation::sched_setattr_runtime(Task& t, u64 runtime)
 {
 	if (!cfg_.preset->paths.custom_slices)
@@ -505,18 +505,10 @@ void Simulation::sched_setattr_runtime(Task& t, u64 runtime)
 	const u64 slice = runtime ? clamp_custom_slice(runtime) : cfg_.base_slice_ns;
 	if (se->custom_slice == (runtime != 0) && se->slice == slice)
 		return;  // nothing changes: no dequeue/enqueue
-	const bool queued = se->on_rq, running = cfs_.curr == se;
-	set_clock(now_);
-	if (queued)
-		cfs_.dequeue_entity(se, DEQUEUE_SAVE | DEQUEUE_MOVE);
-	if (running)
-		cfs_.put_prev_entity(se);
-	se->custom_slice = runtime != 0;
-	se->slice = slice;
-	if (queued)
-		cfs_.enqueue_entity(se, ENQUEUE_RESTORE);
-	if (running)
-		cfs_.set_next_entity(se, false);
+	sched_change(se, DEQUEUE_SAVE | DEQUEUE_MOVE, [&] {
+		se->custom_slice = runtime != 0;
+		se->slice = slice;
+	});
 }
 
 void Simulation::do_sched_yield()

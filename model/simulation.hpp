@@ -89,6 +89,8 @@ private:
 	void wake_up_new_task(int task);
 	void wakeup_preempt(SchedEntity* pse);
 	void block_current(TaskState why, int suspended_on);
+	template <class Change>
+	void sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& change);
 	void set_user_nice(Task& t, int nice);
 	void sched_setattr_runtime(Task& t, u64 runtime);
 	void do_sched_yield();

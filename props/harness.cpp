@@ -92,25 +92,10 @@ void apply_cfs_op(CfsRq& cfs, std::vector<SchedEntity>& es, const CfsOp& op)
 		cfs.clock_task += op.run_ns;
 		cfs.update_curr();
 		break;
-	case CfsOp::Schedule: {  // a scheduling point, as __schedule() makes it
-		SchedEntity* prev = cfs.curr;
-		SchedEntity* next = nullptr;
-		while (cfs.nr_queued) {
-			cfs.update_curr_if_queued();
-			const u64 failures = cfs.pick_failures;
-			next = cfs.pick_next_entity();
-			if (next || cfs.pick_failures != failures)
-				break;
-		}
-		if (next != prev) {
-			if (prev)
-				cfs.put_prev_entity(prev);
-			if (next)
-				cfs.set_next_entity(next, true);
-		}
+	case CfsOp::Schedule:  // a scheduling point, as __schedule() makes it
+		cfs.pick_next_task_fair();
 		cfs.need_resched = false;
 		break;
-	}
 	case CfsOp::Requeue:  // waking a delayed entity requeues it in place
 		if (se.sched_delayed)
 			cfs.requeue_delayed_entity(&se);
