@@ -22,7 +22,22 @@ ordered_json latency_json(const Distribution& d)
 	return ordered_json{{"count", d.count}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99}, {"max", d.max}};
 }
 
-ordered_json task_json(const TaskMetrics& m)
+// Runs counted by their length in ticks, rounded to the nearest tick: with
+// a periodic tick runs are quantised to ticks (give or take the jitter), so
+// this is the distribution that matters. counts[k] = runs of k ticks.
+std::vector<u64> tick_histogram(const std::vector<u64>& runs, u64 tick)
+{
+	std::vector<u64> counts;
+	for (u64 r : runs) {
+		const size_t k = static_cast<size_t>((r + tick / 2) / tick);
+		if (k >= counts.size())
+			counts.resize(k + 1);
+		counts[k]++;
+	}
+	return counts;
+}
+
+ordered_json task_json(const TaskMetrics& m, u64 tick)
 {
 	const Distribution runs = summarize(m.runs);
 	ordered_json j;
@@ -31,6 +46,7 @@ ordered_json task_json(const TaskMetrics& m)
 	j["cpu_ns"] = m.cpu_ns;
 	j["runs"] = runs.count;
 	j["run_ns"] = run_json(runs);
+	j["run_histogram"] = ordered_json{{"bucket_ns", tick}, {"counts", tick_histogram(m.runs, tick)}};
 	j["switches"] = m.switches;
 	j["involuntary_switches"] = m.involuntary_switches;
 	j["wakeup_latency_ns"] = latency_json(summarize(m.wakeup_latency));
@@ -81,9 +97,9 @@ std::string format_json(const Report& r)
 
 	ordered_json tasks = ordered_json::array();
 	for (const TaskMetrics& m : r.metrics.tasks)
-		tasks.push_back(task_json(m));
+		tasks.push_back(task_json(m, c.tick_ns));
 
-	ordered_json summary = task_json(total_metrics(r.metrics));
+	ordered_json summary = task_json(total_metrics(r.metrics), c.tick_ns);
 	summary.erase("name");
 	summary.erase("pid");
 	summary["busy_ns"] = r.sim.busy_ns();
@@ -122,7 +138,16 @@ std::string format_table(const Report& r)
 	};
 	for (const TaskMetrics& m : r.metrics.tasks)
 		row(m, std::to_string(m.pid));
-	row(total_metrics(r.metrics), "-");
+	const TaskMetrics total = total_metrics(r.metrics);
+	row(total, "-");
+	const std::vector<u64> hist = tick_histogram(total.runs, r.sim.config().tick_ns);
+	if (!hist.empty()) {
+		out += "# runs by length in ticks (rounded), ticks:runs:";
+		for (size_t k = 0; k < hist.size(); k++)
+			if (hist[k])
+				out += " " + std::to_string(k) + ":" + std::to_string(hist[k]);
+		out += "\n";
+	}
 	return out;
 }
 
