@@ -12,7 +12,7 @@
 #include "cli/claims.hpp"
 #include "cli/options.hpp"
 #include "cli/plots.hpp"
-#include "cli/probe.hpp"
+#include "cli/companion.hpp"
 #include "cli/report.hpp"
 #include "cli/seed001.hpp"
 #include "cli/sim.hpp"
@@ -273,6 +273,15 @@ int main(int argc, char** argv)
 		      "Exit status: the probe's; 2 if it cannot be found or run.\n");
 	probe->prefix_command();
 
+	auto* prove = app.add_subcommand("prove", "decide the Z3 proof obligations (eevdf-prove) with these arguments");
+	prove->footer("Runs eevdf-prove (built from proofs/) found next to eevdf, in ../proofs/ of a build tree or in\n"
+		      "PATH (or $EEVDF_PROVE), passing every argument through (docs/proofs.md).\n"
+		      "Examples:\n  eevdf prove --list\n  eevdf prove run_length run_length_tight\n"
+		      "  eevdf prove --smt2 out/          # export every query as SMT-LIB2\n"
+		      "Exit status: 0 when every obligation expected to hold is PROVED and every expected refutation is\n"
+		      "REFUTED (and replays); 1 otherwise; 2 if eevdf-prove cannot be found or run.\n");
+	prove->prefix_command();
+
 	try {
 		app.parse(argc, argv);
 	} catch (const CLI::CallForHelp& e) {
@@ -304,7 +313,9 @@ int main(int argc, char** argv)
 		if (*check)
 			return cmd_check(claim_files, check_json, check_svg);
 		if (*probe)
-			return exec_probe(probe->remaining());
+			return exec_companion(PROBE, probe->remaining());
+		if (*prove)
+			return exec_companion(PROVER, prove->remaining());
 	} catch (const UsageError& e) {
 		std::cerr << "eevdf: " << e.what() << "\n";
 		return 2;

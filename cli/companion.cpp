@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/probe.hpp"
+#include "cli/companion.hpp"
 
 #include <unistd.h>
 
@@ -10,8 +10,6 @@
 
 namespace eevdf::cli {
 namespace {
-
-constexpr const char* PROBE = "eevdf-probe";
 
 bool executable(const std::string& path) { return !path.empty() && access(path.c_str(), X_OK) == 0; }
 
@@ -27,12 +25,13 @@ std::string self_dir()
 
 }  // namespace
 
-std::string find_probe()
+std::string find_companion(const Companion& c)
 {
-	if (const char* env = std::getenv("EEVDF_PROBE"); env && executable(env))
+	if (const char* env = std::getenv(c.env); env && executable(env))
 		return env;
 	const std::string dir = self_dir();
-	for (const std::string& p : {dir + "/" + PROBE, dir + "/../probe/" + PROBE})
+	const std::string name = c.name;
+	for (const std::string& p : {dir + "/" + name, dir + "/../" + c.subdir + "/" + name})
 		if (!dir.empty() && executable(p))
 			return p;
 	const char* path = std::getenv("PATH");
@@ -41,23 +40,23 @@ std::string find_probe()
 		const size_t colon = rest.find(':');
 		const std::string d = rest.substr(0, colon);
 		rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
-		if (!d.empty() && executable(d + "/" + PROBE))
-			return d + "/" + PROBE;
+		if (!d.empty() && executable(d + "/" + name))
+			return d + "/" + name;
 	}
 	return "";
 }
 
-int exec_probe(const std::vector<std::string>& args)
+int exec_companion(const Companion& c, const std::vector<std::string>& args)
 {
-	const std::string probe = find_probe();
+	const std::string probe = find_companion(c);
 	if (probe.empty()) {
-		std::cerr << "eevdf: probe: cannot find " << PROBE
-			  << " next to eevdf, in ../probe/ or in PATH; build it with 'cmake --build build --target eevdf-probe' "
-			     "(or set EEVDF_PROBE=/path/to/eevdf-probe)\n";
+		std::cerr << "eevdf: cannot find " << c.name << " next to eevdf, in ../" << c.subdir
+			  << "/ or in PATH; build it with 'cmake --build build --target " << c.target << "' (or set "
+			  << c.env << "=/path/to/" << c.name << ")\n";
 		return 2;
 	}
 	std::vector<char*> argv;
-	std::string name = PROBE;
+	std::string name = c.name;
 	argv.push_back(name.data());
 	std::vector<std::string> copy = args;
 	for (std::string& a : copy)
@@ -65,7 +64,7 @@ int exec_probe(const std::vector<std::string>& args)
 	argv.push_back(nullptr);
 	std::cout.flush();
 	execv(probe.c_str(), argv.data());
-	std::cerr << "eevdf: probe: cannot run " << probe << ": " << std::strerror(errno) << "\n";
+	std::cerr << "eevdf: cannot run " << probe << ": " << std::strerror(errno) << "\n";
 	return 2;
 }
 

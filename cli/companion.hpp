@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Companion programs that `eevdf` runs with the arguments passed through:
+// `eevdf probe` (eevdf-probe, the live-kernel probe in probe/) and
+// `eevdf prove` (eevdf-prove, the Z3 obligations in proofs/). They are
+// separate programs so that the model's command does not depend on Z3 or
+// on Linux tracing; each is found via its environment variable, next to the
+// eevdf executable, in ../SUBDIR/ of a build tree, or in PATH.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace eevdf::cli {
+
+struct Companion {
+	const char* name;    // the executable
+	const char* env;     // overrides the search
+	const char* subdir;  // its directory in a build tree
+	const char* target;  // its CMake target
+};
+
+inline constexpr Companion PROBE{"eevdf-probe", "EEVDF_PROBE", "probe", "eevdf-probe"};
+inline constexpr Companion PROVER{"eevdf-prove", "EEVDF_PROVE", "proofs", "eevdf-prove"};
+
+// The program's path, or "" when there is none.
+std::string find_companion(const Companion& c);
+
+// Replaces this process with the program; returns 2 (with a message) only if it cannot.
+int exec_companion(const Companion& c, const std::vector<std::string>& args);
+
+}  // namespace eevdf::cli
