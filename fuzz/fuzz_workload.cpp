@@ -22,24 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	return 0;
 }
 
-// Decode, apply 1-3 structural mutations, re-encode; now and then leave it
-// to libFuzzer's byte-level mutations (decode() folds any bytes back into
-// range).
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed)
 {
-	uint64_t rng = seed;
-	if (LLVMFuzzerMutate && next_rand(rng) % 8 == 0)
-		return LLVMFuzzerMutate(data, size, max_size);
-	Genome g = Genome::decode(data, size);
-	for (u64 k = 1 + next_rand(rng) % 3; k; k--)
-		mutate(g, rng);
-	std::vector<uint8_t> out = g.encode();
-	while (out.size() > max_size && g.tasks.size() > 1) {
-		g.tasks.pop_back();
-		out = g.encode();
-	}
-	if (out.size() > max_size)
-		return size;
-	std::memcpy(data, out.data(), out.size());
-	return out.size();
+	return custom_mutate(data, size, max_size, seed, LLVMFuzzerMutate);
 }

@@ -209,20 +209,30 @@ void mutate(Genome& g, uint64_t& rng)
 	canonicalise(g);
 }
 
+size_t custom_mutate(uint8_t* data, size_t size, size_t max_size, unsigned int seed, ByteMutator bytes)
+{
+	uint64_t rng = seed;
+	if (bytes && next_rand(rng) % 8 == 0)
+		return bytes(data, size, max_size);
+	Genome g = Genome::decode(data, size);
+	for (u64 k = 1 + next_rand(rng) % 3; k; k--)
+		mutate(g, rng);
+	std::vector<uint8_t> out = g.encode();
+	while (out.size() > max_size && g.tasks.size() > 1) {
+		g.tasks.pop_back();
+		out = g.encode();
+	}
+	if (out.size() > max_size)
+		return size;
+	std::memcpy(data, out.data(), out.size());
+	return out.size();
+}
+
 // ---------------------------------------------------------------- build
 
 namespace {
 
 Event ev(Event::Kind k, u64 ns = 0, int ref = -1, int value = 0) { return Event{k, ns, ref, value}; }
-
-TaskSpec make_task(std::string name, std::vector<Event> events)
-{
-	TaskSpec t;
-	t.name = std::move(name);
-	t.loop = LOOP_FOREVER;
-	t.phases.push_back(Phase{"main", 1, std::move(events)});
-	return t;
-}
 
 }  // namespace
 
@@ -258,32 +268,32 @@ Case build(const Genome& g, Bugs bugs)
 		const u64 a = e.a_us * US, b = e.b_us * US;
 		std::vector<TaskSpec> made;
 		switch (e.kind) {
-		case Kind::Hog: made.push_back(make_task(name, {ev(K::Run, RUN_FOREVER)})); break;
-		case Kind::Sleeper: made.push_back(make_task(name, {ev(K::Run, a), ev(K::Sleep, b)})); break;
+		case Kind::Hog: made.push_back(looping_task(name, {ev(K::Run, RUN_FOREVER)})); break;
+		case Kind::Sleeper: made.push_back(looping_task(name, {ev(K::Run, a), ev(K::Sleep, b)})); break;
 		case Kind::Periodic:
-			made.push_back(make_task(name, {ev(K::Run, a), ev(K::Timer, b, w.ref("timer" + name))}));
+			made.push_back(looping_task(name, {ev(K::Run, a), ev(K::Timer, b, w.ref("timer" + name))}));
 			break;
 		case Kind::NiceChanger:
-			made.push_back(make_task(name, {ev(K::Run, a), ev(K::SetNice, 0, -1, e.nice2), ev(K::Run, a),
+			made.push_back(looping_task(name, {ev(K::Run, a), ev(K::SetNice, 0, -1, e.nice2), ev(K::Run, a),
 							ev(K::SetNice, 0, -1, e.nice), ev(K::Sleep, b)}));
 			break;
 		case Kind::Yielder:
-			made.push_back(make_task(name, {ev(K::Run, a), ev(K::Yield), ev(K::Run, a), ev(K::Sleep, b)}));
+			made.push_back(looping_task(name, {ev(K::Run, a), ev(K::Yield), ev(K::Run, a), ev(K::Sleep, b)}));
 			break;
 		case Kind::Waker: {
 			const int ref = w.ref("wake" + name);
-			made.push_back(make_task(name, {ev(K::Run, a), ev(K::Resume, 0, ref), ev(K::Sleep, b)}));
-			made.push_back(make_task(name + "s", {ev(K::Suspend, 0, ref), ev(K::Run, std::max<u64>(a / 2 / US, 1) * US)}));
+			made.push_back(looping_task(name, {ev(K::Run, a), ev(K::Resume, 0, ref), ev(K::Sleep, b)}));
+			made.push_back(looping_task(name + "s", {ev(K::Suspend, 0, ref), ev(K::Run, std::max<u64>(a / 2 / US, 1) * US)}));
 			break;
 		}
 		case Kind::SliceSetter: {
 			const u64 s = (e.slice_us ? e.slice_us : 3000) * US;
-			made.push_back(make_task(name, {ev(K::SetSlice, s), ev(K::Run, a),
+			made.push_back(looping_task(name, {ev(K::SetSlice, s), ev(K::Run, a),
 							ev(K::SetSlice, e.nice2 < 0 ? 0 : std::max<u64>(s / 2 / US, 1) * US),
 							ev(K::Sleep, b)}));
 			break;
 		}
-		default: made.push_back(make_task(name, {ev(K::Runtime, a), ev(K::Sleep, b)})); break;
+		default: made.push_back(looping_task(name, {ev(K::Runtime, a), ev(K::Sleep, b)})); break;
 		}
 		for (TaskSpec& t : made) {
 			t.nice = e.nice;

@@ -63,6 +63,13 @@ struct Genome {
 // A random structural change (add, remove or copy a task; change one field
 // to an interesting or random value; change HZ, preset, flags, knobs).
 void mutate(Genome& g, uint64_t& rng);
+
+// The workload targets' LLVMFuzzerCustomMutator: decode, apply 1-3
+// structural mutations, re-encode within max_size; one call in 8 is left to
+// `bytes` (libFuzzer's LLVMFuzzerMutate, when linked; decode() folds any
+// bytes back into range).
+using ByteMutator = size_t (*)(uint8_t* data, size_t size, size_t max_size);
+size_t custom_mutate(uint8_t* data, size_t size, size_t max_size, unsigned int seed, ByteMutator bytes);
 uint64_t next_rand(uint64_t& rng);
 
 struct Case {

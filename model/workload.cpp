@@ -12,6 +12,15 @@ int Workload::ref(const std::string& name)
 	return static_cast<int>(refs.size() - 1);
 }
 
+TaskSpec looping_task(std::string name, std::vector<Event> events)
+{
+	TaskSpec t;
+	t.name = std::move(name);
+	t.loop = LOOP_FOREVER;
+	t.phases.push_back(Phase{"main", 1, std::move(events)});
+	return t;
+}
+
 Workload hogs_workload(int n, u64 duration)
 {
 	Workload w;

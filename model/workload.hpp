@@ -67,6 +67,9 @@ struct Workload {
 	int ref(const std::string& name);
 };
 
+// A task that repeats `events` forever (one phase named "main").
+TaskSpec looping_task(std::string name, std::vector<Event> events);
+
 // `n` CPU hogs (`while :; do :; done`), named hog-0 .. hog-(n-1): what
 // `stress-ng --cpu n` is on one CPU.
 Workload hogs_workload(int n, u64 duration);
