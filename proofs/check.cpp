@@ -297,6 +297,24 @@ CheckStats check_encoding(u64 states, u64 seed, std::ostream& out, unsigned max_
 				cmp(what, m.rq.need_resched, truth(y.rq.need_resched));
 			}
 		}
+		if (s.has_curr && s.curr_on_rq && !s.tree.empty() && !s.overflow) {
+			// check_preempt_wakeup_fair(pse) for the last tree entity (the waker),
+			// with PREEMPT_SHORT and WAKEUP_PREEMPTION switched at random
+			StateSpec w = s;
+			w.cfg.features.set(Feature::PREEMPT_SHORT, (k & 1) != 0);
+			w.cfg.features.set(Feature::WAKEUP_PREEMPTION, (k % 7) != 0);
+			ModelState m(w);
+			SymState y = sym_state(c, w, mutation);
+			const bool pre = (k % 11) == 0;  // need_resched already set
+			m.rq.need_resched = pre;
+			y.rq.need_resched = c.bool_val(pre);
+			m.rq.check_preempt_wakeup_fair(m.tree.back());
+			y.enc.check_preempt_wakeup_fair(y.rq, static_cast<unsigned>(w.tree.size() - 1));
+			cmp("check_preempt_wakeup_fair", m.rq.need_resched, truth(y.rq.need_resched));
+			cmp("check_preempt_wakeup_fair", static_cast<u64>(m.curr->vlag), num(y.rq.curr->vprot));
+			cmp("check_preempt_wakeup_fair", m.curr->vruntime, num(y.rq.curr->v));
+			cmp("check_preempt_wakeup_fair", m.curr->deadline, num(y.rq.curr->d));
+		}
 		{  // update_deadline, set_protect_slice, place_entity on an entity off the tree
 			ModelState m(s);
 			SymState y = sym_state(c, s, mutation);

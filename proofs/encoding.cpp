@@ -19,6 +19,10 @@ std::string mutation_name(unsigned m)
 	add(MUT_ELIGIBLE_STRICT, "eligible-strict");
 	add(MUT_NR_QUEUED_OFF_BY_ONE, "nr-queued-off-by-one");
 	add(MUT_RENEW_STRICT, "renew-strict");
+	add(MUT_WAKEUP_IGNORE_SHORT, "wakeup-ignore-short");
+	add(MUT_NO_RESCHED_RENEWAL, "no-resched-renewal");
+	add(MUT_PICK_NO_CURR_FALLBACK, "pick-no-curr-fallback");
+	add(MUT_AVG_TRUNC, "avg-trunc");
 	return s.empty() ? "none" : s;
 }
 
@@ -65,7 +69,8 @@ expr Enc::avg_vruntime(const SymRq& rq) const
 		wsum = wsum + rq.curr->w;
 	}
 	// floor: a negative sum is shifted by load - 1 before the truncating division
-	const expr floored = z3::ite(z3::slt(avg, 0), avg - (wsum - 1), avg) / z3::ite(wsum == 0, bv(1), wsum);
+	const expr shifted = (cfg_.mutation & MUT_AVG_TRUNC) ? avg : z3::ite(z3::slt(avg, 0), avg - (wsum - 1), avg);
+	const expr floored = shifted / z3::ite(wsum == 0, bv(1), wsum);
 	return rq.v0 + z3::ite(wsum == 0, avg, floored);
 }
 
@@ -143,7 +148,8 @@ void Enc::update_curr(SymRq& rq) const
 	update_min_vruntime(n);
 	const expr multi = (cfg_.mutation & MUT_NR_QUEUED_OFF_BY_ONE) ? z3::ugt(rq.nr_queued, bv(2))
 								       : rq.nr_queued != bv(1);
-	const expr resched = multi && (renewed || !protect_slice(cur));
+	const expr renew_resched = (cfg_.mutation & MUT_NO_RESCHED_RENEWAL) ? c_.bool_val(false) : renewed;
+	const expr resched = multi && (renew_resched || !protect_slice(cur));
 
 	SymSE& out = *rq.curr;
 	out.exec_start = z3::ite(go, cur.exec_start, old.exec_start);
@@ -166,7 +172,9 @@ void Enc::set_protect_slice(const SymRq& rq, SymSE& se) const
 	se.vprot = z3::ite(slice != se.slice, limited, se.d);
 }
 
-expr Enc::pick_eevdf(const SymRq& rq, bool protect) const
+expr Enc::pick_eevdf(const SymRq& rq, bool protect) const { return pick_eevdf(rq, c_.bool_val(protect)); }
+
+expr Enc::pick_eevdf(const SymRq& rq, const expr& protect) const
 {
 	auto idx = [&](unsigned i) { return c_.bv_val(i, 8); };
 	const size_t n = rq.tree.size();
@@ -209,12 +217,60 @@ expr Enc::pick_eevdf(const SymRq& rq, bool protect) const
 		const SymSE& c = *rq.curr;
 		const expr c_ok = vruntime_eligible(rq, c.v);
 		const expr before = z3::slt(c.d - best_d, 0);
+		const expr fallback = (cfg_.mutation & MUT_PICK_NO_CURR_FALLBACK) ? idx(PICK_NONE) : idx(PICK_CURR);
 		result = z3::ite(any, z3::ite(c_ok && before, idx(PICK_CURR), best),
-				 z3::ite(c_ok, idx(PICK_CURR), idx(PICK_NONE)));
-		if (protect)
-			result = z3::ite(c_ok && protect_slice(c), idx(PICK_CURR), result);
+				 z3::ite(c_ok, fallback, idx(PICK_NONE)));
+		result = z3::ite(protect && c_ok && protect_slice(c), idx(PICK_CURR), result);
 	}
 	return z3::ite(rq.nr_queued == bv(1), curr_or_left, result);
+}
+
+void Enc::update_protect_slice(const SymRq& rq, SymSE& se) const
+{
+	se.vprot = min_vruntime(se.vprot, se.v + calc_delta_fair(cfs_rq_min_slice(rq), se.cdf));
+}
+
+void Enc::cancel_protect_slice(SymSE& se) const
+{
+	se.vprot = z3::ite(protect_slice(se), se.v, se.vprot);
+}
+
+expr Enc::check_preempt_wakeup_fair(SymRq& rq, unsigned pse) const
+{
+	auto idx = [&](unsigned i) { return c_.bv_val(i, 8); };
+	if (!rq.curr || !cfg_.features[Feature::WAKEUP_PREEMPTION])
+		return idx(PICK_NONE);
+	const expr was = rq.need_resched;
+	SymRq n = rq;
+	update_curr(n);
+	const SymSE& p = n.tree[pse];
+	const expr short_slice = (cfg_.features[Feature::PREEMPT_SHORT] && !(cfg_.mutation & MUT_WAKEUP_IGNORE_SHORT))
+					 ? z3::ult(p.slice, n.curr->slice)
+					 : c_.bool_val(false);
+	const expr pick = pick_eevdf(n, !short_slice);
+	const expr wins = pick == idx(pse);
+	SymSE c = *n.curr;
+	SymSE cancelled = c;
+	cancel_protect_slice(cancelled);
+	SymSE shrunk = c;
+	if (cfg_.features[Feature::RUN_TO_PARITY])
+		update_protect_slice(n, shrunk);
+	c.vprot = z3::ite(wins, z3::ite(short_slice, cancelled.vprot, c.vprot), z3::ite(short_slice, shrunk.vprot, c.vprot));
+	n.curr = c;
+	n.need_resched = n.need_resched || wins;
+	// need_resched already set: the function returns before update_curr
+	SymSE& out = *rq.curr;
+	const SymSE& nc = *n.curr;
+	out.v = z3::ite(was, out.v, nc.v);
+	out.d = z3::ite(was, out.d, nc.d);
+	out.vprot = z3::ite(was, out.vprot, nc.vprot);
+	out.slice = z3::ite(was, out.slice, nc.slice);
+	out.exec_start = z3::ite(was, out.exec_start, nc.exec_start);
+	out.sum_exec = z3::ite(was, out.sum_exec, nc.sum_exec);
+	rq.sum = z3::ite(was, rq.sum, n.sum);
+	rq.v0 = z3::ite(was, rq.v0, n.v0);
+	rq.need_resched = was || n.need_resched;
+	return z3::ite(was, idx(PICK_NONE), pick);
 }
 
 void Enc::place_entity(const SymRq& rq, SymSE& se, bool initial) const

@@ -32,6 +32,10 @@ enum Mutation : unsigned {
 	MUT_ELIGIBLE_STRICT = 1u << 1,    // vruntime_eligible: avg > key*W (off by one: v < V)
 	MUT_NR_QUEUED_OFF_BY_ONE = 1u << 2,  // update_curr: no resched unless nr_queued > 2
 	MUT_RENEW_STRICT = 1u << 3,       // update_deadline renews only when v > d, protection while v <= vprot
+	MUT_WAKEUP_IGNORE_SHORT = 1u << 4,  // check_preempt_wakeup_fair: PREEMPT_SHORT ignored (waker judged with curr's protection)
+	MUT_NO_RESCHED_RENEWAL = 1u << 5,   // update_curr: a renewal alone does not request a resched (O5's integer step)
+	MUT_PICK_NO_CURR_FALLBACK = 1u << 6,  // __pick_eevdf: no fallback to an eligible curr when the tree has none
+	MUT_AVG_TRUNC = 1u << 7,            // avg_vruntime: truncating division (650cad561cce reverted)
 };
 std::string mutation_name(unsigned m);
 
@@ -102,8 +106,18 @@ public:
 
 	// __pick_eevdf(protect): an 8-bit index (tree index, PICK_CURR or PICK_NONE).
 	z3::expr pick_eevdf(const SymRq& rq, bool protect) const;
+	z3::expr pick_eevdf(const SymRq& rq, const z3::expr& protect) const;
 
 	void place_entity(const SymRq& rq, SymSE& se, bool initial) const;
+
+	// update_protect_slice(se) (6.17+): vprot = min(vprot, v + cdf(min slice)).
+	void update_protect_slice(const SymRq& rq, SymSE& se) const;
+	// cancel_protect_slice(se): if protected, vprot = v.
+	void cancel_protect_slice(SymSE& se) const;
+	// check_preempt_wakeup_fair(pse) (6.17+ vprot path) for pse = rq.tree[pse]
+	// (already enqueued), curr on the queue; ORs the resched into
+	// rq.need_resched and updates curr. Returns the pick it compared.
+	z3::expr check_preempt_wakeup_fair(SymRq& rq, unsigned pse) const;
 
 private:
 	z3::expr entity_before(const SymSE& a, const SymSE& b) const { return z3::slt(a.d - b.d, 0); }
