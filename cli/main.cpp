@@ -13,6 +13,7 @@
 #include "cli/options.hpp"
 #include "cli/plots.hpp"
 #include "cli/companion.hpp"
+#include "cli/probe_compare.hpp"
 #include "cli/report.hpp"
 #include "cli/seed001.hpp"
 #include "cli/sim.hpp"
@@ -266,11 +267,16 @@ int main(int argc, char** argv)
 	check->add_flag("--json", check_json, "print one JSON document");
 	check->add_option("--svg", check_svg, "write the claimed-vs-model bars of every row as SVG to FILE");
 
-	auto* probe = app.add_subcommand("probe", "run the live-kernel probe eevdf-probe with these arguments");
+	auto* probe = app.add_subcommand("probe", "measure the live kernel (eevdf-probe) and print it beside the model");
 	probe->footer("Runs eevdf-probe (built from probe/) found next to eevdf, in ../probe/ of a build tree or in\n"
-		      "PATH (or $EEVDF_PROBE), passing every argument through. Needs root on a real kernel.\n"
-		      "Examples:\n  eevdf probe --hogs 4 --slice 3ms --duration 5s\n  eevdf probe -- --help   # the probe's own help\n"
-		      "Exit status: the probe's; 2 if it cannot be found or run.\n");
+		      "PATH (or $EEVDF_PROBE) with these arguments, then the same scenario (hogs, custom slice, the\n"
+		      "periodic waker, the kernel's HZ, CPU count and version) in the model, and prints\n"
+		      "kernel | model | model with the calibrated 30 us tick jitter. Needs root on a real kernel.\n"
+		      "With --json the probe's own JSON is printed instead.\n"
+		      "Examples:\n  eevdf probe --hogs 4 --slice 3ms --duration 5s --cpu 1 --isolate\n"
+		      "  eevdf probe --hogs 3 --slice 3ms --duration 5s --waker 10000:1000\n"
+		      "  eevdf probe -- --help   # the probe's own help\n"
+		      "Exit status: 0; the probe's own status when it fails; 2 if it cannot be found or run.\n");
 	probe->prefix_command();
 
 	auto* prove = app.add_subcommand("prove", "decide the Z3 proof obligations (eevdf-prove) with these arguments");
@@ -313,7 +319,7 @@ int main(int argc, char** argv)
 		if (*check)
 			return cmd_check(claim_files, check_json, check_svg);
 		if (*probe)
-			return exec_companion(PROBE, probe->remaining());
+			return probe_side_by_side(probe->remaining());
 		if (*prove)
 			return exec_companion(PROVER, prove->remaining());
 	} catch (const UsageError& e) {

@@ -347,5 +347,29 @@ def probe_is_found_and_gets_the_arguments():
     assert p.returncode == 7 and p.stdout == "probe:--hogs 2 --json x y\n", (p.returncode, p.stdout, p.stderr)
 
 
+@test
+def probe_prints_the_kernel_beside_the_model():
+    # A fake probe reports a kernel that ran 4 hogs with a 3 ms slice at
+    # HZ=250: the model's column must be `eevdf sim`'s for that scenario.
+    canned = {"kernel": {"release": "6.18.44-test", "hz": 250, "cpus_online": 2},
+              "config": {"hogs": 4, "slice_ns": 3000000, "duration_ns": 1000000000, "traced": True},
+              "hogs": {"trace": {"runs_merged": {"count": 250, "mean_ns": 4000000, "p50_ns": 4000000,
+                                                  "p90_ns": 4000000, "p99_ns": 4100000}}}}
+    fake = path("eevdf-probe-json")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\ncat <<'EOF'\n" + json.dumps(canned) + "\nEOF\n")
+    os.chmod(fake, 0o755)
+    env = dict(os.environ, EEVDF_PROBE=fake)
+    p = subprocess.run([EEVDF, "probe", "--hogs", "4", "--slice", "3ms"], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, (p.returncode, p.stderr)
+    rows = {r.split("|")[1].strip(): [c.strip() for c in r.split("|")[2:5]] for r in p.stdout.splitlines() if r.startswith("| ")}
+    sim = json.loads(run("sim", "--hogs", "4", "--hz", "250", "--cpus", "2", "--custom-slice", "3ms",
+                         "--duration", "1s", "--json").stdout)["summary"]["run_ns"]
+    assert rows["hog runs"][0] == "250", rows
+    assert rows["hog runs"][1] == str(sim["count"]), (rows, sim)
+    assert rows["hog run mean (ms)"][1] == "%.3f" % (sim["mean"] / 1e6), (rows, sim)
+    assert "model preset 6.18" in p.stdout, p.stdout
+
+
 print(f"outputs: {len(failures)} failed")
 sys.exit(1 if failures else 0)
