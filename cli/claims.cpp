@@ -279,7 +279,9 @@ double metric_value(const Claim& c, const Settings& row, const std::string& wher
 	}
 }
 
-bool agrees(const Claim& c, const ClaimRow& r, double claimed, double model)
+}  // namespace
+
+bool row_agrees(const Claim& c, const ClaimRow& r, double claimed, double model)
 {
 	const double tol = std::max(c.tolerance_absolute, c.tolerance_relative * std::fabs(claimed));
 	if (r.compare == "at_most")
@@ -288,6 +290,8 @@ bool agrees(const Claim& c, const ClaimRow& r, double claimed, double model)
 		return model >= claimed - tol;
 	return std::fabs(model - claimed) <= tol;
 }
+
+namespace {
 
 std::string fmt(double x)
 {
@@ -429,7 +433,7 @@ std::vector<RowResult> evaluate(const Claim& c)
 		if (!res.claimed) {
 			res.verdict = "info";
 		} else {
-			const bool ok = agrees(c, r, *res.claimed, res.model);
+			const bool ok = row_agrees(c, r, *res.claimed, res.model);
 			if (r.expect_disagree) {
 				res.verdict = ok ? "AGREES, expected not to" : "finding";
 				res.ok = !ok;

@@ -60,6 +60,10 @@ struct RowResult {
 // make a valid configuration or workload (naming the row).
 std::vector<RowResult> evaluate(const Claim& c);
 
+// Whether `value` satisfies row `r` of claim `c` against `claimed`
+// (compare mode and tolerance).
+bool row_agrees(const Claim& c, const ClaimRow& r, double claimed, double value);
+
 std::string format_claim(const Claim& c, const std::vector<RowResult>& rows);
 std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult>>>& all);
 

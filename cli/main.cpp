@@ -275,6 +275,7 @@ int main(int argc, char** argv)
 		      "With --json the probe's own JSON is printed instead.\n"
 		      "Examples:\n  eevdf probe --hogs 4 --slice 3ms --duration 5s --cpu 1 --isolate\n"
 		      "  eevdf probe --hogs 3 --slice 3ms --duration 5s --waker 10000:1000\n"
+		      "  eevdf probe --claim claims/x.json   # a claim's hog rows on this kernel\n"
 		      "  eevdf probe -- --help   # the probe's own help\n"
 		      "Exit status: 0; the probe's own status when it fails; 2 if it cannot be found or run.\n");
 	probe->prefix_command();

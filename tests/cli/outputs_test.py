@@ -369,6 +369,14 @@ def probe_prints_the_kernel_beside_the_model():
     assert rows["hog runs"][1] == str(sim["count"]), (rows, sim)
     assert rows["hog run mean (ms)"][1] == "%.3f" % (sim["mean"] / 1e6), (rows, sim)
     assert "model preset 6.18" in p.stdout, p.stdout
+    # A claim's rows on the (fake) kernel: the HZ=250 row is measured, the
+    # HZ=1000 row is skipped with the reason.
+    p = subprocess.run([EEVDF, "probe", "--claim", os.path.join(DATA, "claims", "probe_hz250.json")],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 0, (p.returncode, p.stderr)
+    rows = [[c.strip() for c in r.split("|")[1:]] for r in p.stdout.splitlines() if r.startswith("| hz")]
+    assert rows[0][:5] == ["hz=250", "4.000", "4.000", "4.000", "agrees"], rows
+    assert rows[1][3] == "-" and "skipped: a row for HZ=1000; this kernel runs HZ=250" in rows[1][5], rows
 
 
 print(f"outputs: {len(failures)} failed")
