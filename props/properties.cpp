@@ -52,6 +52,18 @@ u64 hog_duration(const Config& cfg, int n)
 	return std::min<u64>(std::max<u64>(6 * round, 50 * cfg.tick_ns), 8'000 * MS);
 }
 
+// n equal-nice hogs forked together, long enough for several runs each,
+// run under the invariant checker with `watch`; a violation fails `name`.
+Workload run_hogs(const std::string& name, Bugs bugs, const Config& cfg, int n, int nice, Observer& watch)
+{
+	Workload wl = equal_hogs(n, nice, 0);
+	wl.duration = hog_duration(cfg, n);
+	const std::string bad = run_checked(cfg, wl, {&watch});
+	if (!bad.empty())
+		fail(name, bugs, cfg, wl, bad);
+	return wl;
+}
+
 // Runs of equal-weight hogs forked together. `exact`: nice 0, no tick
 // jitter and the first tick a whole TICK_NSEC after the start, where the bound is slice + TICK_NSEC - 1 (or in the max form
 // max(slice, TICK_NSEC) + TICK_NSEC - 1). Otherwise (any equal nice, any
@@ -66,13 +78,8 @@ Testable run_length_with(const std::string& name, Bugs bugs, bool max_form, bool
 			cfg.knobs.tick_phase = 0;  // the hogs start on a tick
 		} else
 			nice = *rc::gen::inRange(-20, 20);
-		const int n = *rc::gen::inRange(2, 9);
-		Workload wl = equal_hogs(n, nice, 0);
-		wl.duration = hog_duration(cfg, n);
 		SwitchLog log;
-		const std::string bad = run_checked(cfg, wl, {&log});
-		if (!bad.empty())
-			fail(name, bugs, cfg, wl, bad);
+		const Workload wl = run_hogs(name, bugs, cfg, *rc::gen::inRange(2, 9), nice, log);
 		const u64 bound = hog_run_bound(cfg, exact, max_form);
 		const auto runs = runs_until(log, wl.duration);
 		RC_PRE(!runs.empty());
@@ -129,13 +136,8 @@ Testable lag_bound_hogs(Bugs bugs)
 {
 	return [=] {
 		Config cfg = hog_config(bugs);
-		const int n = *rc::gen::inRange(2, 9);
-		Workload wl = equal_hogs(n, 0, 0);
-		wl.duration = hog_duration(cfg, n);
 		LagWatch lag;
-		const std::string bad = run_checked(cfg, wl, {&lag});
-		if (!bad.empty())
-			fail("lag_bound_hogs", bugs, cfg, wl, bad);
+		const Workload wl = run_hogs("lag_bound_hogs", bugs, cfg, *rc::gen::inRange(2, 9), 0, lag);
 		const s64 bound = hog_lag_bound(cfg);
 		if (lag.max_lag >= bound || lag.min_lag <= -bound)
 			fail("lag_bound_hogs", bugs, cfg, wl,
@@ -148,13 +150,8 @@ Testable fairness_window(Bugs bugs)
 {
 	return [=] {
 		Config cfg = hog_config(bugs);
-		const int n = *rc::gen::inRange(2, 9);
-		Workload wl = equal_hogs(n, 0, 0);
-		wl.duration = hog_duration(cfg, n);
 		ShareWatch share;
-		const std::string bad = run_checked(cfg, wl, {&share});
-		if (!bad.empty())
-			fail("fairness_window", bugs, cfg, wl, bad);
+		const Workload wl = run_hogs("fairness_window", bugs, cfg, *rc::gen::inRange(2, 9), 0, share);
 		// e_i(t) = n cpu_i(t) - t; a window's service error is the change of
 		// e_i / n, so the largest is (max e_i - min e_i) / n.
 		const s64 bound = hog_window_bound(cfg);
