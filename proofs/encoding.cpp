@@ -23,6 +23,8 @@ std::string mutation_name(unsigned m)
 	add(MUT_NO_RESCHED_RENEWAL, "no-resched-renewal");
 	add(MUT_PICK_NO_CURR_FALLBACK, "pick-no-curr-fallback");
 	add(MUT_AVG_TRUNC, "avg-trunc");
+	add(MUT_EXEC_START_STALE, "exec-start-stale");
+	add(MUT_PROTECT_MAX, "protect-max");
 	return s.empty() ? "none" : s;
 }
 
@@ -141,7 +143,7 @@ void Enc::update_curr(SymRq& rq) const
 
 	SymRq n = rq;
 	SymSE& cur = *n.curr;
-	cur.exec_start = rq.clock;
+	cur.exec_start = (cfg_.mutation & MUT_EXEC_START_STALE) ? old.exec_start : rq.clock;
 	cur.sum_exec = old.sum_exec + delta;
 	cur.v = old.v + calc_delta_fair(delta, old.cdf);
 	const expr renewed = update_deadline(cur);
@@ -227,7 +229,16 @@ expr Enc::pick_eevdf(const SymRq& rq, const expr& protect) const
 
 void Enc::update_protect_slice(const SymRq& rq, SymSE& se) const
 {
-	se.vprot = min_vruntime(se.vprot, se.v + calc_delta_fair(cfs_rq_min_slice(rq), se.cdf));
+	limit_protect_slice(se, calc_delta_fair(cfs_rq_min_slice(rq), se.cdf));
+}
+
+void Enc::limit_protect_slice(SymSE& se, const expr& vslice) const
+{
+	const expr limit = se.v + vslice;
+	if (cfg_.mutation & MUT_PROTECT_MAX)
+		se.vprot = z3::ite(z3::slt(se.vprot - limit, 0), limit, se.vprot);
+	else
+		se.vprot = min_vruntime(se.vprot, limit);
 }
 
 void Enc::cancel_protect_slice(SymSE& se) const

@@ -36,6 +36,8 @@ enum Mutation : unsigned {
 	MUT_NO_RESCHED_RENEWAL = 1u << 5,   // update_curr: a renewal alone does not request a resched (O5's integer step)
 	MUT_PICK_NO_CURR_FALLBACK = 1u << 6,  // __pick_eevdf: no fallback to an eligible curr when the tree has none
 	MUT_AVG_TRUNC = 1u << 7,            // avg_vruntime: truncating division (650cad561cce reverted)
+	MUT_EXEC_START_STALE = 1u << 8,     // update_curr: exec_start not advanced (the same delta charged again)
+	MUT_PROTECT_MAX = 1u << 9,          // update_protect_slice: vprot = max(vprot, v + vslice) (extends protection)
 };
 std::string mutation_name(unsigned m);
 
@@ -112,6 +114,8 @@ public:
 
 	// update_protect_slice(se) (6.17+): vprot = min(vprot, v + cdf(min slice)).
 	void update_protect_slice(const SymRq& rq, SymSE& se) const;
+	// Its core for a given vslice = cdf(min slice): vprot = min_vruntime(vprot, v + vslice).
+	void limit_protect_slice(SymSE& se, const z3::expr& vslice) const;
 	// cancel_protect_slice(se): if protected, vprot = v.
 	void cancel_protect_slice(SymSE& se) const;
 	// check_preempt_wakeup_fair(pse) (6.17+ vprot path) for pse = rq.tree[pse]

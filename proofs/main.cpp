@@ -39,7 +39,8 @@ int main(int argc, char** argv)
 		else if (a == "--mutate") {
 			const std::string m = next();
 			for (unsigned b : {MUT_DEADLINE_FROM_OLD, MUT_ELIGIBLE_STRICT, MUT_NR_QUEUED_OFF_BY_ONE, MUT_RENEW_STRICT,
-					   MUT_WAKEUP_IGNORE_SHORT, MUT_NO_RESCHED_RENEWAL, MUT_PICK_NO_CURR_FALLBACK, MUT_AVG_TRUNC})
+					   MUT_WAKEUP_IGNORE_SHORT, MUT_NO_RESCHED_RENEWAL, MUT_PICK_NO_CURR_FALLBACK, MUT_AVG_TRUNC,
+					   MUT_EXEC_START_STALE, MUT_PROTECT_MAX})
 				if (mutation_name(b) == m)
 					extra.mutation = b;
 			if (!extra.mutation) {
