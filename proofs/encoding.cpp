@@ -25,6 +25,7 @@ std::string mutation_name(unsigned m)
 	add(MUT_AVG_TRUNC, "avg-trunc");
 	add(MUT_EXEC_START_STALE, "exec-start-stale");
 	add(MUT_PROTECT_MAX, "protect-max");
+	add(MUT_RENEW_PROTECT, "renew-protect");
 	return s.empty() ? "none" : s;
 }
 
@@ -106,6 +107,8 @@ expr Enc::update_deadline(SymSE& se) const
 	const expr d = from + calc_delta_fair(slice, se.cdf);
 	se.slice = z3::ite(past, slice, se.slice);
 	se.d = z3::ite(past, d, se.d);
+	if (cfg_.mutation & MUT_RENEW_PROTECT)
+		se.vprot = z3::ite(past, d, se.vprot);
 	return past;
 }
 
@@ -159,6 +162,7 @@ void Enc::update_curr(SymRq& rq) const
 	out.v = z3::ite(go, cur.v, old.v);
 	out.d = z3::ite(go, cur.d, old.d);
 	out.slice = z3::ite(go, cur.slice, old.slice);
+	out.vprot = z3::ite(go, cur.vprot, old.vprot);  // unchanged unless a mutation touches it
 	rq.sum = z3::ite(go, n.sum, rq.sum);
 	rq.v0 = z3::ite(go, n.v0, rq.v0);
 	rq.need_resched = rq.need_resched || (go && resched);

@@ -38,6 +38,7 @@ enum Mutation : unsigned {
 	MUT_AVG_TRUNC = 1u << 7,            // avg_vruntime: truncating division (650cad561cce reverted)
 	MUT_EXEC_START_STALE = 1u << 8,     // update_curr: exec_start not advanced (the same delta charged again)
 	MUT_PROTECT_MAX = 1u << 9,          // update_protect_slice: vprot = max(vprot, v + vslice) (extends protection)
+	MUT_RENEW_PROTECT = 1u << 10,       // update_deadline: a renewal also protects the new request (vprot = d)
 };
 std::string mutation_name(unsigned m);
 

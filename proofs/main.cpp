@@ -40,7 +40,7 @@ int main(int argc, char** argv)
 			const std::string m = next();
 			for (unsigned b : {MUT_DEADLINE_FROM_OLD, MUT_ELIGIBLE_STRICT, MUT_NR_QUEUED_OFF_BY_ONE, MUT_RENEW_STRICT,
 					   MUT_WAKEUP_IGNORE_SHORT, MUT_NO_RESCHED_RENEWAL, MUT_PICK_NO_CURR_FALLBACK, MUT_AVG_TRUNC,
-					   MUT_EXEC_START_STALE, MUT_PROTECT_MAX})
+					   MUT_EXEC_START_STALE, MUT_PROTECT_MAX, MUT_RENEW_PROTECT})
 				if (mutation_name(b) == m)
 					extra.mutation = b;
 			if (!extra.mutation) {

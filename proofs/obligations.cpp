@@ -199,6 +199,11 @@ struct Obligation {
 	std::function<bool(Query&, const z3::model&, std::string&)> direct_replay = nullptr;
 	// For proofs: an executable-model cross-check (simulations), true if consistent.
 	std::function<bool(std::string&)> crosscheck = nullptr;
+	// An obligation split into `cases` independent queries (build_case(q, m, k)
+	// for k < cases): PROVED iff every case is, REFUTED by the first sat case.
+	// Each case is exported as NAME.k.smt2.
+	size_t cases = 0;
+	std::function<void(Query&, unsigned mutation, size_t k)> build_case = nullptr;
 	// QF_BV only: bit-blast straight to SAT instead of the default solver
 	// (faster where the query is a few adders and signed comparisons)
 	bool bitblast = false;
@@ -441,6 +446,137 @@ void build_wakeup(Query& q, unsigned m, bool preempt_short)
 	const expr claim = z3::implies(cond, after.need_resched && next == idx) &&
 			   z3::implies(wake_pick == idx && shorter, cond);
 	q.s.add(!claim);
+}
+
+// O7, the pick: a waker P that is eligible with the earliest deadline of the
+// queue (curr included) right after the wakeup's update_curr gets the CPU at
+// the next resched, whether the wakeup itself preempts or the resched comes
+// later from update_curr (a tick). Curr C and two other entities B0, B1, all
+// nice 0; sums consistent with the keys; keys within +-2^40 of v0 (no s64
+// overflow in key * load, O6's precondition). Checked with and without
+// PREEMPT_SHORT (any waker slice).
+void build_wakeup_picked(Query& q, unsigned m, int part)  // 1 the wakeup preempts, 2 a later resched (times out)
+{
+	const expr r = q.show("slice", q.var("r")), tw = q.show("t_wakeup", q.var("tw"));
+	const expr e = q.show("since_last_accounting", q.var("e")), dt = q.show("wakeup_to_resched", q.var("dt"));
+	const expr v0 = q.show("v0", q.var("v0"));
+	expr pre = q.in(r, 100000, 100000000) && z3::ule(e, q.bv(1ULL << 38)) && z3::ule(dt, q.bv(1ULL << 38));
+	// every value as v0 plus an offset (a bijection of the 64-bit values): the
+	// solver sees the keys the kernel computes
+	auto off = [&](const std::string& n, u64 mag) {
+		const expr k = q.var(n + "-v0");
+		pre = pre && z3::sle(q.bv(static_cast<u64>(-static_cast<s64>(mag))), k) && z3::sle(k, q.bv(mag));
+		return q.show(n, v0 + k);
+	};
+	auto ent = [&](const std::string& n) {
+		SymSE se = free_se(q, n);
+		se.v = off("v_" + n, 1ULL << 40);
+		se.d = off("d_" + n, 1ULL << 41);
+		se.vprot = off("vprot_" + n, 1ULL << 41);
+		se.w = q.bv(1024);
+		return se;
+	};
+	SymSE C = ent("curr"), B0 = ent("b0"), B1 = ent("b1"), P = ent("waker");
+	C.exec_start = tw - e;
+	C.slice = r;
+	// set_protect_slice and update_protect_slice keep vprot <= d (wrapped)
+	pre = pre && z3::sle(C.vprot - C.d, q.bv(0));
+	const expr sum = (B0.v - v0) * 1024 + (B1.v - v0) * 1024 + (P.v - v0) * 1024;
+	const SymRq rq{v0, sum, q.bv(3 * 1024), q.bv(4), tw, {B0, B1, P}, C, true, q.c.bool_val(false)};
+	const unsigned pi = 2;
+	const expr idx = q.c.bv_val(pi, 8);
+	SymConfig cfg = sym_config(q, r, q.bv(TICK_HZ1000), m);
+	cfg.features.set(Feature::PREEMPT_SHORT, false);
+	Enc enc(q.c, cfg);
+	SymRq post = rq;
+	enc.update_curr(post);  // the state the wakeup's pick sees
+	const SymSE& p = post.tree[pi];
+	expr cond = enc.vruntime_eligible(post, p.v) && z3::slt(p.d - post.curr->d, 0);
+	for (unsigned i = 0; i < pi; i++)
+		cond = cond && z3::slt(p.d - post.tree[i].d, 0);
+	SymRq wake = rq;
+	enc.check_preempt_wakeup_fair(wake, pi);
+	// no preemption at the wakeup: curr runs on to its next accounting point
+	// that requests a resched (earlier ones only advance v: nice 0)
+	SymRq later = wake;
+	later.clock = tw + dt;
+	enc.update_curr(later);
+	if (part == 1)
+		q.s.add(pre && cond && wake.need_resched && enc.pick_eevdf(wake, true) != idx);
+	else
+		q.s.add(pre && cond && !wake.need_resched && later.need_resched && enc.pick_eevdf(later, true) != idx);
+}
+
+// O7, the pick, over the integers: entity 0 is curr, entity n-1 the waker
+// P, any weights w_i >= 1, any keys. Eligibility is the kernel's test
+// sum_j w_j (v_j - v_x) >= 0 (O6: equal to the s64 test without overflow);
+// a pick is curr when curr is protected (eligible and v < vprot), else an
+// entity as pick_spec proves __pick_eevdf returns one: eligible, with a
+// deadline <= every eligible entity's. update_curr advances curr by any
+// a >= 0 (calc_delta_fair of the elapsed time), renews its deadline by its
+// vslice when v >= d, and requests the resched on a renewal or when
+// protection is over (6.17+).
+void build_waker_picked_int(Query& q, unsigned m)
+{
+	expr any_bad = q.c.bool_val(false);
+	for (int n = 3; n <= 5; n++) {
+		const std::string tag = "n" + std::to_string(n) + "_";
+		auto iv = [&](const std::string& x) { return q.show(tag + x, q.ivar(tag + x)); };
+		std::vector<expr> v, d, w;
+		expr pre = q.c.bool_val(true);
+		for (int i = 0; i < n; i++) {
+			v.push_back(iv("v" + std::to_string(i)));
+			d.push_back(iv("d" + std::to_string(i)));
+			w.push_back(iv("w" + std::to_string(i)));
+			pre = pre && w.back() >= 1;
+		}
+		const size_t P = static_cast<size_t>(n - 1);
+		const expr vprot = iv("vprot_curr"), vs = iv("vslice_curr"), a = iv("advance");
+		const expr shorter = q.c.bool_const((tag + "shorter").c_str());  // PREEMPT_SHORT and slice_P < slice_curr
+		const expr resched0 = q.c.bool_const((tag + "resched_at_wakeup_update").c_str());
+		pre = pre && vprot <= d[0] && vs >= 1 && a >= 0;
+		// the wakeup's own update_curr requested a resched (renewal or protection over): v >= vprot
+		pre = pre && z3::implies(resched0, v[0] >= vprot);
+		auto elig = [&](const std::vector<expr>& vv, size_t x) {
+			expr sum = q.ival(0);
+			for (int j = 0; j < n; j++)
+				sum = sum + w[static_cast<size_t>(j)] * (vv[static_cast<size_t>(j)] - vv[x]);
+			return sum >= 0;
+		};
+		auto is_spec_pick = [&](const std::vector<expr>& vv, const std::vector<expr>& dd, size_t x) {
+			expr e = elig(vv, x);
+			for (int y = 0; y < n; y++)
+				e = e && z3::implies(elig(vv, static_cast<size_t>(y)), dd[x] <= dd[static_cast<size_t>(y)]);
+			return e;
+		};
+		// every pick the specification allows (with protect) is P
+		auto picks_waker = [&](const std::vector<expr>& vv, const std::vector<expr>& dd, const expr& vp) {
+			const expr prot = elig(vv, 0) && vv[0] < vp;
+			expr only_p = !prot && is_spec_pick(vv, dd, P);
+			for (int x = 0; x < n - 1; x++)
+				only_p = only_p && !is_spec_pick(vv, dd, static_cast<size_t>(x));
+			return only_p;
+		};
+		expr cond = elig(v, P);
+		for (int i = 0; i < n - 1; i++)
+			cond = cond && d[P] < d[static_cast<size_t>(i)];
+		// check_preempt_wakeup_fair: pick_eevdf_protect(!shorter) == P requests the resched
+		const expr prot_w = !shorter && elig(v, 0) && v[0] < vprot;
+		const expr wins = !prot_w;  // under cond the unprotected pick is P (checked below via picks_waker)
+		// __schedule() after the wakeup: cancel_protect_slice if shorter (vprot = v)
+		const expr vprot_s = z3::ite(shorter, z3::ite(v[0] < vprot, v[0], vprot), vprot);
+		expr ok = z3::implies(resched0 || wins, picks_waker(v, d, vprot_s));
+		// no preemption: curr runs on; the next update_curr that requests a resched
+		std::vector<expr> v2 = v, d2 = d;
+		v2[0] = v[0] + a;
+		const expr renew = v2[0] >= d[0];
+		d2[0] = z3::ite(renew, v2[0] + vs, d[0]);
+		const expr vprot2 = (m & MUT_RENEW_PROTECT) ? z3::ite(renew, d2[0], vprot) : vprot;
+		const expr resched = renew || v2[0] >= vprot2;
+		ok = ok && z3::implies(!resched0 && !wins && resched, picks_waker(v2, d2, vprot2));
+		any_bad = any_bad || (pre && cond && !ok);
+	}
+	q.s.add(any_bad);
 }
 
 // A nice-0 curr picked at t0 (vprot from set_protect_slice with any other
@@ -845,6 +981,200 @@ void build_lag_invariant(Query& q, unsigned m)
 	q.s.add(any_bad);
 }
 
+// O5 for any weights: n hogs with weights w_i >= 1, virtual requests
+// vs_i = cdf_i(r) and virtual steps A_i = cdf_i(TICK + J) (every accounting
+// point is <= TICK + J after the last). V = S / W with S = sum_j w_j v_j,
+// W = sum_j w_j, is exact (the kernel's floor is within 1 of it). curr = c
+// keeps a ghost p = its v at its last pick. Inv:
+//   every i: 0 < d_i - v_i <= vs_i;
+//   every i != c: v_i - V <= U_i := vs_i + A_i - 1;
+//   curr: p <= V, p <= v_c, d_c - p <= vs_c.
+// V only grows (curr's v grows, nobody leaves), so a waiting entity's
+// v - V only shrinks, and curr was eligible (p <= V) at its pick. From Inv,
+// w_i (V - v_i) = sum_{j != i} w_j (v_j - V) bounds the other side.
+//
+// The weights are constants from the nice table (products w * v stay
+// linear: QF_LIA); every assignment of the listed nice levels to curr and
+// the waiting entities is checked. Symbolic weights make the query
+// non-linear, and Z3 gives no answer in 100 s (docs/proofs.md).
+std::vector<std::vector<int>> lag_weighted_nices()
+{
+	std::vector<std::vector<int>> out;
+	const std::vector<int> levels = {-20, -10, 0, 10, 19};
+	// curr first, then a non-decreasing list of the others (their order does not matter)
+	for (int c : levels)
+		for (size_t i = 0; i < levels.size(); i++) {
+			out.push_back({c, levels[i]});
+			for (size_t j = i; j < levels.size(); j++) {
+				out.push_back({c, levels[i], levels[j]});
+				for (size_t k = j; k < levels.size(); k++)
+					if (levels[i] != -10 && levels[j] != -10 && levels[k] != -10 && c != -10)
+						out.push_back({c, levels[i], levels[j], levels[k]});
+			}
+		}
+	return out;
+}
+
+void build_lag_weighted(Query& q, unsigned m, size_t combo)
+{
+	expr any_bad = q.c.bool_val(false);
+	{
+		const std::vector<int> nices = lag_weighted_nices().at(combo);
+		const int n = static_cast<int>(nices.size());
+		std::string tag = "nice";
+		for (int x : nices)
+			tag += "_" + std::to_string(x);
+		tag += ":";
+		auto iv = [&](const std::string& x) { return q.show(tag + x, q.ivar(tag + x)); };
+		std::vector<expr> v, d, w, vs, A;
+		expr base = q.c.bool_val(true);
+		for (int i = 0; i < n; i++) {
+			const std::string k = std::to_string(i);
+			v.push_back(iv("v" + k));
+			d.push_back(iv("d" + k));
+			w.push_back(q.ival(static_cast<s64>(scale_load_down(nice_to_weight(nices[static_cast<size_t>(i)])))));
+			vs.push_back(iv("vslice" + k));
+			A.push_back(iv("vstep" + k));
+			base = base && vs.back() >= 1 && A.back() >= 1;
+		}
+		auto U = [&](size_t i) { return vs[i] + A[i] - 1; };
+		s64 Wc = 0;  // a numeral, so that W * x stays linear in the exported SMT-LIB2
+		for (int x : nices)
+			Wc += static_cast<s64>(scale_load_down(nice_to_weight(x)));
+		const expr W = q.ival(Wc);
+		auto S = [&](const std::vector<expr>& vv) {
+			expr s = q.ival(0);
+			for (size_t j = 0; j < vv.size(); j++)
+				s = s + w[j] * vv[j];
+			return s;
+		};
+		auto inv = [&](const std::vector<expr>& vv, const std::vector<expr>& dd, const expr& p, size_t c) {
+			expr x = W * p <= S(vv) && p <= vv[c] && dd[c] - p <= vs[c];
+			for (size_t i = 0; i < vv.size(); i++) {
+				x = x && vv[i] < dd[i] && dd[i] - vv[i] <= vs[i];
+				if (i != c)
+					x = x && W * vv[i] - S(vv) <= W * U(i);
+			}
+			return x;
+		};
+		const expr p = iv("p_curr");
+		// initial: forked together at one V (PLACE_LAG with zero lag), 0 < d_i - v_i <= vs_i
+		// (PLACE_DEADLINE_INITIAL gives half a request), entity 0 picked first
+		expr init = base && p == v[0];
+		for (int i = 0; i < n; i++)
+			init = init && v[static_cast<size_t>(i)] == v[0] && d[static_cast<size_t>(i)] > v[0] &&
+			       d[static_cast<size_t>(i)] - v[0] <= vs[static_cast<size_t>(i)];
+		any_bad = any_bad || (init && !inv(v, d, p, 0));
+		// a step: curr (entity 0, by symmetry) advances by a in [0, A_0]
+		const expr a = iv("advance");
+		std::vector<expr> v2 = v, d2 = d;
+		v2[0] = v[0] + a;
+		const expr renew = v2[0] >= d[0];
+		d2[0] = z3::ite(renew, v2[0] + vs[0], d[0]);
+		const expr pre = base && inv(v, d, p, 0) && a >= 0 && a <= A[0];
+		// no renewal: no resched (uniform slices: vprot = d), curr runs on
+		expr post = z3::implies(!renew, inv(v2, d2, p, 0));
+		if (m & MUT_NO_RESCHED_RENEWAL)  // a renewal that does not resched: curr runs on with its old ghost
+			post = post && z3::implies(renew, inv(v2, d2, p, 0));
+		// renewal: resched; the pick is any eligible entity (pick_spec), its v the new ghost
+		for (int x = 0; x < n; x++) {
+			const size_t xi = static_cast<size_t>(x);
+			const expr eligible = S(v2) >= W * v2[xi];
+			if (!(m & MUT_NO_RESCHED_RENEWAL))
+				post = post && z3::implies(renew && eligible, inv(v2, d2, v2[xi], xi));
+		}
+		any_bad = any_bad || (pre && !post);
+		// the bound: -U_i <= V - v_i and w_i (V - v_i) <= sum_{j != i} w_j U_j, all times W
+		expr lag_ok = q.c.bool_val(true);
+		for (int i = 0; i < n; i++) {
+			const size_t ii = static_cast<size_t>(i);
+			expr others = q.ival(0);
+			for (int j = 0; j < n; j++)
+				if (j != i)
+					others = others + w[static_cast<size_t>(j)] * U(static_cast<size_t>(j));
+			lag_ok = lag_ok && W * v[ii] - S(v) <= W * U(ii) && w[ii] * (S(v) - W * v[ii]) <= W * others;
+		}
+		any_bad = any_bad || (base && inv(v, d, p, 0) && !lag_ok);
+	}
+	q.s.add(any_bad);
+}
+
+// Executable cross-check of lag_weighted: hogs at mixed nice levels; after
+// every event, each task's v - V (V = avg_vruntime(), the kernel's floor)
+// against U_i = cdf_i(r) + cdf_i(TICK + J) - 1 and w_i (V - v_i) against
+// sum_{j != i} w_j U_j. Reports how close the runs come to each side.
+bool crosscheck_lag_weighted(std::string& msg)
+{
+	struct LagObserver : Observer {
+		std::vector<u64> U;
+		std::vector<u64> w;
+		u64 events = 0, bad = 0;
+		double ahead = 0, behind = 0;  // the largest observed fraction of each bound
+		void on_event(const Simulation& s, u64) override
+		{
+			const CfsRq& rq = s.cfs_rq();
+			if (rq.nr_queued < 2)
+				return;
+			events++;
+			const u64 V = rq.avg_vruntime();
+			for (size_t i = 0; i < s.tasks().size(); i++) {
+				const SchedEntity& se = s.tasks()[i].se;
+				if (!se.on_rq)
+					continue;
+				u64 others = 0;
+				for (size_t j = 0; j < s.tasks().size(); j++)
+					if (j != i && s.tasks()[j].se.on_rq)
+						others += w[j] * U[j];
+				const s64 lead = wrapped_diff(se.vruntime, V);  // v_i - V
+				if (lead > 0) {
+					bad += static_cast<u64>(lead) > U[i];
+					ahead = std::max(ahead, static_cast<double>(lead) / static_cast<double>(U[i]));
+				} else {
+					const u64 lag = static_cast<u64>(-lead) * w[i];
+					bad += lag > others;
+					behind = std::max(behind, static_cast<double>(lag) / static_cast<double>(others));
+				}
+			}
+		}
+	};
+	u64 runs = 0, events = 0, bad = 0;
+	double ahead = 0, behind = 0;
+	const std::vector<std::vector<int>> mixes = {{0, -10, 10}, {-20, 0, 19}, {-5, 0, 0, 5}, {-20, -20, 19, 19}, {0, 19}};
+	for (const auto& mix : mixes)
+		for (u32 hz : {1000u, 250u})
+			for (u64 r : {750000ULL, 3000000ULL})
+				for (u64 jit_pct : {0ULL, 30ULL}) {
+					Config cfg = config_for(hz, r);
+					cfg.knobs.tick_jitter = cfg.tick_ns * jit_pct / 100;
+					Workload wl;
+					wl.duration = 2 * NSEC_PER_SEC;
+					LagObserver o;
+					for (int nice : mix) {
+						wl.tasks.push_back(TaskSpec{"hog" + std::to_string(wl.tasks.size()), nice, 0, 0, LOOP_FOREVER,
+									    {Phase{"hog", LOOP_FOREVER, {Event{Event::Kind::Run, RUN_FOREVER}}}}});
+						LoadWeight lw{scale_load(nice_to_weight(nice)), 0};
+						o.U.push_back(calc_delta_fair(r, lw) + calc_delta_fair(cfg.tick_ns + cfg.knobs.tick_jitter, lw) - 1);
+						o.w.push_back(nice_to_weight(nice));
+					}
+					Simulation sim(cfg, wl);
+					sim.add_observer(&o);
+					sim.run();
+					runs++;
+					events += o.events;
+					bad += o.bad;
+					ahead = std::max(ahead, o.ahead);
+					behind = std::max(behind, o.behind);
+				}
+	char buf[256];
+	std::snprintf(buf, sizeof buf,
+		      "%llu simulations (nice mixes of 2-4 hogs, HZ 1000/250, r 0.75/3 ms, jitter 0/30%%), %llu states: %llu "
+		      "outside the bounds; largest v - V = %.2f U_i, largest w_i (V - v_i) = %.2f of its bound",
+		      static_cast<unsigned long long>(runs), static_cast<unsigned long long>(events),
+		      static_cast<unsigned long long>(bad), ahead, behind);
+	msg = buf;
+	return bad == 0;
+}
+
 std::vector<Obligation> make_obligations()
 {
 	std::vector<Obligation> v;
@@ -1112,6 +1442,17 @@ std::vector<Obligation> make_obligations()
 			     };
 			     return rp;
 		     }});
+	v.push_back({"wakeup_waker_picked", "7",
+		     "with or without PREEMPT_SHORT, n = 3..5 entities, any weights >= 1: a waker that is eligible with the "
+		     "earliest deadline of the queue (curr included) after the wakeup's update_curr is the pick of the "
+		     "next resched, whether the wakeup preempts or a later update_curr (tick) requests it (QF_NIA over the "
+		     "integer keys; the pick as pick_spec states it)",
+		     true, MUT_RENEW_PROTECT, [](Query& q, unsigned m) { build_waker_picked_int(q, m); }, nullptr});
+	v.push_back({"wakeup_waker_picked_bv", "7",
+		     "the wakeup half over 64-bit bit-vectors on the model's own functions (no PREEMPT_SHORT, 4 nice-0 "
+		     "entities, keys within 2^40 of v0): if check_preempt_wakeup_fair requests the resched, __schedule() "
+		     "picks the waker",
+		     true, MUT_RENEW_PROTECT, [](Query& q, unsigned m) { build_wakeup_picked(q, m, 1); }, nullptr});
 	v.push_back({"wakeup_wait_bound", "7",
 		     "no PREEMPT_SHORT (or a waker whose slice is not shorter): nice-0 curr picked at t0 with any vprot "
 		     "set_protect_slice gives (0 <= vprot - v <= d - v <= r), accounting points (ticks, wakeups) <= TICK + J "
@@ -1177,11 +1518,29 @@ std::vector<Obligation> make_obligations()
 		     "accounting point <= TICK + J later and by any pick satisfying pick_spec, and implies "
 		     "|V - v_i| <= r + TICK + J - 1 (QF_LIA)",
 		     true, MUT_NO_RESCHED_RENEWAL, [](Query& q, unsigned m) { build_lag_invariant(q, m); }, nullptr});
+	v.push_back({"lag_weighted", "5",
+		     "n = 2..4 hogs, weights of nice -20/-10/0/10/19 in every assignment (n = 4 without -10), virtual request vs_i >= 1 and step A_i >= 1 (cdf_i(r), "
+		     "cdf_i(TICK + J)): Inv (0 < d_i - v_i <= vs_i; v_i - V <= U_i = vs_i + A_i - 1 for waiting i; curr's v "
+		     "at its pick <= V) holds initially, is preserved by a step and by any eligible pick after a renewal, "
+		     "and implies -U_i <= V - v_i <= sum_{j != i} w_j U_j / w_i (QF_LIA)",
+		     true, MUT_NO_RESCHED_RENEWAL, nullptr, nullptr});
 	for (Obligation& o : v) {
 		if (o.name == "eligible_exists_int" || o.name == "lag_sum_rounding_int")
 			o.logic = "QF_NIA";
 		if (o.name == "lag_invariant")
 			o.logic = "QF_LIA";
+		if (o.name == "wakeup_waker_picked")
+			o.logic = "QF_NIA";
+		if (o.name == "lag_weighted") {
+			o.logic = "QF_LIA";
+			o.cases = lag_weighted_nices().size();
+			o.build_case = build_lag_weighted;
+			o.crosscheck = crosscheck_lag_weighted;
+		}
+		if (o.name == "wakeup_waker_picked_bv") {  // PROVED in ~9 s (bit-blast); cvc5 ~45 s: run only when named
+			o.bitblast = true;
+			o.experimental = true;
+		}
 		if (o.name == "eligible_exists_overflow")
 			o.direct_replay = replay_overflow;
 		if (o.name == "nohz_enqueue_bound")
@@ -1282,20 +1641,43 @@ int run_prove(const Options& opt, const ExtraOptions& extra, std::ostream& out)
 			ts.set(p);
 			q.s = ts;
 		}
-		o->build(q, extra.mutation);
 		const auto t0 = std::chrono::steady_clock::now();
-		const z3::check_result res = q.s.check();
+		z3::check_result res = z3::unsat;
+		auto export_query = [&](const std::string& file, z3::check_result r) {
+			if (opt.smt2_dir.empty())
+				return;
+			write_file(opt.smt2_dir + "/" + file, "(set-logic " + std::string(o->logic) + ")\n" + q.s.to_smt2());
+			verdicts << file << "\t" << (r == z3::unsat ? "unsat" : r == z3::sat ? "sat" : "unknown") << "\n";
+		};
+		if (o->cases) {
+			for (size_t k = 0; k < o->cases; k++) {
+				q.s.push();
+				q.shown.clear();
+				o->build_case(q, extra.mutation, k);
+				const z3::check_result r = q.s.check();
+				export_query(o->name + "." + std::to_string(k) + ".smt2", r);
+				if (r == z3::sat) {  // keep this case's assertions for the model
+					res = r;
+					break;
+				}
+				if (r == z3::unknown)
+					res = r;
+				q.s.pop();
+			}
+		} else {
+			o->build(q, extra.mutation);
+			res = q.s.check();
+			export_query(o->name + ".smt2", res);
+		}
 		const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 		const Verdict v = res == z3::unsat ? Verdict::Proved : res == z3::sat ? Verdict::Refuted : Verdict::Unknown;
 		char line[512];
 		std::snprintf(line, sizeof line, "%-24s %-8s (expected %s)  %.2f s", o->name.c_str(), verdict_name(v),
 			      o->expect_proved ? "PROVED" : "REFUTED", secs);
-		out << line << "\n";
-		if (!opt.smt2_dir.empty()) {
-			write_file(opt.smt2_dir + "/" + o->name + ".smt2", "(set-logic " + std::string(o->logic) + ")\n" + q.s.to_smt2());
-			verdicts << o->name << ".smt2\t" << (res == z3::unsat ? "unsat" : res == z3::sat ? "sat" : "unknown")
-				 << "\n";
-		}
+		out << line;
+		if (o->cases)
+			out << "  (" << o->cases << " cases)";
+		out << "\n";
 		if (extra.mutation) {  // a broken model: proofs must no longer go through
 			if (o->expect_proved && v == Verdict::Proved)
 				ok = false;
