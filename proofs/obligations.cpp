@@ -1099,6 +1099,75 @@ void build_lag_weighted(Query& q, unsigned m, size_t combo)
 	q.s.add(any_bad);
 }
 
+// O1 for unequal weights: how far one run (switch to switch) can carry
+// curr c, re-picks included, in c's virtual time. While c runs the others
+// do not move, so c is eligible iff v_c <= V_o = S_o / W_o (the others'
+// weighted mean) and every re-pick happens there; after the last one the
+// request adds at most U_c. At the run's first pick (at s), lag_weighted
+// gives w_c (V - s) <= sum_{j != c} w_j U_j, and V - s = W_o (V_o - s) / W.
+// So: v_end - s <= U_c + W sum_{j != c} w_j U_j / (W_o w_c).
+// RunInv (ghosts s = v at the run's start, p = v at the last pick):
+//   w_c (S_o - W_o s) <= W sum_{j != c} w_j U_j;  W_o p <= S_o;
+//   s <= p <= v_c < d_c;  d_c - p <= vs_c.
+void build_run_weighted(Query& q, unsigned m, size_t combo)
+{
+	const std::vector<int> nices = lag_weighted_nices().at(combo);
+	const size_t n = nices.size();
+	std::string tag = "nice";
+	for (int x : nices)
+		tag += "_" + std::to_string(x);
+	tag += ":";
+	auto iv = [&](const std::string& x) { return q.show(tag + x, q.ivar(tag + x)); };
+	std::vector<s64> w;
+	s64 W = 0;
+	for (int x : nices) {
+		w.push_back(static_cast<s64>(scale_load_down(nice_to_weight(x))));
+		W += w.back();
+	}
+	const s64 Wo = W - w[0], wc = w[0];  // curr is entity 0
+	std::vector<expr> v, vs, A;
+	expr base = q.c.bool_val(true);
+	for (size_t i = 0; i < n; i++) {
+		const std::string k = std::to_string(i);
+		v.push_back(iv("v" + k));
+		vs.push_back(iv("vslice" + k));
+		A.push_back(iv("vstep" + k));
+		base = base && vs.back() >= 1 && A.back() >= 1;
+	}
+	auto U = [&](size_t i) { return vs[i] + A[i] - 1; };
+	expr So = q.ival(0), others = q.ival(0);
+	for (size_t j = 1; j < n; j++) {
+		So = So + q.ival(w[j]) * v[j];
+		others = others + q.ival(w[j]) * U(j);
+	}
+	const expr d = iv("d_curr"), p = iv("p_curr"), st = iv("run_start");
+	auto run_inv = [&](const expr& vc, const expr& dc, const expr& pc) {
+		return q.ival(wc) * (So - q.ival(Wo) * st) <= q.ival(W) * others && q.ival(Wo) * pc <= So && st <= pc &&
+		       pc <= vc && vc < dc && dc - pc <= vs[0];
+	};
+	// the run's first pick: c eligible at s (W s <= S), d - s <= vs_c, and lag_weighted's bound for c
+	const expr S = So + q.ival(wc) * v[0];
+	const expr init = base && st == v[0] && p == v[0] && q.ival(W) * v[0] <= S && v[0] < d && d - v[0] <= vs[0] &&
+			  q.ival(wc) * (S - q.ival(W) * v[0]) <= q.ival(W) * others;
+	expr bad = init && !run_inv(v[0], d, p);
+	const expr a = iv("advance");
+	const expr v2 = v[0] + a;
+	const expr renew = v2 >= d;
+	const expr d2 = v2 + vs[0];
+	const expr pre = base && run_inv(v[0], d, p) && a >= 0 && a <= A[0];
+	// no renewal: curr runs on
+	bad = bad || (pre && !renew && !run_inv(v2, d, p));
+	// renewal: re-picked only if eligible (W_o v <= S_o), else the run ends
+	const expr eligible = q.ival(Wo) * v2 <= So;
+	if (m & MUT_NO_RESCHED_RENEWAL)  // no resched: curr runs on with its old ghost
+		bad = bad || (pre && renew && !run_inv(v2, d2, p));
+	else
+		bad = bad || (pre && renew && eligible && !run_inv(v2, d2, v2));
+	// the end of the run (or any point of it): W_o w_c (v - s) <= W_o w_c U_c + W sum_{j != c} w_j U_j
+	bad = bad || (pre && q.ival(Wo * wc) * (v2 - st) > q.ival(Wo * wc) * U(0) + q.ival(W) * others);
+	q.s.add(bad);
+}
+
 // Executable cross-check of lag_weighted: hogs at mixed nice levels; after
 // every event, each task's v - V (V = avg_vruntime(), the kernel's floor)
 // against U_i = cdf_i(r) + cdf_i(TICK + J) - 1 and w_i (V - v_i) against
@@ -1171,6 +1240,83 @@ bool crosscheck_lag_weighted(std::string& msg)
 		      "outside the bounds; largest v - V = %.2f U_i, largest w_i (V - v_i) = %.2f of its bound",
 		      static_cast<unsigned long long>(runs), static_cast<unsigned long long>(events),
 		      static_cast<unsigned long long>(bad), ahead, behind);
+	msg = buf;
+	return bad == 0;
+}
+
+// Executable cross-check of run_weighted: the same mixes; for every run,
+// curr's v advance from switch-in to switch-out against its bound L_c.
+bool crosscheck_run_weighted(std::string& msg)
+{
+	struct RunVObserver : Observer {
+		std::vector<u64> L, start;
+		u64 runs = 0, bad = 0, longest_ns = 0, since = 0;
+		int longest_nice = 0;
+		std::vector<int> nice;
+		double worst = 0;
+		void on_switch(const Simulation& s, u64 t, int prev, int next, bool, u64) override
+		{
+			if (prev >= 0) {
+				const u64 adv = s.tasks()[static_cast<size_t>(prev)].se.vruntime - start[static_cast<size_t>(prev)];
+				runs++;
+				bad += adv > L[static_cast<size_t>(prev)];
+				worst = std::max(worst, static_cast<double>(adv) / static_cast<double>(L[static_cast<size_t>(prev)]));
+				if (t - since > longest_ns)
+					longest_ns = t - since, longest_nice = nice[static_cast<size_t>(prev)];
+			}
+			if (next >= 0)
+				start[static_cast<size_t>(next)] = s.tasks()[static_cast<size_t>(next)].se.vruntime;
+			since = t;
+		}
+	};
+	u64 sims = 0, runs = 0, bad = 0, longest = 0;
+	int longest_nice = 0;
+	double worst = 0;
+	const std::vector<std::vector<int>> mixes = {{0, -10}, {0, -10, 10}, {-20, 0, 19}, {-5, 0, 0, 5}, {-20, -20, 19, 19}, {0, 19}};
+	for (const auto& mix : mixes)
+		for (u32 hz : {1000u, 250u})
+			for (u64 r : {750000ULL, 3000000ULL})
+				for (u64 jit_pct : {0ULL, 30ULL}) {
+					Config cfg = config_for(hz, r);
+					cfg.knobs.tick_jitter = cfg.tick_ns * jit_pct / 100;
+					Workload wl;
+					wl.duration = 2 * NSEC_PER_SEC;
+					RunVObserver o;
+					std::vector<u64> U, w;
+					u64 W = 0;
+					for (int nice : mix) {
+						wl.tasks.push_back(TaskSpec{"hog" + std::to_string(wl.tasks.size()), nice, 0, 0, LOOP_FOREVER,
+									    {Phase{"hog", LOOP_FOREVER, {Event{Event::Kind::Run, RUN_FOREVER}}}}});
+						LoadWeight lw{scale_load(nice_to_weight(nice)), 0};
+						U.push_back(calc_delta_fair(r, lw) + calc_delta_fair(cfg.tick_ns + cfg.knobs.tick_jitter, lw) - 1);
+						w.push_back(nice_to_weight(nice));
+						W += w.back();
+					}
+					for (size_t c = 0; c < mix.size(); c++) {
+						u64 others = 0;
+						for (size_t j = 0; j < mix.size(); j++)
+							if (j != c)
+								others += w[j] * U[j];
+						o.L.push_back(U[c] + W * others / ((W - w[c]) * w[c]));
+					}
+					o.start.assign(mix.size(), 0);
+					o.nice = mix;
+					Simulation sim(cfg, wl);
+					sim.add_observer(&o);
+					sim.run();
+					sims++;
+					runs += o.runs;
+					bad += o.bad;
+					worst = std::max(worst, o.worst);
+					if (o.longest_ns > longest)
+						longest = o.longest_ns, longest_nice = o.longest_nice;
+				}
+	char buf[256];
+	std::snprintf(buf, sizeof buf,
+		      "%llu simulations (nice mixes of 2-4 hogs, HZ 1000/250, r 0.75/3 ms, jitter 0/30%%), %llu runs: %llu "
+		      "beyond the bound; largest run = %.2f of its bound; longest run %.3f ms (nice %d)",
+		      static_cast<unsigned long long>(sims), static_cast<unsigned long long>(runs),
+		      static_cast<unsigned long long>(bad), worst, static_cast<double>(longest) / 1e6, longest_nice);
 	msg = buf;
 	return bad == 0;
 }
@@ -1524,6 +1670,11 @@ std::vector<Obligation> make_obligations()
 		     "at its pick <= V) holds initially, is preserved by a step and by any eligible pick after a renewal, "
 		     "and implies -U_i <= V - v_i <= sum_{j != i} w_j U_j / w_i (QF_LIA)",
 		     true, MUT_NO_RESCHED_RENEWAL, nullptr, nullptr});
+	v.push_back({"run_weighted", "1",
+		     "unequal weights, the same 2..4 hogs: one run (switch to switch, re-picks included) advances curr's "
+		     "v by at most U_c + W sum_{j != c} w_j U_j / (W_o w_c), W_o = W - w_c; about (r + TICK + J)(1 + (n-1) "
+		     "W / W_o) of real time (QF_LIA, from lag_weighted's bound at the run's first pick)",
+		     true, MUT_NO_RESCHED_RENEWAL, nullptr, nullptr});
 	for (Obligation& o : v) {
 		if (o.name == "eligible_exists_int" || o.name == "lag_sum_rounding_int")
 			o.logic = "QF_NIA";
@@ -1536,6 +1687,12 @@ std::vector<Obligation> make_obligations()
 			o.cases = lag_weighted_nices().size();
 			o.build_case = build_lag_weighted;
 			o.crosscheck = crosscheck_lag_weighted;
+		}
+		if (o.name == "run_weighted") {
+			o.logic = "QF_LIA";
+			o.cases = lag_weighted_nices().size();
+			o.build_case = build_run_weighted;
+			o.crosscheck = crosscheck_run_weighted;
 		}
 		if (o.name == "wakeup_waker_picked_bv") {  // PROVED in ~9 s (bit-blast); cvc5 ~45 s: run only when named
 			o.bitblast = true;
