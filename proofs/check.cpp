@@ -315,6 +315,59 @@ CheckStats check_encoding(u64 states, u64 seed, std::ostream& out, unsigned max_
 			cmp("check_preempt_wakeup_fair", m.curr->vruntime, num(y.rq.curr->v));
 			cmp("check_preempt_wakeup_fair", m.curr->deadline, num(y.rq.curr->d));
 		}
+		if (!s.overflow && s.has_curr) {
+			// The rules the integer obligations (wakeup_waker_picked, lag_invariant,
+			// lag_weighted, run_weighted) state for the kernel, against the model:
+			// eligibility is sum_j w_j (k_j - k_x) >= 0 over exact integers; a
+			// protected curr (eligible, v < vprot) is the pick, else an
+			// eligible entity with a deadline <= every eligible one's; update_curr
+			// advances v by a >= 0, renews iff v >= d (by cdf(slice)), and with
+			// nr_queued >= 2 requests the resched iff it renewed or v >= vprot.
+			ModelState m(s);
+			std::vector<SchedEntity*> q = m.tree;
+			if (s.curr_on_rq)
+				q.push_back(m.curr);
+			auto elig_int = [&](const SchedEntity* x) {
+				__int128 sum = 0;
+				for (const SchedEntity* j : q)
+					sum += static_cast<__int128>(scale_load_down(j->load.weight)) *
+					       (static_cast<__int128>(wrapped_diff(j->vruntime, s.v0)) - wrapped_diff(x->vruntime, s.v0));
+				return sum >= 0;
+			};
+			bool any = false;
+			for (const SchedEntity* x : q) {
+				const bool e = elig_int(x);
+				any |= e;
+				cmp("integer eligibility", m.rq.entity_eligible(x), e);
+			}
+			auto spec = [&](const SchedEntity* p) {
+				if (!p || !elig_int(p))
+					return false;
+				for (const SchedEntity* j : q)
+					if (elig_int(j) && wrapped_diff(j->deadline, p->deadline) < 0)
+						return false;
+				return true;
+			};
+			if (any) {
+				// (RUN_TO_PARITY only sets how far vprot reaches: set_protect_slice)
+				const bool prot = s.curr_on_rq && elig_int(m.curr) && wrapped_diff(s.curr.vprot, s.curr.v) > 0;
+				const SchedEntity* p1 = m.rq.pick_eevdf_protect(true);
+				cmp("pick rule (protect)", prot ? p1 == m.curr : spec(p1), 1);
+				cmp("pick rule (no protect)", spec(m.rq.pick_eevdf_protect(false)), 1);
+			}
+			if (s.curr_on_rq && m.rq.nr_queued >= 2 && wrapped_diff(s.clock, s.curr.exec_start) > 0) {
+				const SchedEntity before = *m.curr;
+				m.rq.update_curr();
+				const s64 a = wrapped_diff(m.curr->vruntime, before.vruntime);
+				const bool renew = wrapped_diff(m.curr->vruntime, before.deadline) >= 0;
+				LoadWeight lw = before.load;
+				const u64 vslice = calc_delta_fair(before.custom_slice ? before.slice : s.cfg.base_slice_ns, lw);
+				cmp("integer step: advance >= 0", a >= 0, 1);
+				cmp("integer step: deadline", m.curr->deadline, renew ? m.curr->vruntime + vslice : before.deadline);
+				cmp("integer step: resched", m.rq.need_resched,
+				    renew || wrapped_diff(m.curr->vruntime, s.curr.vprot) >= 0);
+			}
+		}
 		{  // update_deadline, set_protect_slice, place_entity on an entity off the tree
 			ModelState m(s);
 			SymState y = sym_state(c, s, mutation);
