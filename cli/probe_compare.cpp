@@ -78,6 +78,7 @@ std::string preset_for(const std::string& release)
 
 struct ModelRun {
 	Distribution hog_runs, waker_latency;
+	std::vector<Distribution> per_hog;  // in the probe's hog order
 };
 
 ModelRun simulate(const json& k, const std::string& preset, u64 jitter)
@@ -88,8 +89,12 @@ ModelRun simulate(const json& k, const std::string& preset, u64 jitter)
 	cfg.seed = 1;
 	const u64 slice = c.value("slice_ns", u64{0});
 	Workload wl = hogs_workload(c["hogs"].get<int>(), c["duration_ns"].get<u64>());
-	for (TaskSpec& t : wl.tasks)
-		t.custom_slice = slice;
+	const std::vector<int> nices = c.value("nices", std::vector<int>{});
+	for (size_t i = 0; i < wl.tasks.size(); i++) {
+		wl.tasks[i].custom_slice = slice;
+		if (i < nices.size())
+			wl.tasks[i].nice = nices[i];
+	}
 	if (c.contains("waker") && c["waker"].is_object()) {
 		const json& w = c["waker"];
 		// The probe's waker sleeps to an absolute period grid starting
@@ -110,8 +115,10 @@ ModelRun simulate(const json& k, const std::string& preset, u64 jitter)
 	for (const TaskMetrics& t : m.tasks) {
 		if (t.name == "waker")
 			r.waker_latency = summarize(t.wakeup_latency);
-		else
+		else {
 			runs.insert(runs.end(), t.runs.begin(), t.runs.end());
+			r.per_hog.push_back(summarize(t.runs));
+		}
 	}
 	r.hog_runs = summarize(runs);
 	return r;
@@ -257,9 +264,12 @@ int probe_side_by_side(const std::vector<std::string>& args)
 		const ModelRun exact = simulate(k, preset, 0), jit = simulate(k, preset, CALIBRATED_JITTER);
 		const bool traced = k["config"].value("traced", false);
 		const json& kr = k["hogs"][traced ? "trace" : "spin"]["runs_merged"];
-		std::printf("kernel %s, HZ=%u, %u CPUs (model preset %s); %d hogs, %s; %s s; kernel runs from %s\n\n",
+		std::string nices;
+		for (const json& n : k["config"].value("nices", json::array()))
+			nices += (nices.empty() ? " at nice " : ",") + std::to_string(n.get<int>());
+		std::printf("kernel %s, HZ=%u, %u CPUs (model preset %s); %d hogs%s, %s; %s s; kernel runs from %s\n\n",
 			    release.c_str(), k["kernel"]["hz"].get<u32>(), k["kernel"]["cpus_online"].get<u32>(), preset.c_str(),
-			    k["config"]["hogs"].get<int>(),
+			    k["config"]["hogs"].get<int>(), nices.c_str(),
 			    k["config"].value("slice_ns", u64{0}) ? ("slice " + ms(static_cast<double>(k["config"]["slice_ns"].get<u64>())) + " ms").c_str()
 								   : "default slice",
 			    ms(static_cast<double>(k["config"]["duration_ns"].get<u64>()) / 1e3).c_str(),
@@ -273,13 +283,37 @@ int probe_side_by_side(const std::vector<std::string>& args)
 		};
 		row("hog runs", std::to_string(kr["count"].get<u64>()), std::to_string(exact.hog_runs.count),
 		    std::to_string(jit.hog_runs.count));
-		row("hog run mean (ms)", ms(kr["mean_ns"].get<double>()), ms(mean(exact.hog_runs)), ms(mean(jit.hog_runs)));
+		// a distribution with no whole run has no mean or percentiles
+		const bool kany = kr.value("count", u64{0}) != 0;
+		auto kms = [&](const char* f) { return kany ? ms(kr[f].get<double>()) : std::string("-"); };
+		row("hog run mean (ms)", kms("mean_ns"), ms(mean(exact.hog_runs)), ms(mean(jit.hog_runs)));
 		row("hog run p50 / p90 / p99 (ms)",
-		    trio(kr["p50_ns"].get<double>(), kr["p90_ns"].get<double>(), kr["p99_ns"].get<double>()),
+		    kany ? trio(kr["p50_ns"].get<double>(), kr["p90_ns"].get<double>(), kr["p99_ns"].get<double>()) : "-",
 		    trio(static_cast<double>(exact.hog_runs.p50), static_cast<double>(exact.hog_runs.p90),
 			 static_cast<double>(exact.hog_runs.p99)),
 		    trio(static_cast<double>(jit.hog_runs.p50), static_cast<double>(jit.hog_runs.p90),
 			 static_cast<double>(jit.hog_runs.p99)));
+		// hogs at different nice levels: each hog's runs, mean / p99 / max
+		if (k["config"].contains("nices")) {
+			size_t h = 0;
+			for (const json& t : k["tasks"]) {
+				if (t.value("role", "") != "hog" || h >= exact.per_hog.size() || h >= jit.per_hog.size())
+					continue;
+				// merged across foreign interruptions, as the all-hogs rows
+				const json& tr = t[traced ? "trace_runs_merged" : "spin_runs_merged"];
+				const std::string name = "hog" + std::to_string(h) + " (nice " + std::to_string(t.value("nice", 0)) +
+							 ") mean / p99 / max";
+				auto cell = [&](const Distribution& d) {
+					return d.count ? trio(mean(d), static_cast<double>(d.p99), static_cast<double>(d.max))
+						       : std::string("no whole run");
+				};
+				const std::string kern = tr.value("count", u64{0}) ? trio(tr["mean_ns"].get<double>(), tr["p99_ns"].get<double>(),
+										 tr["max_ns"].get<double>())
+									   : std::string("no whole run");
+				row(name.c_str(), kern, cell(exact.per_hog[h]), cell(jit.per_hog[h]));
+				h++;
+			}
+		}
 		if (k.contains("waker") && k["waker"].is_object()) {
 			const json& wl = k["waker"][traced ? "latency_trace" : "latency_spin"];
 			const Distribution& a = exact.waker_latency;

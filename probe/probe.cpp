@@ -175,6 +175,7 @@ std::optional<i64> parse_int(std::string_view text)
 
 struct Options {
 	int hogs = 4;
+	std::vector<int> nices;               // one per hog (--nices); empty: all nice 0
 	std::optional<i64> slice_ns;          // nullopt: kernel default slice
 	i64 duration_ns = 5 * kSec;
 	int cpu = 1;
@@ -199,6 +200,8 @@ void usage(FILE *f)
 	std::fprintf(f,
 "usage: eevdf-probe [options]\n"
 "  --hogs N               CPU-hog threads (default 4)\n"
+"  --nices A,B,...        nice level of each hog (-20..19, one per hog;\n"
+"                         default: all 0), set with sched_setattr\n"
 "  --slice DUR|default    EEVDF slice set with sched_setattr(sched_runtime);\n"
 "                         'default' leaves the kernel's slice (default)\n"
 "  --duration DUR         measured window (default 5s; max 600s)\n"
@@ -217,7 +220,8 @@ void usage(FILE *f)
 "  --isolate              run in a new session (so a new autogroup of its own)\n"
 "                         and set that autogroup's nice to -20, so tasks of\n"
 "                         other autogroups barely get CPU K and the load\n"
-"                         balancer keeps them away; the hogs stay nice 0\n"
+"                         balancer keeps them away; the hogs keep their own\n"
+"                         nice (0 unless --nices)\n"
 "  --json                 print a JSON document instead of tables\n"
 "  --json-out FILE        also write the JSON document to FILE\n"
 "  --dump-trace FILE      save the raw trace text (window and warm-up)\n"
@@ -242,6 +246,18 @@ Options parse_args(int argc, char **argv)
 			if (!v || *v < 1 || *v > 64)
 				die("--hogs must be 1..64");
 			o.hogs = int(*v);
+		} else if (a == "--nices") {
+			const std::string v = need(i);
+			o.nices.clear();
+			size_t pos = 0;
+			while (pos <= v.size()) {
+				const size_t comma = std::min(v.find(',', pos), v.size());
+				auto n = parse_int(std::string_view(v).substr(pos, comma - pos));
+				if (!n || *n < -20 || *n > 19)
+					die("bad --nices " + v + ": each nice must be -20..19");
+				o.nices.push_back(int(*n));
+				pos = comma + 1;
+			}
 		} else if (a == "--slice") {
 			std::string v = need(i);
 			if (v == "default") {
@@ -327,6 +343,9 @@ Options parse_args(int argc, char **argv)
 	}
 	if (o.irq_thr_ns >= o.gap_thr_ns)
 		die("--irq-gap-us must be below --gap-us");
+	if (!o.nices.empty() && int(o.nices.size()) != o.hogs)
+		die("--nices lists " + std::to_string(o.nices.size()) + " nice levels for " + std::to_string(o.hogs) +
+		    " hogs");
 	if (!o.waker_slice_given)
 		o.waker_slice_ns = o.slice_ns;
 	return o;
@@ -671,6 +690,7 @@ struct Task {
 	bool is_waker = false;
 	std::string name;
 	std::optional<i64> slice_ns;   // requested; nullopt = kernel default
+	int nice = 0;
 	std::atomic<pid_t> tid{0};
 	int err = 0;
 	std::string err_what;
@@ -802,17 +822,17 @@ void task_main(Task *tp)
 	if (sched_setaffinity(0, sizeof set, &set) != 0) {
 		t.err = errno;
 		t.err_what = strf("sched_setaffinity(CPU %d)", g_opt.cpu);
-	} else if (t.slice_ns) {
+	} else if (t.slice_ns || t.nice) {
 		ProbeSchedAttr attr;
 		std::memset(&attr, 0, sizeof attr);
 		attr.size = sizeof attr;
 		attr.sched_policy = SCHED_OTHER;
-		attr.sched_nice = 0;
-		attr.sched_runtime = u64(*t.slice_ns);
+		attr.sched_nice = t.nice;
+		attr.sched_runtime = t.slice_ns ? u64(*t.slice_ns) : 0;  // 0: the kernel's default slice
 		if (syscall(SYS_sched_setattr, 0, &attr, 0u) != 0) {
 			t.err = errno;
-			t.err_what = strf("sched_setattr(SCHED_OTHER, sched_runtime=%" PRId64 ")",
-					  *t.slice_ns);
+			t.err_what = strf("sched_setattr(SCHED_OTHER, nice=%d, sched_runtime=%" PRId64 ")", t.nice,
+					  t.slice_ns ? *t.slice_ns : i64(0));
 		}
 	}
 	if (t.is_waker)
@@ -1924,6 +1944,12 @@ std::string make_json(const Report &r)
 	j.end_obj();
 	j.key("config").obj();
 	j.key("hogs").v(r.opt.hogs);
+	if (!r.opt.nices.empty()) {
+		j.key("nices").arr();
+		for (int n : r.opt.nices)
+			j.v(n);
+		j.end_arr();
+	}
 	j.key("cpu").v(r.opt.cpu);
 	j.key("slice_ns").opt(r.opt.slice_ns);
 	j.key("duration_ns").v(r.opt.duration_ns);
@@ -1952,6 +1978,7 @@ std::string make_json(const Report &r)
 		j.obj();
 		j.key("name").v(t.name);
 		j.key("role").v(t.is_waker ? "waker" : "hog");
+		j.key("nice").v(t.nice);
 		j.key("tid").v(int(t.tid.load()));
 		j.key("requested_slice_ns").opt(t.slice_ns);
 		j.key("se_slice_ns").opt(t.st1.slice_ns);
@@ -2206,6 +2233,7 @@ int main(int argc, char **argv)
 		t.is_waker = o.waker && i == o.hogs;
 		t.name = t.is_waker ? "waker" : strf("hog%d", i);
 		t.slice_ns = t.is_waker ? o.waker_slice_ns : o.slice_ns;
+		t.nice = !t.is_waker && !o.nices.empty() ? o.nices[size_t(i)] : 0;
 		// ~300 gaps/s per task were seen in a VM; overflow is reported.
 		t.gaps.init(size_t(std::clamp(5000.0 * secs, 50000.0, 1000000.0)));
 		t.irqs.init(size_t(std::clamp(20000.0 * secs, 100000.0, 1000000.0)));
