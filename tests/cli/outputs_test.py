@@ -379,5 +379,39 @@ def probe_prints_the_kernel_beside_the_model():
     assert rows[1][3] == "-" and "skipped: a row for HZ=1000; this kernel runs HZ=250" in rows[1][5], rows
 
 
+
+@test
+def probe_prints_a_row_per_hog_at_its_nice_level():
+    # A fake probe reports hogs at nice -10 and 0 (3 ms slices, HZ=250): each
+    # hog's model cell must be `eevdf sim`'s for that task, and a hog with no
+    # whole run on the kernel prints so instead of failing.
+    canned = {"kernel": {"release": "6.18.44-test", "hz": 250, "cpus_online": 2},
+              "config": {"hogs": 2, "nices": [-10, 0], "slice_ns": 3000000, "duration_ns": 1000000000, "traced": True},
+              "tasks": [{"name": "hog0", "role": "hog", "nice": -10,
+                         "trace_runs_merged": {"count": 20, "mean_ns": 33000000, "p99_ns": 40000000, "max_ns": 41000000}},
+                        {"name": "hog1", "role": "hog", "nice": 0, "trace_runs_merged": {"count": 0}}],
+              "hogs": {"trace": {"runs_merged": {"count": 20, "mean_ns": 33000000, "p50_ns": 36000000,
+                                                  "p90_ns": 40000000, "p99_ns": 40000000}}}}
+    fake = path("eevdf-probe-nices")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\ncat <<'EOF'\n" + json.dumps(canned) + "\nEOF\n")
+    os.chmod(fake, 0o755)
+    env = dict(os.environ, EEVDF_PROBE=fake)
+    p = subprocess.run([EEVDF, "probe", "--hogs", "2", "--nices", "-10,0"], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, (p.returncode, p.stderr)
+    assert "2 hogs at nice -10,0" in p.stdout, p.stdout
+    rows = {r.split("|")[1].strip(): [c.strip() for c in r.split("|")[2:5]] for r in p.stdout.splitlines() if r.startswith("| ")}
+    wl = path("nices.json")
+    with open(wl, "w") as f:
+        json.dump({"global": {"duration": 1, "default_policy": "SCHED_OTHER"},
+                   "tasks": {"heavy": {"priority": -10, "dl-runtime": 3000, "loop": -1, "run": 1000000},
+                             "light": {"priority": 0, "dl-runtime": 3000, "loop": -1, "run": 1000000}}}, f)
+    sim = {t["name"]: t["run_ns"] for t in json.loads(run("sim", wl, "--hz", "250", "--cpus", "2", "--json").stdout)["tasks"]}
+    h = sim["heavy"]
+    assert rows["hog0 (nice -10) mean / p99 / max"][0] == "33.000 / 40.000 / 41.000", rows
+    assert rows["hog0 (nice -10) mean / p99 / max"][1] == "%.3f / %.3f / %.3f" % (h["mean"] / 1e6, h["p99"] / 1e6, h["max"] / 1e6), (rows, h)
+    assert rows["hog1 (nice 0) mean / p99 / max"][0] == "no whole run", rows
+
+
 print(f"outputs: {len(failures)} failed")
 sys.exit(1 if failures else 0)
