@@ -320,7 +320,8 @@ CheckStats check_encoding(u64 states, u64 seed, std::ostream& out, unsigned max_
 			// lag_weighted, run_weighted) state for the kernel, against the model:
 			// eligibility is sum_j w_j (k_j - k_x) >= 0 over exact integers; a
 			// protected curr (eligible, v < vprot) is the pick, else an
-			// eligible entity with a deadline <= every eligible one's; update_curr
+			// eligible entity with a deadline <= every eligible one's, and curr
+			// only if its deadline is strictly the earliest; update_curr
 			// advances v by a >= 0, renews iff v >= d (by cdf(slice)), and with
 			// nr_queued >= 2 requests the resched iff it renewed or v >= vprot.
 			ModelState m(s);
@@ -353,7 +354,15 @@ CheckStats check_encoding(u64 states, u64 seed, std::ostream& out, unsigned max_
 				const bool prot = s.curr_on_rq && elig_int(m.curr) && wrapped_diff(s.curr.vprot, s.curr.v) > 0;
 				const SchedEntity* p1 = m.rq.pick_eevdf_protect(true);
 				cmp("pick rule (protect)", prot ? p1 == m.curr : spec(p1), 1);
-				cmp("pick rule (no protect)", spec(m.rq.pick_eevdf_protect(false)), 1);
+				const SchedEntity* p0 = m.rq.pick_eevdf_protect(false);
+				cmp("pick rule (no protect)", spec(p0), 1);
+				if (s.curr_on_rq) {  // ties go to the tree: curr only with a strictly earlier deadline
+					bool curr_wins = elig_int(m.curr);
+					for (const SchedEntity* j : m.tree)
+						if (elig_int(j) && wrapped_diff(m.curr->deadline, j->deadline) >= 0)
+							curr_wins = false;
+					cmp("pick rule (curr loses ties)", p0 == m.curr, curr_wins);
+				}
 			}
 			if (s.curr_on_rq && m.rq.nr_queued >= 2 && wrapped_diff(s.clock, s.curr.exec_start) > 0) {
 				const SchedEntity before = *m.curr;

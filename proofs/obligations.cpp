@@ -1032,7 +1032,7 @@ void build_lag_weighted(Query& q, unsigned m, size_t combo)
 			const std::string k = std::to_string(i);
 			v.push_back(iv("v" + k));
 			d.push_back(iv("d" + k));
-			w.push_back(q.ival(static_cast<s64>(scale_load_down(nice_to_weight(nices[static_cast<size_t>(i)])))));
+			w.push_back(q.ival(static_cast<s64>(nice_to_weight(nices[static_cast<size_t>(i)]))));
 			vs.push_back(iv("vslice" + k));
 			A.push_back(iv("vstep" + k));
 			base = base && vs.back() >= 1 && A.back() >= 1;
@@ -1040,7 +1040,7 @@ void build_lag_weighted(Query& q, unsigned m, size_t combo)
 		auto U = [&](size_t i) { return vs[i] + A[i] - 1; };
 		s64 Wc = 0;  // a numeral, so that W * x stays linear in the exported SMT-LIB2
 		for (int x : nices)
-			Wc += static_cast<s64>(scale_load_down(nice_to_weight(x)));
+			Wc += static_cast<s64>(nice_to_weight(x));
 		const expr W = q.ival(Wc);
 		auto S = [&](const std::vector<expr>& vv) {
 			expr s = q.ival(0);
@@ -1121,7 +1121,7 @@ void build_run_weighted(Query& q, unsigned m, size_t combo)
 	std::vector<s64> w;
 	s64 W = 0;
 	for (int x : nices) {
-		w.push_back(static_cast<s64>(scale_load_down(nice_to_weight(x))));
+		w.push_back(static_cast<s64>(nice_to_weight(x)));
 		W += w.back();
 	}
 	const s64 Wo = W - w[0], wc = w[0];  // curr is entity 0
@@ -1166,6 +1166,58 @@ void build_run_weighted(Query& q, unsigned m, size_t combo)
 	// the end of the run (or any point of it): W_o w_c (v - s) <= W_o w_c U_c + W sum_{j != c} w_j U_j
 	bad = bad || (pre && q.ival(Wo * wc) * (v2 - st) > q.ival(Wo * wc) * U(0) + q.ival(W) * others);
 	q.s.add(bad);
+}
+
+// The re-pick lemma over the integers. Curr has just renewed its deadline at
+// a tick (v_c >= d_old, d = v_c + vs_c); the others wait with
+// 0 < d_j - v_j <= vs_j; some other entity has v_j <= v_c. The pick with
+// protect: curr is no longer protected (vprot <= d_old <= v_c), so it is
+// curr iff curr is eligible and its deadline is strictly before every
+// eligible waiting entity's (the tree wins ties), or nothing else is
+// eligible. Case k: equal weights, n = k + 2 entities (any common vslice);
+// unequal: curr at nice k - 20 against two nice-0 entities, vs_c =
+// r * 1024 / w_c (rounded down) for the common slice r.
+int repick_case_nice(size_t k) { return static_cast<int>(k) + MIN_NICE; }
+
+void build_repick_int(Query& q, unsigned m, size_t k, bool equal)
+{
+	const int n = equal ? static_cast<int>(k) + 2 : 3;
+	const int nice_c = equal ? 0 : repick_case_nice(k);
+	const std::string tag = equal ? "n" + std::to_string(n) + ":" : "nice" + std::to_string(nice_c) + ":";
+	auto iv = [&](const std::string& x) { return q.show(tag + x, q.ivar(tag + x)); };
+	q.show("nice_curr", q.ival(nice_c));
+	std::vector<s64> w(static_cast<size_t>(n), 1024);
+	w[0] = static_cast<s64>(nice_to_weight(nice_c));
+	const expr r = iv("slice");
+	std::vector<expr> v, d, vs;
+	expr pre = r >= 1;
+	for (int i = 0; i < n; i++) {
+		const std::string x = std::to_string(i);
+		v.push_back(iv("v" + x));
+		d.push_back(iv("d" + x));
+		vs.push_back(i == 0 && !equal ? iv("vslice_curr") : r);
+	}
+	if (!equal)  // calc_delta_fair(r) for curr's weight, up to the kernel's rounding of inv_weight
+		pre = pre && vs[0] * w[0] <= r * 1024 && r * 1024 < (vs[0] + 1) * w[0];
+	const expr d_old = iv("d_curr_old");
+	pre = pre && v[0] >= d_old;
+	d[0] = ((m & MUT_DEADLINE_FROM_OLD) ? d_old : v[0]) + vs[0];
+	expr some_behind = q.c.bool_val(false);
+	for (int j = 1; j < n; j++) {
+		pre = pre && d[static_cast<size_t>(j)] - v[static_cast<size_t>(j)] > 0 &&
+		      d[static_cast<size_t>(j)] - v[static_cast<size_t>(j)] <= vs[static_cast<size_t>(j)];
+		some_behind = some_behind || v[static_cast<size_t>(j)] <= v[0];
+	}
+	auto elig = [&](int x) {
+		expr sum = q.ival(0);
+		for (int j = 0; j < n; j++)
+			sum = sum + q.ival(w[static_cast<size_t>(j)]) * (v[static_cast<size_t>(j)] - v[static_cast<size_t>(x)]);
+		return sum >= 0;
+	};
+	expr curr_wins = elig(0);
+	for (int j = 1; j < n; j++)
+		curr_wins = curr_wins && z3::implies(elig(j), d[0] < d[static_cast<size_t>(j)]);
+	q.s.add(pre && some_behind && curr_wins);
 }
 
 // Executable cross-check of lag_weighted: hogs at mixed nice levels; after
@@ -1376,6 +1428,31 @@ std::vector<Obligation> make_obligations()
 		     [](Query& q, const z3::model& m) -> std::optional<Replay> {
 			     const int nice = static_cast<int>(val(m, q.var("nice"))) + MIN_NICE;
 			     Replay rp{config_for(1000, 3000000), hogs(2, 2 * NSEC_PER_SEC),
+				       "hog-0 at nice " + std::to_string(nice) + " is re-picked after its renewal", {}, 1};
+			     rp.wl.tasks[0].nice = nice;
+			     rp.confirms = [](const Simulation&, const RunObserver& o, std::string& msg) {
+				     msg = std::to_string(o.repicks) + " re-picks after a renewal with another task behind; "
+					   "longest hog-0 run " + std::to_string(o.max_run.empty() ? 0 : o.max_run[0]) + " ns";
+				     return o.repicks > 0 && !o.max_run.empty() && o.max_run[0] > 3000000 + 1000000;
+			     };
+			     return rp;
+		     }});
+
+	v.push_back({"repick_equal_weights_int", "1",
+		     "equal weights, n = 2..6, any common vslice: after curr's renewal at a tick the pick is another "
+		     "entity whenever some waiting entity has v <= v_curr (QF_LIA, the pick rule the encoding check "
+		     "holds to the model)",
+		     true, MUT_DEADLINE_FROM_OLD, nullptr, nullptr});
+	v.push_back({"repick_unequal_weights_int", "1",
+		     "the same with curr at any nice level and two nice-0 entities (refuted: a heavier curr with a "
+		     "shorter virtual request is re-picked although another entity is behind; replayed)",
+		     false, 0, nullptr,
+		     [](Query& q, const z3::model& m) -> std::optional<Replay> {
+			     int nice = 0;
+			     for (auto& [name, e] : q.shown)
+				     if (name == "nice_curr")
+					     nice = static_cast<int>(static_cast<s64>(val(m, e)));
+			     Replay rp{config_for(1000, 3000000), hogs(3, 2 * NSEC_PER_SEC),
 				       "hog-0 at nice " + std::to_string(nice) + " is re-picked after its renewal", {}, 1};
 			     rp.wl.tasks[0].nice = nice;
 			     rp.confirms = [](const Simulation&, const RunObserver& o, std::string& msg) {
@@ -1687,6 +1764,12 @@ std::vector<Obligation> make_obligations()
 			o.cases = lag_weighted_nices().size();
 			o.build_case = build_lag_weighted;
 			o.crosscheck = crosscheck_lag_weighted;
+		}
+		if (o.name == "repick_equal_weights_int" || o.name == "repick_unequal_weights_int") {
+			const bool equal = o.name == "repick_equal_weights_int";
+			o.logic = "QF_LIA";
+			o.cases = equal ? 5 : static_cast<size_t>(MAX_NICE - MIN_NICE + 1);
+			o.build_case = [equal](Query& q, unsigned m, size_t k) { build_repick_int(q, m, k, equal); };
 		}
 		if (o.name == "run_weighted") {
 			o.logic = "QF_LIA";
