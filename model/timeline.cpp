@@ -53,23 +53,6 @@ SchedEntity* merge(SchedEntity* l, SchedEntity* r)
 	return r;
 }
 
-SchedEntity* insert_at(SchedEntity* t, SchedEntity* se)
-{
-	if (!t)
-		return se;
-	if (se->node_prio > t->node_prio) {
-		split(t, se, se->left, se->right);
-		Timeline::update_augment(se);
-		return se;
-	}
-	if (node_less(se, t))
-		t->left = insert_at(t->left, se);
-	else
-		t->right = insert_at(t->right, se);
-	Timeline::update_augment(t);
-	return t;
-}
-
 SchedEntity* erase_at(SchedEntity* t, SchedEntity* se, bool stale)
 {
 	if (!t)
