@@ -1220,6 +1220,130 @@ void build_repick_int(Query& q, unsigned m, size_t k, bool equal)
 	q.s.add(pre && some_behind && curr_wins);
 }
 
+// O2 for runs, not only requests (seed 001: "runs are the slice rounded up
+// to whole ticks"). n nice-0 hogs forked together at t = 0, ticks exactly on
+// the grid (J = 0, phase 0), 6.18 defaults. Every v is V0 + a_i T; an entity
+// that never ran has a = 0 and the initial deadline V0 + h, h = r / 2
+// (PLACE_DEADLINE_INITIAL); every other waiting entity has d = v + r.
+// Inv: a_i >= 0; never ran => a_i = 0; max a - min a <= k = ceil(r / T);
+// while some entity never ran, every a_j <= k0 = ceil(h / T).
+// A macro step: curr 0, picked as pick_spec allows, runs m ticks to its
+// renewal. Claims: m = k0 for a first run and m = k otherwise (so every run
+// is a whole number of ticks, at most r + T - 1 ns); the following pick is
+// not curr (the tree wins ties); Inv holds again. Case: (HZ, n).
+std::vector<std::pair<u32, int>> whole_tick_cases()
+{
+	std::vector<std::pair<u32, int>> v;
+	for (u32 hz : {100u, 250u, 300u, 1000u})
+		for (int n = 2; n <= 4; n++)
+			v.emplace_back(hz, n);
+	return v;
+}
+
+void build_whole_ticks(Query& q, unsigned m, size_t k_case)
+{
+	const auto [hz, n] = whole_tick_cases().at(k_case);
+	const s64 T = static_cast<s64>(tick_nsec(hz));
+	const std::string tag = "hz" + std::to_string(hz) + "_n" + std::to_string(n) + ":";
+	auto iv = [&](const std::string& x) { return q.show(tag + x, q.ivar(tag + x)); };
+	const expr r = iv("slice"), h = iv("h"), k = iv("k"), k0 = iv("k0"), mt = iv("ticks");
+	// r in [0.1 ms, 100 ms]; h = r / 2 (udiv); k = ceil(r / T), k0 = ceil(h / T)
+	expr base = r >= 100000 && r <= 100000000 && 2 * h <= r && r < 2 * h + 2 && (k - 1) * T < r && r <= k * T &&
+		    (k0 - 1) * T < h && h <= k0 * T;
+	std::vector<expr> a;
+	std::vector<expr> ran;
+	for (int i = 0; i < n; i++) {
+		a.push_back(iv("a" + std::to_string(i)));
+		ran.push_back(q.c.bool_const((tag + "ran" + std::to_string(i)).c_str()));
+	}
+	auto dl = [&](const std::vector<expr>& aa, const std::vector<expr>& rr, int i) {  // d - V0
+		return z3::ite(rr[static_cast<size_t>(i)], aa[static_cast<size_t>(i)] * T + r, h);
+	};
+	auto elig = [&](const std::vector<expr>& aa, int x) {  // equal weights: sum_j (v_j - v_x) >= 0
+		expr sum = q.ival(0);
+		for (int j = 0; j < n; j++)
+			sum = sum + aa[static_cast<size_t>(j)] - aa[static_cast<size_t>(x)];
+		return sum >= 0;
+	};
+	auto inv = [&](const std::vector<expr>& aa, const std::vector<expr>& rr) {
+		expr x = q.c.bool_val(true), some_new = q.c.bool_val(false), all_le_k0 = q.c.bool_val(true);
+		for (int i = 0; i < n; i++) {
+			const size_t ii = static_cast<size_t>(i);
+			x = x && aa[ii] >= 0 && z3::implies(!rr[ii], aa[ii] == 0);
+			for (int j = 0; j < n; j++)
+				x = x && aa[ii] - aa[static_cast<size_t>(j)] <= k;
+			some_new = some_new || !rr[ii];
+			all_le_k0 = all_le_k0 && aa[ii] <= k0;
+		}
+		return x && z3::implies(some_new, all_le_k0);
+	};
+	auto spec = [&](const std::vector<expr>& aa, const std::vector<expr>& rr, int x) {
+		expr e = elig(aa, x);
+		for (int j = 0; j < n; j++)
+			e = e && z3::implies(elig(aa, j), dl(aa, rr, x) <= dl(aa, rr, j));
+		return e;
+	};
+	// initial: all forked at V0, none ran; entity 0 is picked (FIFO among equal deadlines)
+	std::vector<expr> a0(static_cast<size_t>(n), q.ival(0));
+	std::vector<expr> r0(static_cast<size_t>(n), q.c.bool_val(false));
+	expr bad = base && !(inv(a0, r0) && spec(a0, r0, 0));
+	// the macro step from a pick of entity 0
+	const expr pre = base && inv(a, ran) && spec(a, ran, 0) && mt >= 1;
+	const expr rel = dl(a, ran, 0) - a[0] * T;  // d - v at the pick
+	// renewal at the first tick with v >= d (MUT_RENEW_STRICT: v > d)
+	const expr renew_at = (m & MUT_RENEW_STRICT) ? ((mt - 1) * T <= rel && rel < mt * T) : ((mt - 1) * T < rel && rel <= mt * T);
+	std::vector<expr> a2 = a, ran2 = ran;
+	a2[0] = a[0] + mt;
+	ran2[0] = q.c.bool_val(true);
+	// curr keeps the CPU only with a deadline strictly before every eligible waiting entity's
+	expr curr_wins = elig(a2, 0);
+	for (int j = 1; j < n; j++)
+		curr_wins = curr_wins && z3::implies(elig(a2, j), dl(a2, ran2, 0) < dl(a2, ran2, j));
+	const expr exact = z3::ite(ran[0], mt == k, mt == k0);
+	bad = bad || (pre && renew_at && !(exact && !curr_wins && inv(a2, ran2)));
+	q.s.add(bad);
+}
+
+// Executable cross-check of hog_runs_whole_ticks: exact ticks, n hogs forked
+// at t = 0; every run but the first of each task is ceil(r / T) ticks, the
+// first ceil((r / 2) / T) (runs cut by the end of the simulation excluded).
+bool crosscheck_whole_ticks(std::string& msg)
+{
+	struct Runs : Observer {
+		std::vector<std::vector<u64>> runs;
+		int cur = -1;
+		u64 since = 0;
+		void on_switch(const Simulation& s, u64 t, int prev, int next, bool, u64) override
+		{
+			runs.resize(s.tasks().size());
+			if (prev >= 0)
+				runs[static_cast<size_t>(prev)].push_back(t - since);
+			cur = next;
+			since = t;
+		}
+	};
+	u64 sims = 0, checked = 0, bad = 0;
+	for (u32 hz : {100u, 250u, 300u, 1000u})
+		for (int n = 2; n <= 4; n++)
+			for (u64 r : {100000ULL, 750000ULL, 1000000ULL, 2500000ULL, 3000000ULL, 4000000ULL, 10000000ULL, 33333333ULL, 100000000ULL}) {
+				const Config cfg = config_for(hz, r);
+				const u64 T = cfg.tick_ns, k = (r + T - 1) / T, k0 = (r / 2 + T - 1) / T;
+				Simulation sim(cfg, hogs(n, 3 * NSEC_PER_SEC));
+				Runs o;
+				sim.add_observer(&o);
+				sim.run();
+				sims++;
+				for (const auto& rs : o.runs)
+					for (size_t i = 0; i < rs.size(); i++) {
+						checked++;
+						bad += rs[i] != (i == 0 ? k0 : k) * T;
+					}
+			}
+	msg = std::to_string(sims) + " simulations (HZ 100/250/300/1000, 2-4 hogs, r 0.1-100 ms, exact ticks): " +
+	      std::to_string(checked) + " runs, " + std::to_string(bad) + " not ceil(r/T) ticks (first run: ceil(r/2/T))";
+	return bad == 0 && checked > 0;
+}
+
 // Executable cross-check of lag_weighted: hogs at mixed nice levels; after
 // every event, each task's v - V (V = avg_vruntime(), the kernel's floor)
 // against U_i = cdf_i(r) + cdf_i(TICK + J) - 1 and w_i (V - v_i) against
@@ -1464,6 +1588,12 @@ std::vector<Obligation> make_obligations()
 		     }});
 
 	// ---------------------------------------------------------------- 2
+	v.push_back({"hog_runs_whole_ticks", "2",
+		     "runs, not only requests: n = 2..4 nice-0 hogs forked together, exact ticks (J = 0, phase 0), HZ "
+		     "100/250/300/1000, any r in [0.1, 100] ms: every run lasts exactly ceil(r/T) ticks (a task's first "
+		     "run ceil((r/2)/T)), so at most r + T - 1 ns; curr is never re-picked (QF_LIA inductive invariant "
+		     "over the tick grid)",
+		     true, MUT_RENEW_STRICT, nullptr, nullptr});
 	v.push_back({"slice_below_tick", "2",
 		     "nice-0 curr, r + J <= TICK (r < TICK without jitter), pick on a tick: the first tick after the "
 		     "pick asks for the resched (every request lasts one tick)",
@@ -1770,6 +1900,12 @@ std::vector<Obligation> make_obligations()
 			o.logic = "QF_LIA";
 			o.cases = equal ? 5 : static_cast<size_t>(MAX_NICE - MIN_NICE + 1);
 			o.build_case = [equal](Query& q, unsigned m, size_t k) { build_repick_int(q, m, k, equal); };
+		}
+		if (o.name == "hog_runs_whole_ticks") {
+			o.logic = "QF_LIA";
+			o.cases = whole_tick_cases().size();
+			o.build_case = build_whole_ticks;
+			o.crosscheck = crosscheck_whole_ticks;
 		}
 		if (o.name == "run_weighted") {
 			o.logic = "QF_LIA";
