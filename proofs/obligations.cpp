@@ -1228,14 +1228,14 @@ void build_repick_int(Query& q, unsigned m, size_t k, bool equal)
 // Inv: a_i >= 0; never ran => a_i = 0; max a - min a <= k = ceil(r / T);
 // while some entity never ran, every a_j <= k0 = ceil(h / T).
 // A macro step: curr 0, picked as pick_spec allows, runs m ticks to its
-// renewal. Claims: m = k0 for a first run and m = k otherwise (so every run
+// renewal (n = 2..8). Claims: m = k0 for a first run and m = k otherwise (so every run
 // is a whole number of ticks, at most r + T - 1 ns); the following pick is
 // not curr (the tree wins ties); Inv holds again. Case: (HZ, n).
 std::vector<std::pair<u32, int>> whole_tick_cases()
 {
 	std::vector<std::pair<u32, int>> v;
 	for (u32 hz : {100u, 250u, 300u, 1000u})
-		for (int n = 2; n <= 4; n++)
+		for (int n = 2; n <= 8; n++)
 			v.emplace_back(hz, n);
 	return v;
 }
@@ -1324,7 +1324,7 @@ bool crosscheck_whole_ticks(std::string& msg)
 	};
 	u64 sims = 0, checked = 0, bad = 0;
 	for (u32 hz : {100u, 250u, 300u, 1000u})
-		for (int n = 2; n <= 4; n++)
+		for (int n = 2; n <= 8; n++)
 			for (u64 r : {100000ULL, 750000ULL, 1000000ULL, 2500000ULL, 3000000ULL, 4000000ULL, 10000000ULL, 33333333ULL, 100000000ULL}) {
 				const Config cfg = config_for(hz, r);
 				const u64 T = cfg.tick_ns, k = (r + T - 1) / T, k0 = (r / 2 + T - 1) / T;
@@ -1339,7 +1339,7 @@ bool crosscheck_whole_ticks(std::string& msg)
 						bad += rs[i] != (i == 0 ? k0 : k) * T;
 					}
 			}
-	msg = std::to_string(sims) + " simulations (HZ 100/250/300/1000, 2-4 hogs, r 0.1-100 ms, exact ticks): " +
+	msg = std::to_string(sims) + " simulations (HZ 100/250/300/1000, 2-8 hogs, r 0.1-100 ms, exact ticks): " +
 	      std::to_string(checked) + " runs, " + std::to_string(bad) + " not ceil(r/T) ticks (first run: ceil(r/2/T))";
 	return bad == 0 && checked > 0;
 }
@@ -1589,7 +1589,7 @@ std::vector<Obligation> make_obligations()
 
 	// ---------------------------------------------------------------- 2
 	v.push_back({"hog_runs_whole_ticks", "2",
-		     "runs, not only requests: n = 2..4 nice-0 hogs forked together, exact ticks (J = 0, phase 0), HZ "
+		     "runs, not only requests: n = 2..8 nice-0 hogs forked together, exact ticks (J = 0, phase 0), HZ "
 		     "100/250/300/1000, any r in [0.1, 100] ms: every run lasts exactly ceil(r/T) ticks (a task's first "
 		     "run ceil((r/2)/T)), so at most r + T - 1 ns; curr is never re-picked (QF_LIA inductive invariant "
 		     "over the tick grid)",
