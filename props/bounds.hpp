@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "model/simulation.hpp"
@@ -100,6 +101,67 @@ struct ShareWatch : Observer {
 	}
 	// The largest service error over a window of task i: the change of e_i / n.
 	s64 worst_window(size_t i) const { return (hi[i] - lo[i]) / static_cast<s64>(lo.size()); }
+};
+
+// Property 8 (lag_weighted and run_weighted in docs/proofs.md): hogs at
+// any nice levels. U_i = cdf_i(slice) + cdf_i(TICK_NSEC + jitter) - 1 is
+// the most an entity's v can lead V; w_i (V - v_i) <= sum_{j != i} w_j U_j;
+// one run (re-picks included) advances curr's v by at most
+// L_c = U_c + W sum_{j != c} w_j U_j / (W_o w_c), W_o = W - w_c.
+struct WeightedWatch : Observer {
+	std::vector<u64> U, w, L, start;
+	u64 W = 0;
+	std::string bad;  // the first violation, in words
+
+	WeightedWatch(const Config& cfg, const std::vector<int>& nices)
+	{
+		const u64 step = cfg.tick_ns + cfg.knobs.tick_jitter;
+		for (int nice : nices) {
+			LoadWeight lw{scale_load(nice_to_weight(nice)), 0};
+			U.push_back(calc_delta_fair(cfg.base_slice_ns, lw) + calc_delta_fair(step, lw) - 1);
+			w.push_back(nice_to_weight(nice));
+			W += w.back();
+		}
+		for (size_t c = 0; c < nices.size(); c++)
+			L.push_back(U[c] + static_cast<u64>(static_cast<unsigned __int128>(W) * others(c) / ((W - w[c]) * w[c])));
+		start.assign(nices.size(), 0);
+	}
+	u64 others(size_t i) const
+	{
+		u64 s = 0;
+		for (size_t j = 0; j < U.size(); j++)
+			if (j != i)
+				s += w[j] * U[j];
+		return s;
+	}
+	void on_switch(const Simulation& sim, u64, int prev, int next, bool, u64) override
+	{
+		if (prev >= 0) {
+			const size_t c = static_cast<size_t>(prev);
+			const u64 adv = sim.tasks()[c].se.vruntime - start[c];
+			if (adv > L[c] && bad.empty())
+				bad = "task " + std::to_string(c) + "'s run advanced its v by " + std::to_string(adv) + ", beyond " +
+				      std::to_string(L[c]);
+		}
+		if (next >= 0)
+			start[static_cast<size_t>(next)] = sim.tasks()[static_cast<size_t>(next)].se.vruntime;
+	}
+	void on_event(const Simulation& sim, u64) override
+	{
+		if (sim.cfs_rq().nr_queued < 2 || !bad.empty())
+			return;
+		const u64 V = sim.cfs_rq().avg_vruntime();
+		for (size_t i = 0; i < U.size(); i++) {
+			if (!sim.tasks()[i].se.on_rq)  // not forked yet
+				continue;
+			const s64 lead = wrapped_diff(sim.tasks()[i].se.vruntime, V);  // v_i - V
+			if (lead > 0 && static_cast<u64>(lead) > U[i])
+				bad = "task " + std::to_string(i) + " leads V by " + std::to_string(lead) + " > U = " + std::to_string(U[i]);
+			if (lead < 0 && static_cast<u64>(-lead) * w[i] > others(i))
+				bad = "task " + std::to_string(i) + " trails V by " + std::to_string(-lead) + ": w (V - v) > " +
+				      std::to_string(others(i));
+		}
+	}
 };
 
 }  // namespace eevdf::props

@@ -146,6 +146,25 @@ Testable lag_bound_hogs(Bugs bugs)
 	};
 }
 
+Testable weighted_hog_bounds(Bugs bugs)
+{
+	return [=] {
+		Config cfg = hog_config(bugs);
+		const int n = *rc::gen::inRange(2, 5);
+		const auto nices = *rc::gen::container<std::vector<int>>(static_cast<size_t>(n), rc::gen::inRange(-20, 20));
+		Workload wl = equal_hogs(n, 0, 0);
+		for (size_t i = 0; i < nices.size(); i++)
+			wl.tasks[i].nice = nices[i];
+		wl.duration = hog_duration(cfg, n);
+		WeightedWatch watch(cfg, nices);
+		const std::string bad = run_checked(cfg, wl, {&watch});
+		if (!bad.empty())
+			fail("weighted_hog_bounds", bugs, cfg, wl, bad);
+		if (!watch.bad.empty())
+			fail("weighted_hog_bounds", bugs, cfg, wl, watch.bad);
+	};
+}
+
 Testable fairness_window(Bugs bugs)
 {
 	return [=] {

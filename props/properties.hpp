@@ -57,6 +57,12 @@ Testable relabel_tasks(Bugs bugs = {});
 Testable vruntime_shift(Bugs bugs = {});
 Testable time_scaling(Bugs bugs = {});
 
+// 8. Hogs at any nice levels (2 to 4, each of the 40): every task's v stays
+//    within the bounds lag_weighted proves, and every run within
+//    run_weighted's (docs/proofs.md; the proofs cover five nice levels, this
+//    samples all of them, every preset, flag and knob).
+Testable weighted_hog_bounds(Bugs bugs = {});
+
 // 7. The tree pick equals the brute-force pick over random operation
 //    sequences applied to a cfs_rq directly (adversarial lags and weights).
 Testable pick_matches_oracle(Bugs bugs = {});

@@ -40,6 +40,7 @@ TEST_CASE("the jitter run-length property catches a renewal that does not resche
 TEST_CASE("the slice-below-tick property catches a deadline renewed from the old deadline", "[mutations]") { CHECK(catches(slice_below_tick_is_irrelevant(bug(Bug::DEADLINE_FROM_OLD)))); }
 TEST_CASE("the lag-bound property catches a renewal that does not reschedule", "[mutations]") { CHECK(catches(lag_bound_hogs(bug(Bug::NO_RESCHED_ON_RENEWAL)))); }
 TEST_CASE("the fairness property catches a renewal that does not reschedule", "[mutations]") { CHECK(catches(fairness_window(bug(Bug::NO_RESCHED_ON_RENEWAL)))); }
+TEST_CASE("the weighted-bounds property catches a renewal that does not reschedule", "[mutations]") { CHECK(catches(weighted_hog_bounds(bug(Bug::NO_RESCHED_ON_RENEWAL)))); }
 TEST_CASE("the relabelling property catches eligibility off by one (through its invariant check)", "[mutations]") { CHECK(catches(relabel_tasks(bug(Bug::ELIGIBLE_STRICT)))); }
 TEST_CASE("the vruntime-shift property catches a truncating avg_vruntime (through its invariant check)", "[mutations]") { CHECK(catches(vruntime_shift(bug(Bug::AVG_VRUNTIME_TRUNC)))); }
 TEST_CASE("the time-scaling property catches a deadline renewed from the old deadline", "[mutations]") { CHECK(catches(time_scaling(bug(Bug::DEADLINE_FROM_OLD)))); }

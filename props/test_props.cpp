@@ -43,6 +43,11 @@ TEST_CASE("nice-0 hogs get their share within 2 (slice + TICK_NSEC + jitter) ove
 	rc::prop("fairness over windows", fairness_window());
 }
 
+TEST_CASE("hogs at any nice levels stay within the proved weighted lag and run bounds", "[props]")
+{
+	rc::prop("weighted lag and run bounds", weighted_hog_bounds());
+}
+
 TEST_CASE("the same workload and seed give a byte-identical trace", "[props]")
 {
 	rc::prop("determinism", deterministic());
