@@ -138,6 +138,7 @@ int main(int argc, char** argv)
 		{"slice_below_tick", props::slice_below_tick_is_irrelevant},
 		{"lag_bound_hogs", props::lag_bound_hogs},
 		{"fairness_window", props::fairness_window},
+		{"weighted_hog_bounds", props::weighted_hog_bounds},
 		{"relabel_tasks", props::relabel_tasks},
 		{"vruntime_shift", props::vruntime_shift},
 		{"time_scaling", props::time_scaling},

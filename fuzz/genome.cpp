@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "model/check.hpp"
 #include "model/simulation.hpp"
@@ -311,23 +312,36 @@ std::string check_case(const Case& c)
 {
 	const Config& cfg = c.cfg;
 	const Workload& wl = c.wl;
-	const bool hogs = wl.tasks.size() >= 2 && std::all_of(wl.tasks.begin(), wl.tasks.end(), [&](const TaskSpec& t) {
-		return t.phases.size() == 1 && t.phases[0].events.size() == 1 && t.phases[0].events[0].ns == RUN_FOREVER &&
-		       t.delay == 0 && t.custom_slice == 0 && t.nice == wl.tasks[0].nice;
+	// CPU hogs forked together with the base slice, at any nice levels
+	const bool any_hogs = wl.tasks.size() >= 2 && std::all_of(wl.tasks.begin(), wl.tasks.end(), [&](const TaskSpec& t) {
+		return t.phases.size() == 1 && t.phases[0].events.size() == 1 && t.phases[0].events[0].kind == Event::Kind::Run &&
+		       t.phases[0].events[0].ns == RUN_FOREVER && t.delay == 0 && t.custom_slice == 0;
 	}) && !cfg.features[Feature::HRTICK];
+	const bool hogs = any_hogs && std::all_of(wl.tasks.begin(), wl.tasks.end(), [&](const TaskSpec& t) {
+		return t.nice == wl.tasks[0].nice;
+	});
 	const bool nice0 = hogs && wl.tasks[0].nice == 0;
 
 	props::SwitchLog log;
 	props::LagWatch lag;
 	props::ShareWatch share;
+	std::optional<props::WeightedWatch> weighted;
 	std::vector<Observer*> extra;
 	if (hogs)
 		extra = {&log, &lag, &share};
+	if (any_hogs) {
+		std::vector<int> nices;
+		for (const TaskSpec& t : wl.tasks)
+			nices.push_back(t.nice);
+		extra.push_back(&weighted.emplace(cfg, nices));
+	}
 	const std::string bad = props::run_checked(cfg, wl, extra);
 	if (!bad.empty())
 		return "invariant: " + bad;
+	// the equal-hog checks below are more specific, so they report first
+	const std::string weighted_bad = weighted && !weighted->bad.empty() ? "weighted bounds (property 8): " + weighted->bad : "";
 	if (!hogs)
-		return "";
+		return weighted_bad;
 
 	const u64 T = cfg.tick_ns, J = cfg.knobs.tick_jitter;
 	const auto runs = props::runs_until(log, wl.duration);
@@ -363,7 +377,7 @@ std::string check_case(const Case& c)
 			return "default slice (2ae891b82695): with base_slice " + std::to_string(cfg.base_slice_ns) +
 			       " ns at HZ=1000 the mean run is " + std::to_string(sum / runs.size()) + " ns, more than 3 ticks";
 	}
-	return "";
+	return weighted_bad;
 }
 
 // ---------------------------------------------------------------- seeds
@@ -408,6 +422,14 @@ std::vector<std::pair<std::string, Genome>> seed_genomes()
 		Gene sb{Kind::Periodic, 0, 0, 200, 5000, 2000, 0};
 		g.tasks.push_back(sb);
 		out.emplace_back("powerpc_hz" + std::to_string(hz) + "_custom_slice", g);
+	}
+	{  // hogs at three nice levels: the weighted lag and run bounds (property 8)
+		Genome g;
+		g.preset = 3;
+		g.hz = 1000;
+		g.slice_us = 3000;
+		g.tasks = {Gene{Kind::Hog, -10}, Gene{Kind::Hog, 0}, Gene{Kind::Hog, 10}};
+		out.emplace_back("weighted_hogs", g);
 	}
 	{  // NO_HZ_FULL: one hog alone most of the time, a periodic task now and then.
 		Genome g;
