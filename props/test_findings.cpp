@@ -113,3 +113,50 @@ TEST_CASE("F4: with unequal weights the heavy task runs far beyond its slice", "
 	cfg.base_slice_ns = 3 * MS;
 	CHECK(longest_run(cfg, wl) > 100 * MS);
 }
+
+// F6 (found by fuzz_workload). On 6.12-6.16 a re-picked hog is preempted at
+// the next tick only through PREEMPT_SHORT's did_preempt_short(); without it
+// the re-picked task runs a whole second request. 2 hogs with the default
+// slice at 8 CPUs (2.80 ms on 6.15) at HZ=1000, ticks up to 1 us early and a
+// 41 us switch cost: the mean run exceeds 3 ticks (2ae891b82695's claim is
+// for the default features), and it does not with PREEMPT_SHORT on.
+namespace {
+struct MeanRun {
+	u64 runs = 0, longest = 0;
+	double mean_ns = 0;
+};
+MeanRun mean_run(const Config& cfg, const Workload& wl)
+{
+	SwitchLog log;
+	REQUIRE(run_checked(cfg, wl, {&log}).empty());
+	MeanRun m;
+	u64 sum = 0;
+	for (size_t i = 1; i < log.switches.size(); i++)
+		if (log.switches[i - 1].second != IDLE) {
+			const u64 r = log.switches[i].first - log.switches[i - 1].first;
+			sum += r;
+			m.runs++;
+			m.longest = std::max(m.longest, r);
+		}
+	m.mean_ns = m.runs ? static_cast<double>(sum) / static_cast<double>(m.runs) : 0;
+	return m;
+}
+}  // namespace
+
+TEST_CASE("F6: without PREEMPT_SHORT a re-picked hog keeps the CPU for a second request (6.15)", "[findings]")
+{
+	const Workload wl = load_rtapp_file(data("default_slice_no_preempt_short.json"));
+	Config cfg = make_config(*find_preset("6.15"), 1000, 8);
+	REQUIRE(cfg.base_slice_ns == 2'800'000);
+	cfg.knobs.tick_jitter = 1 * US;
+	cfg.knobs.switch_cost = 41'399;
+	cfg.seed = 140;
+	cfg.features.set(Feature::PREEMPT_SHORT, false);
+	const MeanRun off = mean_run(cfg, wl);
+	CHECK(off.mean_ns > 3.0 * MS);
+	CHECK(off.longest >= 2 * cfg.base_slice_ns);  // two requests back to back
+	cfg.features.set(Feature::PREEMPT_SHORT, true);
+	const MeanRun on = mean_run(cfg, wl);
+	CHECK(on.mean_ns <= 3.0 * MS);
+	CHECK(on.longest < 2 * cfg.base_slice_ns);
+}
