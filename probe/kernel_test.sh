@@ -10,10 +10,7 @@
 set -u
 probe=$1
 eevdf=$2
-[ "$(uname -s)" = Linux ] || { echo "skip: not Linux"; exit 77; }
-[ "$(nproc)" -ge 2 ] || { echo "skip: needs CPU 1"; exit 77; }
-[ "$(id -u)" -eq 0 ] || { echo "skip: needs root for tracefs"; exit 77; }
-command -v python3 >/dev/null || { echo "skip: needs python3"; exit 77; }
+. "$(dirname "$0")/kernel_test_skip.sh"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 if ! timeout 30 "$probe" --hogs 4 --slice 3ms --duration 1s --cpu 1 --isolate --json >"$out" 2>/dev/null; then

@@ -11,10 +11,7 @@
 set -u
 probe=$1
 eevdf=$2
-[ "$(uname -s)" = Linux ] || { echo "skip: not Linux"; exit 77; }
-[ "$(nproc)" -ge 2 ] || { echo "skip: needs CPU 1"; exit 77; }
-[ "$(id -u)" -eq 0 ] || { echo "skip: needs root for tracefs and negative nice"; exit 77; }
-command -v python3 >/dev/null || { echo "skip: needs python3"; exit 77; }
+. "$(dirname "$0")/kernel_test_skip.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 if ! timeout 30 "$probe" --hogs 2 --nices -10,0 --slice 3ms --duration 2s --cpu 1 --isolate --json >"$dir/k.json" 2>/dev/null; then

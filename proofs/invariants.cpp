@@ -15,6 +15,7 @@
 #include "model/weights.hpp"
 #include "model/workload.hpp"
 #include "proofs/encoding.hpp"
+#include "props/bounds.hpp"
 
 namespace eevdf::proofs {
 
@@ -91,30 +92,40 @@ void build_waker_picked_int(Query& q, unsigned m)
 }
 
 // ---------------------------------------------------------------- O6 (integers)
+// n queued entities as integers: keys k_i = v_i - v0, weights w_i >= 1,
+// A = sum_i k_i w_i (the kernel's avg_vruntime sum) and W = sum_i w_i.
+struct IntQueue {
+	std::vector<expr> k, w;
+	expr A, W, pre;
+};
+
+IntQueue int_queue(Query& q, const std::string& tag, int n)
+{
+	IntQueue x{{}, {}, q.ival(0), q.ival(0), q.c.bool_val(true)};
+	for (int i = 0; i < n; i++) {
+		x.k.push_back(q.ivar(tag + "k" + std::to_string(i)));
+		x.w.push_back(q.ivar(tag + "w" + std::to_string(i)));
+		x.pre = x.pre && x.w.back() >= 1;
+		x.A = x.A + x.k.back() * x.w.back();
+		x.W = x.W + x.w.back();
+	}
+	return x;
+}
+
 // The kernel's eligibility test as integers: sum_j k_j w_j >= k_i * W.
 void build_eligible_int(Query& q, unsigned m)
 {
 	expr any_bad = q.c.bool_val(false);
 	// The claim and the test are symmetric under a permutation of the
 	// entities, so the least key is entity 0 without loss of generality.
-	for (int n = 1; n <= 6; n++)  // n = 8 is PROVED in-process too, but cvc5 needs > 30 s for the export
-		for (int mi = 0; mi < 1; mi++) {
-			const std::string tag = "n" + std::to_string(n) + "m" + std::to_string(mi) + "_";
-			std::vector<expr> k, w;
-			expr A = q.ival(0), W = q.ival(0), pre = q.c.bool_val(true);
-			for (int i = 0; i < n; i++) {
-				k.push_back(q.ivar(tag + "k" + std::to_string(i)));
-				w.push_back(q.ivar(tag + "w" + std::to_string(i)));
-				pre = pre && w.back() >= 1;
-				A = A + k.back() * w.back();
-				W = W + w.back();
-			}
-			for (int i = 0; i < n; i++)
-				pre = pre && k[static_cast<size_t>(mi)] <= k[static_cast<size_t>(i)];
-			const expr kk = k[static_cast<size_t>(mi)] * W;
-			const expr elig = (m & MUT_ELIGIBLE_STRICT) ? A > kk : A >= kk;
-			any_bad = any_bad || (pre && !elig);
-		}
+	for (int n = 1; n <= 6; n++) {  // n = 8 is PROVED in-process too, but cvc5 needs > 30 s for the export
+		IntQueue x = int_queue(q, "n" + std::to_string(n) + "m0_", n);
+		for (int i = 0; i < n; i++)
+			x.pre = x.pre && x.k[0] <= x.k[static_cast<size_t>(i)];
+		const expr kk = x.k[0] * x.W;
+		const expr elig = (m & MUT_ELIGIBLE_STRICT) ? x.A > kk : x.A >= kk;
+		any_bad = any_bad || (x.pre && !elig);
+	}
 	q.s.add(any_bad);  // the solver (run_prove) normalises to sums of monomials first
 }
 
@@ -123,15 +134,11 @@ void build_lag_sum_int(Query& q, unsigned m)
 	expr any_bad = q.c.bool_val(false);
 	for (int n = 1; n <= 8; n++) {
 		const std::string tag = "n" + std::to_string(n) + "_";
-		std::vector<expr> k, w;
-		expr A = q.ival(0), W = q.ival(0), pre = q.c.bool_val(true);
-		for (int i = 0; i < n; i++) {
-			k.push_back(q.ivar(tag + "k" + std::to_string(i)));
-			w.push_back(q.ivar(tag + "w" + std::to_string(i)));
-			pre = pre && w.back() >= 1;
-			A = A + k.back() * w.back();
-			W = W + w.back();
-		}
+		IntQueue x = int_queue(q, tag, n);
+		const std::vector<expr>& k = x.k;
+		const std::vector<expr>& w = x.w;
+		const expr A = x.A, W = x.W;
+		expr pre = x.pre;
 		// avg_vruntime(): avg < 0 ? avg - (W - 1) : avg, then C division (truncation) by W
 		const expr Ap = (m & MUT_AVG_TRUNC) ? A : z3::ite(A < 0, A - (W - 1), A);
 		const expr qq = q.ivar(tag + "q"), rm = q.ivar(tag + "rem");
@@ -578,157 +585,82 @@ bool crosscheck_whole_ticks(std::string& msg)
 	return bad == 0 && checked > 0;
 }
 
-// Executable cross-check of lag_weighted: hogs at mixed nice levels; after
-// every event, each task's v - V (V = avg_vruntime(), the kernel's floor)
-// against U_i = cdf_i(r) + cdf_i(TICK + J) - 1 and w_i (V - v_i) against
-// sum_{j != i} w_j U_j. Reports how close the runs come to each side.
-bool crosscheck_lag_weighted(std::string& msg)
-{
-	struct LagObserver : Observer {
-		std::vector<u64> U;
-		std::vector<u64> w;
-		u64 events = 0, bad = 0;
-		double ahead = 0, behind = 0;  // the largest observed fraction of each bound
-		void on_event(const Simulation& s, u64) override
-		{
-			const CfsRq& rq = s.cfs_rq();
-			if (rq.nr_queued < 2)
-				return;
-			events++;
-			const u64 V = rq.avg_vruntime();
-			for (size_t i = 0; i < s.tasks().size(); i++) {
-				const SchedEntity& se = s.tasks()[i].se;
-				if (!se.on_rq)
-					continue;
-				u64 others = 0;
-				for (size_t j = 0; j < s.tasks().size(); j++)
-					if (j != i && s.tasks()[j].se.on_rq)
-						others += w[j] * U[j];
-				const s64 lead = wrapped_diff(se.vruntime, V);  // v_i - V
-				if (lead > 0) {
-					bad += static_cast<u64>(lead) > U[i];
-					ahead = std::max(ahead, static_cast<double>(lead) / static_cast<double>(U[i]));
-				} else {
-					const u64 lag = static_cast<u64>(-lead) * w[i];
-					bad += lag > others;
-					behind = std::max(behind, static_cast<double>(lag) / static_cast<double>(others));
-				}
-			}
-		}
-	};
-	u64 runs = 0, events = 0, bad = 0;
-	double ahead = 0, behind = 0;
-	const std::vector<std::vector<int>> mixes = {{0, -10, 10}, {-20, 0, 19}, {-5, 0, 0, 5}, {-20, -20, 19, 19}, {0, 19}};
-	for (const auto& mix : mixes)
-		for (u32 hz : {1000u, 250u})
-			for (u64 r : {750000ULL, 3000000ULL})
-				for (u64 jit_pct : {0ULL, 30ULL}) {
-					Config cfg = config_for(hz, r);
-					cfg.knobs.tick_jitter = cfg.tick_ns * jit_pct / 100;
-					Workload wl;
-					wl.duration = 2 * NSEC_PER_SEC;
-					LagObserver o;
-					for (int nice : mix) {
-						wl.tasks.push_back(TaskSpec{"hog" + std::to_string(wl.tasks.size()), nice, 0, 0, LOOP_FOREVER,
-									    {Phase{"hog", LOOP_FOREVER, {Event{Event::Kind::Run, RUN_FOREVER}}}}});
-						LoadWeight lw{scale_load(nice_to_weight(nice)), 0};
-						o.U.push_back(calc_delta_fair(r, lw) + calc_delta_fair(cfg.tick_ns + cfg.knobs.tick_jitter, lw) - 1);
-						o.w.push_back(nice_to_weight(nice));
-					}
-					Simulation sim(cfg, wl);
-					sim.add_observer(&o);
-					sim.run();
-					runs++;
-					events += o.events;
-					bad += o.bad;
-					ahead = std::max(ahead, o.ahead);
-					behind = std::max(behind, o.behind);
-				}
-	char buf[256];
-	std::snprintf(buf, sizeof buf,
-		      "%llu simulations (nice mixes of 2-4 hogs, HZ 1000/250, r 0.75/3 ms, jitter 0/30%%), %llu states: %llu "
-		      "outside the bounds; largest v - V = %.2f U_i, largest w_i (V - v_i) = %.2f of its bound",
-		      static_cast<unsigned long long>(runs), static_cast<unsigned long long>(events),
-		      static_cast<unsigned long long>(bad), ahead, behind);
-	msg = buf;
-	return bad == 0;
-}
+// The executable cross-checks of lag_weighted and run_weighted: hogs at
+// mixed nice levels under props::WeightedWatch, which holds every state to
+// U_i and w_i (V - v_i) <= sum_{j != i} w_j U_j (V = avg_vruntime(), the
+// kernel's floor) and every run to L_c, and records how close they came.
+struct WeightedSims {
+	u64 sims = 0, states = 0, runs = 0, longest_ns = 0;
+	int longest_nice = 0;
+	double ahead = 0, behind = 0, run = 0;
+	std::string bad;
+	std::string what() const
+	{
+		return std::to_string(sims) + " simulations (nice mixes of 2-4 hogs, HZ 1000/250, r 0.75/3 ms, jitter 0/30%)";
+	}
+};
 
-// Executable cross-check of run_weighted: the same mixes; for every run,
-// curr's v advance from switch-in to switch-out against its bound L_c.
-bool crosscheck_run_weighted(std::string& msg)
+WeightedSims weighted_sims()
 {
-	struct RunVObserver : Observer {
-		std::vector<u64> L, start;
-		u64 runs = 0, bad = 0, longest_ns = 0, since = 0;
-		int longest_nice = 0;
-		std::vector<int> nice;
-		double worst = 0;
-		void on_switch(const Simulation& s, u64 t, int prev, int next, bool, u64) override
+	struct Longest : Observer {
+		u64 since = 0, ns = 0;
+		int task = -1;
+		void on_switch(const Simulation&, u64 t, int prev, int, bool, u64) override
 		{
-			if (prev >= 0) {
-				const u64 adv = s.tasks()[static_cast<size_t>(prev)].se.vruntime - start[static_cast<size_t>(prev)];
-				runs++;
-				bad += adv > L[static_cast<size_t>(prev)];
-				worst = std::max(worst, static_cast<double>(adv) / static_cast<double>(L[static_cast<size_t>(prev)]));
-				if (t - since > longest_ns)
-					longest_ns = t - since, longest_nice = nice[static_cast<size_t>(prev)];
-			}
-			if (next >= 0)
-				start[static_cast<size_t>(next)] = s.tasks()[static_cast<size_t>(next)].se.vruntime;
+			if (prev >= 0 && t - since > ns)
+				ns = t - since, task = prev;
 			since = t;
 		}
 	};
-	u64 sims = 0, runs = 0, bad = 0, longest = 0;
-	int longest_nice = 0;
-	double worst = 0;
+	WeightedSims r;
 	const std::vector<std::vector<int>> mixes = {{0, -10}, {0, -10, 10}, {-20, 0, 19}, {-5, 0, 0, 5}, {-20, -20, 19, 19}, {0, 19}};
 	for (const auto& mix : mixes)
 		for (u32 hz : {1000u, 250u})
-			for (u64 r : {750000ULL, 3000000ULL})
+			for (u64 slice : {750000ULL, 3000000ULL})
 				for (u64 jit_pct : {0ULL, 30ULL}) {
-					Config cfg = config_for(hz, r);
+					Config cfg = config_for(hz, slice);
 					cfg.knobs.tick_jitter = cfg.tick_ns * jit_pct / 100;
-					Workload wl;
-					wl.duration = 2 * NSEC_PER_SEC;
-					RunVObserver o;
-					std::vector<u64> U, w;
-					u64 W = 0;
-					for (int nice : mix) {
-						wl.tasks.push_back(TaskSpec{"hog" + std::to_string(wl.tasks.size()), nice, 0, 0, LOOP_FOREVER,
-									    {Phase{"hog", LOOP_FOREVER, {Event{Event::Kind::Run, RUN_FOREVER}}}}});
-						LoadWeight lw{scale_load(nice_to_weight(nice)), 0};
-						U.push_back(calc_delta_fair(r, lw) + calc_delta_fair(cfg.tick_ns + cfg.knobs.tick_jitter, lw) - 1);
-						w.push_back(nice_to_weight(nice));
-						W += w.back();
-					}
-					for (size_t c = 0; c < mix.size(); c++) {
-						u64 others = 0;
-						for (size_t j = 0; j < mix.size(); j++)
-							if (j != c)
-								others += w[j] * U[j];
-						o.L.push_back(U[c] + W * others / ((W - w[c]) * w[c]));
-					}
-					o.start.assign(mix.size(), 0);
-					o.nice = mix;
+					Workload wl = hogs_workload(static_cast<int>(mix.size()), 2 * NSEC_PER_SEC);
+					for (size_t i = 0; i < mix.size(); i++)
+						wl.tasks[i].nice = mix[i];
+					props::WeightedWatch o(cfg, mix);
+					Longest l;
 					Simulation sim(cfg, wl);
 					sim.add_observer(&o);
+					sim.add_observer(&l);
 					sim.run();
-					sims++;
-					runs += o.runs;
-					bad += o.bad;
-					worst = std::max(worst, o.worst);
-					if (o.longest_ns > longest)
-						longest = o.longest_ns, longest_nice = o.longest_nice;
+					r.sims++;
+					r.states += o.states;
+					r.runs += o.runs;
+					r.ahead = std::max(r.ahead, o.ahead);
+					r.behind = std::max(r.behind, o.behind);
+					r.run = std::max(r.run, o.run);
+					if (r.bad.empty())
+						r.bad = o.bad;
+					if (l.ns > r.longest_ns)
+						r.longest_ns = l.ns, r.longest_nice = mix[static_cast<size_t>(l.task)];
 				}
-	char buf[256];
-	std::snprintf(buf, sizeof buf,
-		      "%llu simulations (nice mixes of 2-4 hogs, HZ 1000/250, r 0.75/3 ms, jitter 0/30%%), %llu runs: %llu "
-		      "beyond the bound; largest run = %.2f of its bound; longest run %.3f ms (nice %d)",
-		      static_cast<unsigned long long>(sims), static_cast<unsigned long long>(runs),
-		      static_cast<unsigned long long>(bad), worst, static_cast<double>(longest) / 1e6, longest_nice);
-	msg = buf;
-	return bad == 0;
+	return r;
+}
+
+bool crosscheck_lag_weighted(std::string& msg)
+{
+	const WeightedSims r = weighted_sims();
+	char buf[160];
+	std::snprintf(buf, sizeof buf, ", %llu states: largest v - V = %.2f U_i, largest w_i (V - v_i) = %.2f of its bound",
+		      static_cast<unsigned long long>(r.states), r.ahead, r.behind);
+	msg = r.what() + buf + (r.bad.empty() ? "" : "; " + r.bad);
+	return r.bad.empty();
+}
+
+bool crosscheck_run_weighted(std::string& msg)
+{
+	const WeightedSims r = weighted_sims();
+	char buf[160];
+	std::snprintf(buf, sizeof buf, ", %llu runs: largest = %.2f of its bound; longest run %.3f ms (nice %d)",
+		      static_cast<unsigned long long>(r.runs), r.run, static_cast<double>(r.longest_ns) / 1e6, r.longest_nice);
+	msg = r.what() + buf + (r.bad.empty() ? "" : "; " + r.bad);
+	return r.bad.empty();
 }
 
 }  // namespace eevdf::proofs

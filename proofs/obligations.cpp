@@ -328,6 +328,22 @@ void build_repick(Query& q, unsigned mutation, bool equal)
 	q.s.add(pre && some_behind && pick == q.c.bv_val(PICK_CURR, 8));
 }
 
+// Replay of a re-pick refutation: n hogs at HZ=1000 with 3 ms slices,
+// hog-0 at `nice`; confirmed when hog-0 is re-picked after a renewal with
+// another task not ahead and runs longer than a request and a tick.
+Replay replay_heavy_repick(int nice, int n)
+{
+	Replay rp{config_for(1000, 3000000), hogs(n, 2 * NSEC_PER_SEC),
+		  "hog-0 at nice " + std::to_string(nice) + " is re-picked after its renewal", {}, 1};
+	rp.wl.tasks[0].nice = nice;
+	rp.confirms = [](const Simulation&, const RunObserver& o, std::string& msg) {
+		msg = std::to_string(o.repicks) + " re-picks after a renewal with another task behind; longest hog-0 run " +
+		      std::to_string(o.max_run.empty() ? 0 : o.max_run[0]) + " ns";
+		return o.repicks > 0 && !o.max_run.empty() && o.max_run[0] > 3000000 + 1000000;
+	};
+	return rp;
+}
+
 // O6: a queue of `ntree` tree entities plus (optionally) curr, any weights,
 // keys within +-2^40 of v0, sums consistent.
 struct Queue {
@@ -797,16 +813,7 @@ std::vector<Obligation> make_obligations()
 		     false, 0,
 		     [](Query& q, unsigned m) { build_repick(q, m, false); },
 		     [](Query& q, const z3::model& m) -> std::optional<Replay> {
-			     const int nice = static_cast<int>(val(m, q.var("nice"))) + MIN_NICE;
-			     Replay rp{config_for(1000, 3000000), hogs(2, 2 * NSEC_PER_SEC),
-				       "hog-0 at nice " + std::to_string(nice) + " is re-picked after its renewal", {}, 1};
-			     rp.wl.tasks[0].nice = nice;
-			     rp.confirms = [](const Simulation&, const RunObserver& o, std::string& msg) {
-				     msg = std::to_string(o.repicks) + " re-picks after a renewal with another task behind; "
-					   "longest hog-0 run " + std::to_string(o.max_run.empty() ? 0 : o.max_run[0]) + " ns";
-				     return o.repicks > 0 && !o.max_run.empty() && o.max_run[0] > 3000000 + 1000000;
-			     };
-			     return rp;
+			     return replay_heavy_repick(static_cast<int>(val(m, q.var("nice"))) + MIN_NICE, 2);
 		     }});
 
 	v.push_back({"repick_equal_weights_int", "1",
@@ -823,15 +830,7 @@ std::vector<Obligation> make_obligations()
 			     for (auto& [name, e] : q.shown)
 				     if (name == "nice_curr")
 					     nice = static_cast<int>(static_cast<s64>(val(m, e)));
-			     Replay rp{config_for(1000, 3000000), hogs(3, 2 * NSEC_PER_SEC),
-				       "hog-0 at nice " + std::to_string(nice) + " is re-picked after its renewal", {}, 1};
-			     rp.wl.tasks[0].nice = nice;
-			     rp.confirms = [](const Simulation&, const RunObserver& o, std::string& msg) {
-				     msg = std::to_string(o.repicks) + " re-picks after a renewal with another task behind; "
-					   "longest hog-0 run " + std::to_string(o.max_run.empty() ? 0 : o.max_run[0]) + " ns";
-				     return o.repicks > 0 && !o.max_run.empty() && o.max_run[0] > 3000000 + 1000000;
-			     };
-			     return rp;
+			     return replay_heavy_repick(nice, 3);
 		     }});
 
 	// ---------------------------------------------------------------- 2

@@ -108,37 +108,41 @@ struct ShareWatch : Observer {
 // the most an entity's v can lead V; w_i (V - v_i) <= sum_{j != i} w_j U_j;
 // one run (re-picks included) advances curr's v by at most
 // L_c = U_c + W sum_{j != c} w_j U_j / (W_o w_c), W_o = W - w_c.
+// Also records how close the schedule came to each bound (proofs/ reports
+// it beside the theorems).
 struct WeightedWatch : Observer {
-	std::vector<u64> U, w, L, start;
-	u64 W = 0;
+	std::vector<u64> U, w, others, L, start;
 	std::string bad;  // the first violation, in words
+	u64 states = 0, runs = 0;
+	double ahead = 0, behind = 0, run = 0;  // the largest observed fraction of each bound
 
 	WeightedWatch(const Config& cfg, const std::vector<int>& nices)
 	{
 		const u64 step = cfg.tick_ns + cfg.knobs.tick_jitter;
+		u64 W = 0;
 		for (int nice : nices) {
 			LoadWeight lw{scale_load(nice_to_weight(nice)), 0};
 			U.push_back(calc_delta_fair(cfg.base_slice_ns, lw) + calc_delta_fair(step, lw) - 1);
 			w.push_back(nice_to_weight(nice));
 			W += w.back();
 		}
-		for (size_t c = 0; c < nices.size(); c++)
-			L.push_back(U[c] + static_cast<u64>(static_cast<unsigned __int128>(W) * others(c) / ((W - w[c]) * w[c])));
+		for (size_t i = 0; i < nices.size(); i++) {
+			u64 o = 0;
+			for (size_t j = 0; j < nices.size(); j++)
+				if (j != i)
+					o += w[j] * U[j];
+			others.push_back(o);
+			L.push_back(U[i] + static_cast<u64>(static_cast<unsigned __int128>(W) * o / ((W - w[i]) * w[i])));
+		}
 		start.assign(nices.size(), 0);
-	}
-	u64 others(size_t i) const
-	{
-		u64 s = 0;
-		for (size_t j = 0; j < U.size(); j++)
-			if (j != i)
-				s += w[j] * U[j];
-		return s;
 	}
 	void on_switch(const Simulation& sim, u64, int prev, int next, bool, u64) override
 	{
 		if (prev >= 0) {
 			const size_t c = static_cast<size_t>(prev);
 			const u64 adv = sim.tasks()[c].se.vruntime - start[c];
+			runs++;
+			run = std::max(run, static_cast<double>(adv) / static_cast<double>(L[c]));
 			if (adv > L[c] && bad.empty())
 				bad = "task " + std::to_string(c) + "'s run advanced its v by " + std::to_string(adv) + ", beyond " +
 				      std::to_string(L[c]);
@@ -148,18 +152,26 @@ struct WeightedWatch : Observer {
 	}
 	void on_event(const Simulation& sim, u64) override
 	{
-		if (sim.cfs_rq().nr_queued < 2 || !bad.empty())
+		if (sim.cfs_rq().nr_queued < 2)
 			return;
+		states++;
 		const u64 V = sim.cfs_rq().avg_vruntime();
 		for (size_t i = 0; i < U.size(); i++) {
 			if (!sim.tasks()[i].se.on_rq)  // not forked yet
 				continue;
 			const s64 lead = wrapped_diff(sim.tasks()[i].se.vruntime, V);  // v_i - V
-			if (lead > 0 && static_cast<u64>(lead) > U[i])
-				bad = "task " + std::to_string(i) + " leads V by " + std::to_string(lead) + " > U = " + std::to_string(U[i]);
-			if (lead < 0 && static_cast<u64>(-lead) * w[i] > others(i))
-				bad = "task " + std::to_string(i) + " trails V by " + std::to_string(-lead) + ": w (V - v) > " +
-				      std::to_string(others(i));
+			if (lead > 0) {
+				ahead = std::max(ahead, static_cast<double>(lead) / static_cast<double>(U[i]));
+				if (static_cast<u64>(lead) > U[i] && bad.empty())
+					bad = "task " + std::to_string(i) + " leads V by " + std::to_string(lead) + " > U = " +
+					      std::to_string(U[i]);
+			} else {
+				const u64 lag = static_cast<u64>(-lead) * w[i];
+				behind = std::max(behind, static_cast<double>(lag) / static_cast<double>(others[i]));
+				if (lag > others[i] && bad.empty())
+					bad = "task " + std::to_string(i) + " trails V by " + std::to_string(-lead) + ": w (V - v) > " +
+					      std::to_string(others[i]);
+			}
 		}
 	}
 };

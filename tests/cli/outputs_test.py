@@ -347,6 +347,15 @@ def probe_is_found_and_gets_the_arguments():
     assert p.returncode == 7 and p.stdout == "probe:--hogs 2 --json x y\n", (p.returncode, p.stdout, p.stderr)
 
 
+def fake_probe_printing(canned, name):
+    """An eevdf-probe stand-in that prints `canned` as its JSON; the env that selects it."""
+    fake = path(name)
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\ncat <<'EOF'\n" + json.dumps(canned) + "\nEOF\n")
+    os.chmod(fake, 0o755)
+    return dict(os.environ, EEVDF_PROBE=fake)
+
+
 @test
 def probe_prints_the_kernel_beside_the_model():
     # A fake probe reports a kernel that ran 4 hogs with a 3 ms slice at
@@ -355,11 +364,7 @@ def probe_prints_the_kernel_beside_the_model():
               "config": {"hogs": 4, "slice_ns": 3000000, "duration_ns": 1000000000, "traced": True},
               "hogs": {"trace": {"runs_merged": {"count": 250, "mean_ns": 4000000, "p50_ns": 4000000,
                                                   "p90_ns": 4000000, "p99_ns": 4100000}}}}
-    fake = path("eevdf-probe-json")
-    with open(fake, "w") as f:
-        f.write("#!/bin/sh\ncat <<'EOF'\n" + json.dumps(canned) + "\nEOF\n")
-    os.chmod(fake, 0o755)
-    env = dict(os.environ, EEVDF_PROBE=fake)
+    env = fake_probe_printing(canned, "eevdf-probe-json")
     p = subprocess.run([EEVDF, "probe", "--hogs", "4", "--slice", "3ms"], capture_output=True, text=True, env=env)
     assert p.returncode == 0, (p.returncode, p.stderr)
     rows = {r.split("|")[1].strip(): [c.strip() for c in r.split("|")[2:5]] for r in p.stdout.splitlines() if r.startswith("| ")}
@@ -392,11 +397,7 @@ def probe_prints_a_row_per_hog_at_its_nice_level():
                         {"name": "hog1", "role": "hog", "nice": 0, "trace_runs_merged": {"count": 0}}],
               "hogs": {"trace": {"runs_merged": {"count": 20, "mean_ns": 33000000, "p50_ns": 36000000,
                                                   "p90_ns": 40000000, "p99_ns": 40000000}}}}
-    fake = path("eevdf-probe-nices")
-    with open(fake, "w") as f:
-        f.write("#!/bin/sh\ncat <<'EOF'\n" + json.dumps(canned) + "\nEOF\n")
-    os.chmod(fake, 0o755)
-    env = dict(os.environ, EEVDF_PROBE=fake)
+    env = fake_probe_printing(canned, "eevdf-probe-nices")
     p = subprocess.run([EEVDF, "probe", "--hogs", "2", "--nices", "-10,0"], capture_output=True, text=True, env=env)
     assert p.returncode == 0, (p.returncode, p.stderr)
     assert "2 hogs at nice -10,0" in p.stdout, p.stdout
