@@ -28,6 +28,14 @@ struct Observer {
 	virtual void on_reweight(const Simulation&, u64 /*t*/, int /*task*/, s64 /*vlag*/, u64 /*old_weight*/) {}
 	// A periodic tick (or hrtick expiry) was handled.
 	virtual void on_tick(const Simulation&, u64 /*t*/, bool /*hrtick*/) {}
+	// __schedule() ran its pick: `next` is what runs now (== prev when the
+	// pick kept curr; on_switch fires only when they differ).
+	virtual void on_schedule(const Simulation&, u64 /*t*/, int /*prev*/, int /*next*/) {}
+	// curr called sched_yield() (yield_task_fair() has run).
+	virtual void on_yield(const Simulation&, u64 /*t*/, int /*task*/) {}
+	// set_user_nice() or sched_setattr(sched_runtime) was called for `task`
+	// (whether or not it changed anything); the new values are in the task.
+	virtual void on_attr(const Simulation&, u64 /*t*/, int /*task*/) {}
 	// After every event the simulation processed (the checker's hook).
 	virtual void on_event(const Simulation&, u64 /*t*/) {}
 };

@@ -342,6 +342,8 @@ void Simulation::schedule()
 	SchedEntity* prev = cfs_.curr;
 	SchedEntity* next = cfs_.pick_next_task_fair();
 	cfs_.need_resched = false;
+	for (Observer* o : observers_)
+		o->on_schedule(*this, now_, prev ? prev->id : IDLE, next ? next->id : IDLE);
 	if (next == prev)
 		return;
 
@@ -516,6 +518,8 @@ void Simulation::do_sched_yield()
 	set_clock(now_);
 	cfs_.yield_task_fair();
 	cfs_.need_resched = true;
+	for (Observer* o : observers_)
+		o->on_yield(*this, now_, cfs_.curr ? cfs_.curr->id : IDLE);
 }
 
 // ---------------------------------------------------------------- programs
@@ -636,9 +640,13 @@ void Simulation::step_current()
 			return;
 		case Event::Kind::SetNice:
 			set_user_nice(t, e->value);
+			for (Observer* o : observers_)
+				o->on_attr(*this, now_, self);
 			break;
 		case Event::Kind::SetSlice:
 			sched_setattr_runtime(t, e->ns);
+			for (Observer* o : observers_)
+				o->on_attr(*this, now_, self);
 			break;
 		}
 		if (!advance_pc(t)) {
