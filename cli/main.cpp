@@ -29,7 +29,7 @@ namespace {
 
 void add_model_options(CLI::App* app, ModelOptions& o)
 {
-	app->add_option("--kernel", o.kernel, "kernel preset: 6.6, 6.12, 6.15, 6.18, 6.18.y")->capture_default_str();
+	app->add_option("--kernel", o.kernel, "kernel preset (eevdf presets lists them): 6.6, 6.12, 6.15, 6.18 (= 6.18.0), 6.18.2, 6.18.5, 6.18.17, 6.18.33")->capture_default_str();
 	app->add_option("--hz", o.hz, "CONFIG_HZ; TICK_NSEC = (1e9 + HZ/2) / HZ")->capture_default_str();
 	app->add_option("--cpus", o.cpus, "online CPUs, for the default base slice 0.70 ms x (1 + ilog2(min(N, 8)))")
 		->capture_default_str();
@@ -167,9 +167,10 @@ int cmd_presets()
 {
 	for (const KernelPreset& p : kernel_presets()) {
 		Config cfg = make_config(p, 250, 1);
-		std::printf("%-7s %s\n        default base slice (1 CPU) %llu ns; features %s\n", std::string(p.name).c_str(),
-			    std::string(p.description).c_str(), static_cast<unsigned long long>(cfg.base_slice_ns),
-			    features_string(p.features).c_str());
+		std::printf("%-7s %s\n        commits since the preset before: %s\n"
+			    "        default base slice (1 CPU) %llu ns; features %s\n",
+			    std::string(p.name).c_str(), std::string(p.description).c_str(), std::string(p.commits).c_str(),
+			    static_cast<unsigned long long>(cfg.base_slice_ns), features_string(p.features).c_str());
 	}
 	return 0;
 }

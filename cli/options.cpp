@@ -27,6 +27,8 @@ Bugs parse_bugs(const std::vector<std::string>& names)
 Config build_config(const ModelOptions& o)
 {
 	const KernelPreset* preset = find_preset(o.kernel);
+	if (!preset && retired_preset(o.kernel))
+		throw UsageError("--kernel: " + std::string(retired_preset(o.kernel)));
 	if (!preset) {
 		std::string known;
 		for (const KernelPreset& p : kernel_presets())

@@ -444,8 +444,8 @@ std::vector<std::pair<std::string, Genome>> seed_genomes()
 		g.tasks = {Gene{}, Gene{Kind::Periodic, 0, 0, 300, 20000, 0, 5000}};
 		out.emplace_back("nohz_full_hog_and_periodic", g);
 	}
-	{  // a mix of every kind, 6.6 and 6.18.y
-		for (uint8_t p : {0, 4}) {
+	{  // a mix of every kind, the oldest and the newest preset
+		for (uint8_t p : {uint8_t{0}, static_cast<uint8_t>(kernel_presets().size() - 1)}) {
 			Genome g;
 			g.preset = p;
 			g.hz = 250;

@@ -24,28 +24,66 @@ constexpr auto F612 = {Feature::PLACE_LAG, Feature::PLACE_DEADLINE_INITIAL, Feat
 
 }  // namespace
 
+// Each preset is checked against the stored source of the release it names
+// (docs/model.md, "Presets"); 6.15 has no stored copy and follows 6.12.0 plus
+// the two later commits it lists.
 const std::vector<KernelPreset>& kernel_presets()
 {
+	using T = P::Tree;
+	using R = P::RefPoint;
+	using Pr = P::Protect;
+	using L = P::LagClamp;
+	using Y = P::Yield;
+	using W = P::WakeupPreempt;
 	static const std::vector<KernelPreset> presets = {
-		{"6.6", "v6.6: first EEVDF; vlag==deadline slice protection; 0.75 ms base slice",
-		 P{P::RefPoint::MinVruntime, P::Protect::VlagStash, false, false, P::LagClamp::TwiceSlice,
-		   false, false, false, 750000},
+		{"6.6", "v6.6.0: first EEVDF; vruntime-keyed tree, curr keeps deadline ties; vlag==deadline protection; "
+			"a forked task's first request is a full slice; 0.75 ms base slice",
+		 "147f3efaa241 (EEVDF), b01db23d5923, 8dafa9d0eb1a",
+		 P{T::VruntimeKeyed, R::MinVruntime, Pr::VlagStash, false, false, L::TwiceSlice, false, false,
+		   Y::PushDeadline, false, false, W::Pick, true, 750000},
 		 features_of(F66)},
-		{"6.12", "v6.12.0: delayed dequeue, PREEMPT_SHORT, custom slices; 0.75 ms base slice",
-		 P{P::RefPoint::MinVruntime, P::Protect::VlagStash, false, true, P::LagClamp::TwiceSlice,
-		   true, false, false, 750000},
+		{"6.12", "v6.12.0: deadline-keyed tree, delayed dequeue, PREEMPT_SHORT, custom slices; "
+			 "an off-queue reweight keeps the relative deadline unscaled; 0.75 ms base slice",
+		 "2227a957e1d5 (tree by deadline), 152e11f6df29 (DELAY_DEQUEUE), 857b158dc5e8 (custom slices), "
+		 "85e511df3cec (PREEMPT_SHORT)",
+		 P{T::DeadlineKeyed, R::MinVruntime, Pr::VlagStash, false, true, L::TwiceSlice, true, false,
+		   Y::PushDeadline, true, false, W::Pick, false, 750000},
 		 features_of(F612)},
-		{"6.15", "v6.15: 0.70 ms base slice (2ae891b82695)",
-		 P{P::RefPoint::MinVruntime, P::Protect::VlagStash, false, true, P::LagClamp::TwiceSlice,
-		   true, false, false, 700000},
+		{"6.15", "v6.15 (no stored source: 6.12.0 with the two commits listed): reweight rescales the "
+			 "relative deadline; 0.70 ms base slice",
+		 "6d71a9c61604 (reweight rescale, 6.13), 2ae891b82695 (0.70 ms, 6.15)",
+		 P{T::DeadlineKeyed, R::MinVruntime, Pr::VlagStash, false, true, L::TwiceSlice, true, false,
+		   Y::PushDeadline, true, true, W::Pick, false, 700000},
 		 features_of(F612)},
-		{"6.18", "v6.18.0: vprot slice protection limited to the min slice, resched at its end, yield forfeits vruntime",
-		 P{P::RefPoint::MinVruntime, P::Protect::Vprot, true, false, P::LagClamp::TwiceSlice,
-		   true, false, true, 700000},
+		{"6.18", "v6.18.0 (= 6.18-rc5 fair.c): vprot protection limited to the min slice, resched at its end; "
+			 "yield pushes the deadline",
+		 "0b9ca2dcabc3, 052c3d87c82e, 74eec63661d4 (vprot, 6.17), 9de74a9850b9 (no did_preempt_short)",
+		 P{T::DeadlineKeyed, R::MinVruntime, Pr::Vprot, true, false, L::TwiceSlice, true, false,
+		   Y::PushDeadline, true, true, W::ProtectParam, false, 700000},
 		 features_of(F612)},
-		{"6.18.y", "v6.18 with the 2026 stable fixes: zero_vruntime, lag clamp max_slice+tick, vlag/vprot split, protection only at pick",
-		 P{P::RefPoint::ZeroVruntime, P::Protect::Vprot, false, false, P::LagClamp::MaxSlicePlusTick,
-		   true, true, true, 700000},
+		{"6.18.2", "6.18.2 .. 6.18.4: yield forfeits the rest of the request (if eligible)",
+		 "79104becf42b (stable backport)",
+		 P{T::DeadlineKeyed, R::MinVruntime, Pr::Vprot, true, false, L::TwiceSlice, true, false,
+		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000},
+		 features_of(F612)},
+		{"6.18.5", "6.18.5 .. 6.18.16: zero_vruntime re-centred at every tree insert/erase (6.18.4); "
+			   "one-CPU decisions as 6.18.2",
+		 "79f3f9bedd14 (zero_vruntime, 6.18.4), 33cf66d88306 (NI_RANDOM newidle, 6.18.5)",
+		 P{T::DeadlineKeyed, R::ZeroVruntimeAtQueue, Pr::Vprot, true, false, L::TwiceSlice, true, false,
+		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000},
+		 features_of(F612)},
+		{"6.18.17", "6.18.17 .. 6.18.32: lag clamp max_slice + TICK_NSEC, protection set only at pick, "
+			    "zero_vruntime pulled by avg_vruntime(); vlag and vprot still share storage",
+		 "6e3c0a4e1ad1 (lag clamp), bcd74b2ffdd0 (protection at pick), b3d99f43c72b (zero_vruntime tracking)",
+		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
+		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000},
+		 features_of(F612)},
+		{"6.18.33", "6.18.33 .. 6.18.44: reworked wakeup preemption (fork and delayed wakers do not preempt "
+			    "unless shorter; a delayed pick is dequeued and the pick retried; protection shrinks after "
+			    "every wakeup that does not preempt)",
+		 "e837456fdca8 (\"Reimplement NEXT_BUDDY to align with EEVDF goals\": preempt_wakeup_action; stable backport)",
+		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
+		   Y::ForfeitVruntime, true, true, W::Actions, false, 700000},
 		 features_of(F612)},
 	};
 	return presets;
@@ -53,10 +91,56 @@ const std::vector<KernelPreset>& kernel_presets()
 
 const KernelPreset* find_preset(std::string_view name)
 {
+	if (name == "6.18.0")
+		name = "6.18";
 	for (const KernelPreset& p : kernel_presets())
 		if (p.name == name)
 			return &p;
 	return nullptr;
+}
+
+const char* retired_preset(std::string_view name)
+{
+	if (name == "6.18.y")
+		return "\"6.18.y\" mixed fixes from several stable releases and from mainline; it is gone: use "
+		       "6.18.2, 6.18.5, 6.18.17 or 6.18.33 (the running 6.18.44's)";
+	return nullptr;
+}
+
+const KernelPreset* preset_for_release(std::string_view release)
+{
+	// "6.18.44-1-amd64" -> (6, 18, 44); missing parts are 0.
+	unsigned v[3] = {0, 0, 0};
+	size_t i = 0;
+	for (unsigned k = 0; k < 3; k++) {
+		if (i >= release.size() || release[i] < '0' || release[i] > '9')
+			break;
+		while (i < release.size() && release[i] >= '0' && release[i] <= '9')
+			v[k] = v[k] * 10 + static_cast<unsigned>(release[i++] - '0');
+		if (i < release.size() && release[i] == '.')
+			i++;
+		else
+			break;
+	}
+	auto key = [](unsigned a, unsigned b, unsigned c) { return (a * 1000 + b) * 1000 + c; };
+	const unsigned want = key(v[0], v[1], v[2]);
+	const KernelPreset* best = nullptr;
+	unsigned best_key = 0;
+	for (const KernelPreset& p : kernel_presets()) {
+		unsigned pv[3] = {0, 0, 0};
+		size_t j = 0;
+		for (unsigned k = 0; k < 3 && j < p.name.size(); k++) {
+			while (j < p.name.size() && p.name[j] != '.')
+				pv[k] = pv[k] * 10 + static_cast<unsigned>(p.name[j++] - '0');
+			j++;
+		}
+		const unsigned pk = key(pv[0], pv[1], pv[2]);
+		if (pk <= want && (!best || pk > best_key)) {
+			best = &p;
+			best_key = pk;
+		}
+	}
+	return best;
 }
 
 // update_sysctl() with SCHED_TUNABLESCALING_LOG: factor = 1 + ilog2(min(cpus, 8)).

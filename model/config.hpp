@@ -13,35 +13,73 @@
 
 namespace eevdf {
 
-// Code paths that changed between kernel versions (kernel-eevdf.md §0.2, §16).
-// A preset selects one of each; every other difference is a Feature.
+// Code paths that changed between kernel versions (kernel-eevdf.md §0.2, §16;
+// each checked in the kernel source of the release the preset names). A
+// preset selects one of each; every other difference is a Feature.
 struct KernelPaths {
-	// The reference point v0 of the avg_vruntime sums.
-	enum class RefPoint { MinVruntime /* 6.6 .. 6.18.0 */, ZeroVruntime /* 6.19, 6.18.y */ } ref_point;
+	// tasks_timeline's order. v6.6 keys the tree on vruntime and keeps a
+	// min_deadline augment (its __pick_eevdf walks both); 2227a957e1d5 (v6.8)
+	// keys it on the deadline with a min_vruntime augment.
+	enum class Tree { VruntimeKeyed /* 6.6 */, DeadlineKeyed /* 6.8+ */ } tree;
+	// The reference point v0 of the avg_vruntime sums, and where it moves.
+	// None of this changes a decision (V and eligibility are invariant under
+	// v0 while no product overflows); it decides only how far keys grow.
+	enum class RefPoint {
+		MinVruntime,         // 6.6 .. 6.18.3: min_vruntime, forward only
+		ZeroVruntimeAtQueue, // 6.18.4 .. 6.18.16 (79f3f9bedd14): re-centred on V at every tree insert/erase
+		ZeroVruntimeAtAvg,   // 6.18.17+, 7.x: avg_vruntime() pulls it to V (place, lag save, renewal)
+	} ref_point;
 	// How slice protection is stored and when update_curr() asks for a resched.
 	enum class Protect {
 		VlagStash,  // 6.6 .. 6.16: vlag == deadline marks protection; resched only on renewal
 		Vprot,      // 6.17+: vprot, limited to the queue's min slice; resched at its end
 	} protect;
-	bool vprot_is_vlag;     // 6.17 / 6.18.0: vprot and vlag share storage (a union)
+	bool vprot_is_vlag;     // 6.17 .. 6.18.44: vprot and vlag share storage (a union; split in 7.x)
 	bool did_preempt_short; // 6.12 .. 6.16: update_curr() also reschedules on did_preempt_short()
-	enum class LagClamp { TwiceSlice /* <= 6.18.0 */, MaxSlicePlusTick /* 2026, 6.18.y */ } lag_clamp;
+	enum class LagClamp { TwiceSlice /* <= 6.18.16 */, MaxSlicePlusTick /* 6.18.17+, 7.x */ } lag_clamp;
 	bool custom_slices;            // 6.12+: sched_attr.sched_runtime sets the slice
-	bool protect_only_at_pick;     // 2026 bcd74b2ffdd0: set_next_task(first=false) keeps vprot
-	bool yield_forfeits_vruntime;  // 6.17+: yield sets vruntime = deadline (if eligible)
+	bool protect_only_at_pick;     // bcd74b2ffdd0 (6.18.17+): set_next_entity(first=false) keeps vprot
+	// yield_task_fair(): push the deadline by a slice, or (79104becf42b,
+	// v6.19, stable 6.18.2+ and 6.12.63+) forfeit the rest of the request.
+	enum class Yield { PushDeadline, ForfeitVruntime } yield;
+	// wake_up_new_task() activates with ENQUEUE_INITIAL (6.8+). v6.6 places
+	// the child in task_fork_fair() with INITIAL but activates without it, so
+	// the enqueue re-places it with a full first slice.
+	bool fork_enqueue_initial;
+	// An off-queue reweight rescales a relative deadline by w_old / w_new
+	// (6d71a9c61604, v6.13); v6.12.0 rescales only vlag.
+	bool reweight_rescales_rel_deadline;
+	// check_preempt_wakeup_fair()'s shape.
+	enum class WakeupPreempt {
+		Pick,         // 6.6 .. 6.16: cancel protection for a shorter waker, preempt iff the pick is it
+		ProtectParam, // 6.17 .. 6.18.32: pick without curr's protection for a shorter waker, else shrink it
+		Actions,      // 6.18.33+, 7.x: enum actions; a fork or delayed waker does not preempt unless
+		              // shorter; a delayed pick is dequeued and the pick retried; protection shrinks
+		              // after every wakeup that does not preempt
+	} wakeup_preempt;
+	// HRTICK: v6.6 re-arms the hrtick at every pick; 6.12+ only when a
+	// different task is set (a re-pick leaves it cleared by __schedule()).
+	bool hrtick_rearm_on_repick;
 	u64 normalized_base_slice;     // 750000 before 6.15, 700000 from 6.15
 };
 
 struct KernelPreset {
 	std::string_view name;
-	std::string_view description;
+	std::string_view description;  // what it follows, and what separates it from its predecessor
+	std::string_view commits;      // the commits that separate it from the preset before it
 	KernelPaths paths;
 	Features features;  // the features.h defaults of that version
 };
 
 const std::vector<KernelPreset>& kernel_presets();
+// By name, or by an alias ("6.18.0" for "6.18"); nullptr if unknown.
 const KernelPreset* find_preset(std::string_view name);
+// Why a name that once was a preset no longer is, or nullptr.
+const char* retired_preset(std::string_view name);
 inline constexpr std::string_view DEFAULT_PRESET = "6.18";
+// The preset whose code a running kernel of this release (uname -r) follows:
+// the newest preset at or before it; nullptr before 6.6.
+const KernelPreset* preset_for_release(std::string_view release);
 
 // Realism knobs: all zero by default, so the default model is exact.
 struct Knobs {

@@ -115,9 +115,12 @@ void CfsRq::update_min_vruntime()
 	}
 }
 
-// 79f3f9bedd14 (v6.19, 6.18.y): v0 = zero_vruntime, re-centred on V.
+// 79f3f9bedd14 (v6.19, 6.18.4+): v0 = zero_vruntime, re-centred on V.
 // Re-centring changes no decision (V and every eligibility test are
-// invariant under it); it keeps key * weight far from overflow.
+// invariant under it); it keeps key * weight far from overflow. 6.18.4 ..
+// 6.18.16 re-centre at every tree insert and erase; from 6.18.17 (and in
+// 7.x) avg_vruntime() itself pulls v0 along, so it moves where the kernel
+// calls avg_vruntime(): placement, lag saving and deadline renewal.
 void CfsRq::update_zero_vruntime()
 {
 	const u64 v = avg_vruntime();
@@ -150,7 +153,7 @@ u64 CfsRq::cfs_rq_max_slice() const
 void CfsRq::enqueue_in_tree(SchedEntity* se)
 {
 	avg_vruntime_add(se);
-	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntime)
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtQueue)
 		update_zero_vruntime();
 	timeline.insert(se);
 }
@@ -159,7 +162,7 @@ void CfsRq::dequeue_from_tree(SchedEntity* se)
 {
 	timeline.erase(se);
 	avg_vruntime_sub(se);
-	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntime)
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtQueue)
 		update_zero_vruntime();
 }
 
@@ -178,7 +181,7 @@ bool CfsRq::update_deadline(SchedEntity* se)
 		se->deadline += calc_delta_fair(se->slice, se->load);
 	else
 		se->deadline = se->vruntime + calc_delta_fair(se->slice, se->load);
-	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntime)
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
 		update_zero_vruntime();  // b3d99f43c72b: keep v0 near V with one long-running task
 	return true;
 }
@@ -339,9 +342,9 @@ SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
 	return best;
 }
 
-SchedEntity* CfsRq::pick_next_entity()
+SchedEntity* CfsRq::pick_next_entity(bool protect)
 {
-	SchedEntity* se = pick_eevdf();
+	SchedEntity* se = pick_eevdf_protect(protect);
 	if (!se) {
 		pick_failures++;
 		return nullptr;
@@ -405,6 +408,8 @@ void CfsRq::put_prev_entity(SchedEntity* prev)
 // forfeits the lag.
 void CfsRq::place_entity(SchedEntity* se, unsigned flags)
 {
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
+		update_zero_vruntime();
 	const u64 vruntime = avg_vruntime();
 	s64 lag = 0;
 
@@ -452,6 +457,8 @@ u64 CfsRq::lag_limit(SchedEntity* se) const
 
 void CfsRq::update_entity_lag(SchedEntity* se)
 {
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
+		update_zero_vruntime();
 	const s64 vlag = wrapped_diff(avg_vruntime(), se->vruntime);
 	const s64 limit = static_cast<s64>(lag_limit(se));
 	se->vlag = vlag < -limit ? -limit : (vlag > limit ? limit : vlag);
@@ -559,7 +566,7 @@ bool CfsRq::do_preempt_short(const SchedEntity* pse, const SchedEntity* se) cons
 
 // check_preempt_wakeup_fair(): preempt iff the woken entity is what the pick
 // would choose now. The caller handles an idle CPU (always rescheduled).
-void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse)
+void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 {
 	SchedEntity* se = curr;
 	if (!se || se == pse)
@@ -571,17 +578,32 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse)
 
 	update_curr();
 
-	if (paths_->protect == KernelPaths::Protect::VlagStash) {
-		// 6.6-6.16 (PREEMPT_SHORT exists from 6.12).
-		if (do_preempt_short(pse, se))
-			cancel_protect_slice(se);
-		if (pick_eevdf() == pse)
-			need_resched = true;
+	switch (paths_->wakeup_preempt) {
+	case KernelPaths::WakeupPreempt::Pick:
+		wakeup_preempt_pick(pse, se);
+		return;
+	case KernelPaths::WakeupPreempt::ProtectParam:
+		wakeup_preempt_protect_param(pse, se);
+		return;
+	case KernelPaths::WakeupPreempt::Actions:
+		wakeup_preempt_actions(pse, se, wake_flags);
 		return;
 	}
+}
 
-	// 6.17+: a shorter-slice waker is judged without curr's protection; if
-	// it still does not win, curr's protection shrinks to the min slice.
+// 6.6 - 6.16 (PREEMPT_SHORT exists from 6.12).
+void CfsRq::wakeup_preempt_pick(SchedEntity* pse, SchedEntity* se)
+{
+	if (do_preempt_short(pse, se))
+		cancel_protect_slice(se);
+	if (pick_eevdf() == pse)
+		need_resched = true;
+}
+
+// 6.17 - 6.18.32: a shorter-slice waker is judged without curr's protection;
+// if it still does not win, curr's protection shrinks to the min slice.
+void CfsRq::wakeup_preempt_protect_param(SchedEntity* pse, SchedEntity* se)
+{
 	const bool short_slice = feat(Feature::PREEMPT_SHORT) && pse->slice < se->slice;
 	if (pick_eevdf_protect(!short_slice) == pse) {
 		if (short_slice)
@@ -590,6 +612,32 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse)
 		return;
 	}
 	if (feat(Feature::RUN_TO_PARITY) && short_slice)
+		update_protect_slice(se);
+}
+
+// 6.18.33+ and 7.x (preempt_wakeup_action, NEXT_BUDDY off): a fork or a
+// delayed waker never preempts unless its slice is shorter. The wakeup's pick
+// is pick_next_entity(), so a delayed entity it chooses is dequeued for good
+// and the pick is retried. Every wakeup that reaches the pick and does not
+// preempt shrinks curr's protection to the queue's min slice.
+void CfsRq::wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned wake_flags)
+{
+	const bool short_slice = feat(Feature::PREEMPT_SHORT) && pse->slice < se->slice;
+	if (!short_slice && ((wake_flags & WF_FORK) || pse->sched_delayed))
+		return;
+	for (;;) {
+		const u64 failures = pick_failures;
+		SchedEntity* nse = pick_next_entity(!short_slice);
+		if (nse == pse) {
+			if (short_slice)
+				cancel_protect_slice(se);
+			need_resched = true;
+			return;
+		}
+		if (nse || !nr_queued || pick_failures != failures)
+			break;
+	}
+	if (feat(Feature::RUN_TO_PARITY))
 		update_protect_slice(se);
 }
 
@@ -608,26 +656,32 @@ void CfsRq::yield_task_fair()
 	SchedEntity* se = curr;
 	if (!se)
 		return;
-	if (paths_->yield_forfeits_vruntime) {
-		// 79104becf42b: forfeit the rest of the request, if eligible.
-		if (entity_eligible(se)) {
-			se->vruntime = se->deadline;
-			se->deadline += calc_delta_fair(se->slice, se->load);
-		}
+	if (paths_->yield == KernelPaths::Yield::PushDeadline) {
+		se->deadline += calc_delta_fair(se->slice, se->load);
 		return;
 	}
+	// 79104becf42b: forfeit the rest of the request, if eligible (an
+	// ineligible yielder keeps its vruntime, or core scheduling could pick it
+	// again and again and run its vruntime away).
+	if (!entity_eligible(se))
+		return;
+	se->vruntime = se->deadline;
 	se->deadline += calc_delta_fair(se->slice, se->load);
+	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime)
+		update_min_vruntime();  // 6.18.2 / 6.18.3 only; zero_vruntime (6.18.4) dropped it
 }
 
 // reweight_entity() for an entity off the queue: a task's nice change goes
 // through dequeue(SAVE) / enqueue(RESTORE), so only the stored virtual lag
-// and relative deadline are rescaled (lag_i = w_i vlag_i is what is kept).
+// and (6.13+, 6d71a9c61604) the relative deadline are rescaled: lag_i =
+// w_i vlag_i and the real-time length of the remaining request are what is
+// kept. v6.12.0 leaves the relative deadline in the old weight's units.
 void CfsRq::reweight_entity(SchedEntity* se, const LoadWeight& lw)
 {
 	const s64 old_w = static_cast<s64>(se->load.weight);
 	const s64 new_w = static_cast<s64>(bug(Bug::REWEIGHT_NO_RESCALE) ? se->load.weight : lw.weight);
 	se->vlag = div_s64(wmul(se->vlag, old_w), new_w);
-	if (se->rel_deadline)
+	if (se->rel_deadline && paths_->reweight_rescales_rel_deadline)
 		se->deadline = static_cast<u64>(div_s64(wmul(static_cast<s64>(se->deadline), old_w), new_w));
 	se->load = lw;
 }

@@ -23,6 +23,15 @@ enum : unsigned {
 	DEQUEUE_DELAYED = 0x200,
 };
 
+// wake_flags (kernel/sched/sched.h, 6.18).
+enum : unsigned {
+	WF_EXEC = 0x02,
+	WF_FORK = 0x04,
+	WF_TTWU = 0x08,
+	WF_SYNC = 0x10,
+	WF_MIGRATED = 0x20,
+};
+
 class CfsRq {
 public:
 	explicit CfsRq(const Config& cfg);
@@ -81,8 +90,9 @@ public:
 	// ---- picking
 	SchedEntity* pick_eevdf_protect(bool protect) const;  // __pick_eevdf()
 	SchedEntity* pick_eevdf() const { return pick_eevdf_protect(true); }
-	// pick_next_entity(): nullptr after it finally dequeued a delayed pick.
-	SchedEntity* pick_next_entity();
+	// pick_next_entity(): nullptr after it finally dequeued a delayed pick
+	// (or when the pick failed: pick_failures counts those).
+	SchedEntity* pick_next_entity(bool protect = true);
 	void set_next_entity(SchedEntity* se, bool first);
 	void put_prev_entity(SchedEntity* prev);
 	// pick_next_task_fair(): pick (pick_task_fair(), retrying while the pick
@@ -98,7 +108,7 @@ public:
 	void requeue_delayed_entity(SchedEntity* se);
 
 	// ---- events
-	void check_preempt_wakeup_fair(SchedEntity* pse);
+	void check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags);
 	void entity_tick(bool queued);
 	void yield_task_fair();
 	void reweight_entity(SchedEntity* se, const LoadWeight& lw);  // se must be off the queue (flat model)
@@ -121,6 +131,9 @@ private:
 	void finish_delayed_dequeue_entity(SchedEntity* se);
 	bool did_preempt_short(const SchedEntity* curr) const;
 	bool do_preempt_short(const SchedEntity* pse, const SchedEntity* se) const;
+	void wakeup_preempt_pick(SchedEntity* pse, SchedEntity* se);
+	void wakeup_preempt_protect_param(SchedEntity* pse, SchedEntity* se);
+	void wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned wake_flags);
 	u64& vprot_of(SchedEntity* se) const;
 	u64 vprot_of(const SchedEntity* se) const;
 	u64 lag_limit(SchedEntity* se) const;

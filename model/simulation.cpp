@@ -336,11 +336,22 @@ void Simulation::hrtick()
 // __schedule() -> pick_next_task_fair(). The pick runs before prev is put
 // back, with prev still cfs_rq->curr; re-picking prev changes nothing (in
 // particular its slice protection is not renewed).
+//
+// HRTICK: __schedule() cancels the hrtick first (hrtick_clear()), and the
+// fair class arms it again for the task it sets running: for every pick on
+// 6.6, only for a different task from 6.12 (a re-picked task runs on to the
+// periodic tick). Arming happens inside the pick, before __schedule() clears
+// TIF_NEED_RESCHED, so a resched it asks for (a re-picked task already past
+// its slice) is lost.
 void Simulation::schedule()
 {
 	set_clock(now_);
 	SchedEntity* prev = cfs_.curr;
+	if (cfg_.features[Feature::HRTICK])
+		hrtick_at_ = NEVER;
 	SchedEntity* next = cfs_.pick_next_task_fair();
+	if (next && (next != prev || cfg_.preset->paths.hrtick_rearm_on_repick))
+		hrtick_start_fair();
 	cfs_.need_resched = false;
 	for (Observer* o : observers_)
 		o->on_schedule(*this, now_, prev ? prev->id : IDLE, next ? next->id : IDLE);
@@ -351,15 +362,12 @@ void Simulation::schedule()
 	useful_start_ = now_ + (next ? cfg_.knobs.switch_cost : 0);
 	for (Observer* o : observers_)
 		o->on_switch(*this, now_, prev ? prev->id : IDLE, next ? next->id : IDLE, prev_runnable, useful_start_);
-
-	if (next)
-		hrtick_start_fair();
-	else
-		hrtick_at_ = NEVER;
 }
 
-// hrtick_start_fair() (6.18): end the slice by timer, measured in real
-// runtime since the pick, when more than one task is queued.
+// hrtick_start_fair() (6.6 - 6.18): end the slice by timer, measured in real
+// runtime since the pick, when more than one task is queued; hrtick_start()
+// never arms it less than 10 us ahead. With one task queued an armed timer
+// is left alone.
 void Simulation::hrtick_start_fair()
 {
 	if (!cfg_.features[Feature::HRTICK] || !cfs_.curr || cfs_.nr_queued <= 1)
@@ -371,7 +379,8 @@ void Simulation::hrtick_start_fair()
 		cfs_.need_resched = true;
 		return;
 	}
-	hrtick_at_ = now_ + static_cast<u64>(delta);
+	constexpr u64 HRTICK_MIN_NS = 10 * NSEC_PER_USEC;
+	hrtick_at_ = now_ + std::max<u64>(static_cast<u64>(delta), HRTICK_MIN_NS);
 }
 
 void Simulation::hrtick_update()
@@ -380,25 +389,29 @@ void Simulation::hrtick_update()
 		hrtick_start_fair();
 }
 
-void Simulation::wakeup_preempt(SchedEntity* pse)
+void Simulation::wakeup_preempt(SchedEntity* pse, unsigned wake_flags)
 {
 	if (!cfs_.curr) {  // the idle class is below fair: always preempted
 		cfs_.need_resched = true;
 		return;
 	}
-	cfs_.check_preempt_wakeup_fair(pse);
+	cfs_.check_preempt_wakeup_fair(pse, wake_flags);
 }
 
+// wake_up_new_task(): the child is placed at V with vlag 0. 6.8+ activate it
+// with ENQUEUE_INITIAL (half a slice to its first deadline); v6.6 places it
+// with INITIAL in task_fork_fair(), then activates without, so its first
+// request is a whole slice.
 void Simulation::wake_up_new_task(int task)
 {
 	Task& t = tasks_[static_cast<size_t>(task)];
 	set_clock(now_);
 	t.state = TaskState::Runnable;
 	t.se.vlag = 0;
-	cfs_.enqueue_entity(&t.se, ENQUEUE_INITIAL);
+	cfs_.enqueue_entity(&t.se, cfg_.preset->paths.fork_enqueue_initial ? unsigned{ENQUEUE_INITIAL} : 0u);
 	for (Observer* o : observers_)
 		o->on_wakeup(*this, now_, task, IDLE, true);
-	wakeup_preempt(&t.se);
+	wakeup_preempt(&t.se, WF_FORK);
 	hrtick_update();
 }
 
@@ -418,7 +431,7 @@ void Simulation::try_to_wake_up(int task, int waker)
 		cfs_.enqueue_entity(&t.se, ENQUEUE_WAKEUP);
 	for (Observer* o : observers_)
 		o->on_wakeup(*this, now_, task, waker, false);
-	wakeup_preempt(&t.se);
+	wakeup_preempt(&t.se, WF_TTWU);
 	hrtick_update();
 }
 
@@ -492,7 +505,7 @@ void Simulation::set_user_nice(Task& t, int nice)
 		if (nice > old)  // lower priority: let the pick decide now
 			cfs_.need_resched = true;
 	} else {
-		wakeup_preempt(se);
+		wakeup_preempt(se, 0);
 	}
 }
 
@@ -504,9 +517,14 @@ void Simulation::sched_setattr_runtime(Task& t, u64 runtime)
 	if (!cfg_.preset->paths.custom_slices)
 		return;  // before 6.12 the fair class ignores sched_runtime
 	SchedEntity* se = &t.se;
+	// __sched_setscheduler(): with the policy and nice unchanged, only a
+	// sched_runtime different from the current slice, compared raw before
+	// clamping, goes on to change anything. So a runtime equal to the base
+	// slice leaves a task without a custom slice, and runtime 0 on such a
+	// task still re-queues it.
+	if (runtime == se->slice)
+		return;
 	const u64 slice = runtime ? clamp_custom_slice(runtime) : cfg_.base_slice_ns;
-	if (se->custom_slice == (runtime != 0) && se->slice == slice)
-		return;  // nothing changes: no dequeue/enqueue
 	sched_change(se, DEQUEUE_SAVE | DEQUEUE_MOVE, [&] {
 		se->custom_slice = runtime != 0;
 		se->slice = slice;

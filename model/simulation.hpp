@@ -87,7 +87,7 @@ private:
 	void schedule();
 	void try_to_wake_up(int task, int waker);
 	void wake_up_new_task(int task);
-	void wakeup_preempt(SchedEntity* pse);
+	void wakeup_preempt(SchedEntity* pse, unsigned wake_flags);
 	void block_current(TaskState why, int suspended_on);
 	template <class Change>
 	void sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& change);

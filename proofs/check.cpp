@@ -308,7 +308,7 @@ CheckStats check_encoding(u64 states, u64 seed, std::ostream& out, unsigned max_
 			const bool pre = (k % 11) == 0;  // need_resched already set
 			m.rq.need_resched = pre;
 			y.rq.need_resched = c.bool_val(pre);
-			m.rq.check_preempt_wakeup_fair(m.tree.back());
+			m.rq.check_preempt_wakeup_fair(m.tree.back(), WF_TTWU);
 			y.enc.check_preempt_wakeup_fair(y.rq, static_cast<unsigned>(w.tree.size() - 1));
 			cmp("check_preempt_wakeup_fair", m.rq.need_resched, truth(y.rq.need_resched));
 			cmp("check_preempt_wakeup_fair", static_cast<u64>(m.curr->vlag), num(y.rq.curr->vprot));

@@ -248,6 +248,11 @@ Testable vruntime_shift(Bugs bugs)
 	return [=] {
 		Config cfg = *gen_config();
 		cfg.bugs = bugs;
+		// 6.18.17 .. 6.18.44 read a saved lag as a protection end after a
+		// sched_change (vlag/vprot union, protection only at pick): there
+		// absolute vruntime matters (docs/findings.md F7).
+		const KernelPaths& p = cfg.preset->paths;
+		RC_PRE(!(p.vprot_is_vlag && p.protect_only_at_pick));
 		const Workload wl = *gen_workload();
 		Config shifted = cfg;
 		shifted.vruntime_origin = *rc::gen::arbitrary<u64>();

@@ -51,7 +51,9 @@ Testable lag_bound_hogs(Bugs bugs = {});
 //    lag(t1) - lag(t2), and property 4 bounds each lag.
 Testable fairness_window(Bugs bugs = {});
 
-// 6. Determinism and metamorphic relations.
+// 6. Determinism and metamorphic relations. vruntime_shift holds on every
+//    preset but those that share vlag and vprot and protect only at a pick
+//    (6.18.17 .. 6.18.44), where it is false (docs/findings.md F7).
 Testable deterministic(Bugs bugs = {});
 Testable relabel_tasks(Bugs bugs = {});
 Testable vruntime_shift(Bugs bugs = {});

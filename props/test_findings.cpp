@@ -160,3 +160,46 @@ TEST_CASE("F6: without PREEMPT_SHORT a re-picked hog keeps the CPU for a second 
 	CHECK(on.mean_ns <= 3.0 * MS);
 	CHECK(on.longest < 2 * cfg.base_slice_ns);
 }
+
+// F7. 6.18.17 .. 6.18.44 keep vlag and vprot in one union and set protection
+// only at a pick, so after a nice change of the running task its protection
+// end is its saved lag read as an absolute vruntime: whether it is still
+// protected depends on where vruntimes happen to lie, and shifting every
+// vruntime by a constant changes the schedule (found by the vruntime-shift
+// property). The scenario of tests/test_fidelity.cpp item 5: a is reniced
+// at 14 ms holding lag -1069180 ns; with the boot origin its vruntime is
+// past that value (read as u64) and it is preempted at the tick at 15; with
+// vruntimes 20 ms below it, it stays protected until its renewal at 21.
+TEST_CASE("F7: with vlag and vprot shared (6.18.17+), a nice change makes protection depend on absolute vruntime", "[findings]")
+{
+	auto end_of_as_run = [](u64 origin) {
+		Config cfg = make_config(*find_preset("6.18.17"), 1000);
+		cfg.vruntime_origin = origin;
+		Workload wl;
+		TaskSpec a;
+		a.name = "a";
+		a.custom_slice = 8 * MS;
+		a.phases.push_back(Phase{"main", 1,
+					 {Event{Event::Kind::Run, 6 * MS}, Event{Event::Kind::SetNice, 0, -1, -1},
+					  Event{Event::Kind::Run, RUN_FOREVER}}});
+		wl.tasks.push_back(a);
+		for (const char* n : {"b", "c"}) {
+			TaskSpec h;
+			h.name = n;
+			h.custom_slice = 8 * MS;
+			h.phases.push_back(Phase{"hog", 1, {Event{Event::Kind::Run, RUN_FOREVER}}});
+			wl.tasks.push_back(h);
+		}
+		wl.duration = 30 * MS;
+		SwitchLog log;
+		REQUIRE(run_checked(cfg, wl, {&log}).empty());
+		REQUIRE(log.switches.size() >= 5);
+		REQUIRE(log.switches[3] == std::pair<u64, int>{12 * MS, 0});
+		return log.switches[4].first;
+	};
+	const u64 boot = static_cast<u64>(-(1LL << 20));
+	CHECK(end_of_as_run(boot) == 15 * MS);
+	// a's vruntime at 14 ms is origin + 5735851 ns; put it 20 ms below the lag.
+	const u64 below = static_cast<u64>(-1069180LL) - 5735851 - 20 * MS;
+	CHECK(end_of_as_run(below) == 21 * MS);
+}

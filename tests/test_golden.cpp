@@ -327,7 +327,7 @@ TEST_CASE("the invariant checker catches historical bugs switched back in", "[go
 	wl.duration = 2000 * MS;
 	for (Bug bug : {Bug::AVG_VRUNTIME_TRUNC, Bug::STALE_AUGMENT, Bug::NO_LAG_INFLATION, Bug::DELAY_ZERO_KEEPS_LAG,
 			Bug::ELIGIBLE_STRICT, Bug::DEADLINE_FROM_OLD}) {
-		Config cfg = make_config(*find_preset("6.18.y"), 1000, 1, Bugs{}.set(bug));
+		Config cfg = make_config(*find_preset("6.18.33"), 1000, 1, Bugs{}.set(bug));
 		Simulation sim(cfg, wl);
 		InvariantChecker check;
 		sim.add_observer(&check);

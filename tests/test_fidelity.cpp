@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Golden schedules for the places where kernel releases decide differently
+// (issue "Fidelity: six places where a preset decides differently from its
+// kernel"). Each is computed by hand from the kernel source of the releases
+// named; times in ms, vruntimes relative to the boot reference point v0,
+// V the weighted average vruntime, "vprot" the protection end.
+#include <catch2/catch.hpp>
+
+#include "model/fair.hpp"
+#include "sim_helpers.hpp"
+
+using namespace eevdf;
+using namespace eevdf::test;
+
+namespace {
+
+Event yield() { return Event{Event::Kind::Yield}; }
+
+TaskSpec with_delay(TaskSpec t, u64 delay)
+{
+	t.delay = delay;
+	return t;
+}
+
+TaskSpec with_slice(TaskSpec t, u64 slice)
+{
+	t.custom_slice = slice;
+	return t;
+}
+
+u64 first_switch_in(const Recorder& r, int task)
+{
+	const auto v = r.switch_ins(task);
+	return v.empty() ? ~0ULL : v.front();
+}
+
+// A cfs_rq driven by hand: entities enqueued, picked, blocked and woken at
+// chosen clock values, exactly as core.c calls the fair class.
+struct Rq {
+	Config cfg;
+	CfsRq cfs;
+	std::vector<SchedEntity> se;
+
+	Rq(std::string_view preset, std::vector<u64> slices) : cfg(config(preset, 1000, 3 * MS)), cfs(cfg), se(slices.size())
+	{
+		for (size_t i = 0; i < se.size(); i++) {
+			se[i].id = static_cast<int>(i);
+			se[i].load = task_load_weight(0);
+			se[i].custom_slice = slices[i] != cfg.base_slice_ns;
+			se[i].slice = slices[i];
+		}
+	}
+	u64 v(size_t i) const { return se[i].vruntime - cfg.vruntime_origin; }
+	u64 d(size_t i) const { return se[i].deadline - cfg.vruntime_origin; }
+	void at(u64 t) { cfs.clock_task = t; }
+	void wake(size_t i) { cfs.enqueue_entity(&se[i], ENQUEUE_WAKEUP); }
+	SchedEntity* pick()
+	{
+		SchedEntity* next = cfs.pick_next_task_fair();
+		cfs.need_resched = false;
+		return next;
+	}
+	bool block_curr() { return cfs.dequeue_entity(cfs.curr, DEQUEUE_SLEEP); }
+};
+
+}  // namespace
+
+// 1. yield_task_fair(). v6.18.0 pushes the deadline by a slice; the forfeit
+// (79104becf42b) came to 6.18 only in 6.18.2. Hog h and a task y that loops
+// "run 0.2, yield", HZ=1000, base slice 0.7, both forked at 0 (first
+// deadlines 0.35). At 1 h renews (d=1.7) and y runs, protected to 0.35.
+//  6.18.0: at 1.2 y yields with v=0.2, d -> 1.05, still protected: re-picked.
+//          At 1.4, 1.6, 1.8 y is past its protection but h (v=1) is not
+//          eligible (V = 0.7, 0.8, 0.9): re-picked. At 2.0 V=1: h (d=1.7) wins.
+//  6.18.2: at 1.2 y forfeits: v=d=0.35, d=1.05, unprotected, h not eligible
+//          (V=0.675). At 1.4 v=0.55 is eligible (V=0.775): forfeit to v=1.05,
+//          V=1.025, so y is not eligible and h runs.
+TEST_CASE("6.18.0 yield pushes the deadline; 6.18.2 forfeits the rest of the request", "[fidelity]")
+{
+	const auto wl = workload({hog("h"), task("y", {run(200 * US), yield()})});
+	const Recorder pushed = simulate(config("6.18", 1000), wl, 10 * MS);
+	REQUIRE(pushed.switches.size() >= 3);
+	CHECK(pushed.switches[0] == Switch{0, IDLE, 0});
+	CHECK(pushed.switches[1] == Switch{1 * MS, 0, 1});
+	CHECK(pushed.switches[2] == Switch{2 * MS, 1, 0});
+
+	const Recorder forfeit = simulate(config("6.18.2", 1000), wl, 10 * MS);
+	REQUIRE(forfeit.switches.size() >= 3);
+	CHECK(forfeit.switches[0] == Switch{0, IDLE, 0});
+	CHECK(forfeit.switches[1] == Switch{1 * MS, 0, 1});
+	CHECK(forfeit.switches[2] == Switch{1400 * US, 1, 0});
+}
+
+// Over 2 s the deadline push keeps the two at their fair share (lag stays
+// within a slice and a tick); the forfeit gives away every unused request.
+TEST_CASE("a yielding task keeps its fair share on 6.18.0 and loses it on 6.18.2", "[fidelity]")
+{
+	auto cpu_of_y = [](std::string_view preset) {
+		Workload wl = workload({hog("h"), task("y", {run(200 * US), yield()})});
+		wl.duration = 2000 * MS;
+		Simulation sim(config(preset, 1000), wl);
+		sim.run();
+		return sim.tasks()[1].se.sum_exec_runtime;
+	};
+	const u64 pushed = cpu_of_y("6.18");
+	CHECK(pushed >= 1000 * MS - 2 * MS);
+	CHECK(pushed <= 1000 * MS + 2 * MS);
+	CHECK(cpu_of_y("6.18.2") < 700 * MS);
+}
+
+// 4a. Fork. Hogs a (t=0), b (t=0.1) and c (t=2.3), HZ=1000, base slice 0.7.
+// a runs to 1 (d renewed to 1.7), b to 2 (v=1.1, d=1.8), a again from 2,
+// protected to 1.7. At 2.3 a has v=1.3 and c is placed at V=1.2 with d=1.55;
+// with c, V=1.2 and a is not eligible, so the pick is c.
+//  6.18.0: the wakeup's pick is c: it preempts a at 2.3.
+//  6.18.33: a fork does not preempt unless its slice is shorter: a runs to the
+//           tick at 3, renews (d=2.7), and the pick is c (d=1.55 < b's 1.8).
+//           With a 0.3 ms custom slice c takes the short path and preempts.
+TEST_CASE("6.18.33 lets a forked task preempt only with a shorter slice", "[fidelity]")
+{
+	const auto wl = workload({hog("a"), with_delay(hog("b"), 100 * US), with_delay(hog("c"), 2300 * US)});
+	CHECK(first_switch_in(simulate(config("6.18", 1000), wl, 10 * MS), 2) == 2300 * US);
+	CHECK(first_switch_in(simulate(config("6.18.17", 1000), wl, 10 * MS), 2) == 2300 * US);
+	CHECK(first_switch_in(simulate(config("6.18.33", 1000), wl, 10 * MS), 2) == 3 * MS);
+
+	const auto shorter =
+		workload({hog("a"), with_delay(hog("b"), 100 * US), with_delay(with_slice(hog("c"), 300 * US), 2300 * US)});
+	CHECK(first_switch_in(simulate(config("6.18.33", 1000), shorter, 10 * MS), 2) == 2300 * US);
+}
+
+// 4b. A delayed entity chosen by the wakeup's pick. Base slice 3. d and c are
+// placed at 0 with deadline 3; d runs and blocks at 2 while not eligible
+// (V=1): it stays queued, delayed, and c runs, protected to 3. At 4.5 c has
+// v=2.5, V=2.25, so d (v=2) is eligible again and c is not. w wakes with a
+// 1 ms custom slice: placed at V=2.25, d=3.25. w is shorter than c, so the
+// pick ignores c's protection, and it is d (deadline 3).
+//  6.18.0 / 6.18.17: the pick is not w: no preemption; d stays delayed.
+//  6.18.33: pick_next_entity() dequeues d for good (its lag, +0.25, is zeroed
+//           by DELAY_ZERO) and picks again: V=2.375, c is not eligible, w is
+//           the pick: preempt, and c's protection is cancelled.
+TEST_CASE("6.18.33's wakeup pick dequeues a delayed entity and picks again", "[fidelity]")
+{
+	for (std::string_view preset : {"6.18", "6.18.17", "6.18.33"}) {
+		INFO("preset " << preset);
+		Rq rq(preset, {3 * MS, 3 * MS, 1 * MS});  // d, c, w
+		rq.at(0);
+		rq.wake(0);
+		rq.wake(1);
+		REQUIRE(rq.pick() == &rq.se[0]);
+		rq.at(2 * MS);
+		REQUIRE_FALSE(rq.block_curr());  // delayed
+		REQUIRE(rq.pick() == &rq.se[1]);
+		rq.at(4500 * US);
+		rq.wake(2);
+		REQUIRE(rq.v(2) == 2250 * US);
+		REQUIRE(rq.d(2) == 3250 * US);
+		REQUIRE_FALSE(rq.cfs.need_resched);  // c is still protected (v=2.5 < 3)
+		rq.cfs.check_preempt_wakeup_fair(&rq.se[2], WF_TTWU);
+		if (preset == "6.18.33") {
+			CHECK(rq.cfs.need_resched);
+			CHECK_FALSE(rq.se[0].on_rq);
+			CHECK(rq.se[0].vlag == 0);
+			CHECK_FALSE(rq.cfs.protect_slice(&rq.se[1]));
+		} else {
+			CHECK_FALSE(rq.cfs.need_resched);
+			CHECK(rq.se[0].on_rq);
+			CHECK(rq.se[0].sched_delayed);
+			CHECK(rq.cfs.protect_slice(&rq.se[1]));
+		}
+	}
+}
+
+// 4c. Protection after a wakeup that does not preempt. Base slice 3. c and x
+// are placed at 0 (d=3); c runs, protected to 3. At 1 x gets a 0.5 ms custom
+// slice (sched_setattr: re-queued with its lag and relative deadline; no
+// wakeup preemption). At 1.2 y wakes with the base slice: placed at V=0.6,
+// d=3.6; x (d=3) is the pick, so y does not preempt.
+//  6.18.0: y is not shorter, so c's protection stays at 3: the tick at 2 does
+//          not reschedule.
+//  6.18.33: every wakeup that reaches the pick and does not preempt shrinks
+//           the protection to v + min slice = 1.2 + 0.5 = 1.7: the tick at 2
+//           reschedules.
+TEST_CASE("6.18.33 shrinks curr's protection after any wakeup that does not preempt", "[fidelity]")
+{
+	for (std::string_view preset : {"6.18", "6.18.33"}) {
+		INFO("preset " << preset);
+		Rq rq(preset, {3 * MS, 3 * MS, 3 * MS});  // c, x, y
+		rq.at(0);
+		rq.wake(0);
+		rq.wake(1);
+		REQUIRE(rq.pick() == &rq.se[0]);
+		rq.at(1 * MS);
+		SchedEntity& x = rq.se[1];
+		rq.cfs.dequeue_entity(&x, DEQUEUE_SAVE | DEQUEUE_MOVE);
+		x.custom_slice = true;
+		x.slice = 500 * US;
+		rq.cfs.enqueue_entity(&x, ENQUEUE_RESTORE);
+		REQUIRE(rq.v(1) == 0);
+		REQUIRE(rq.d(1) == 3 * MS);
+		rq.at(1200 * US);
+		rq.wake(2);
+		REQUIRE(rq.v(2) == 600 * US);
+		rq.cfs.check_preempt_wakeup_fair(&rq.se[2], WF_TTWU);
+		REQUIRE_FALSE(rq.cfs.need_resched);
+		rq.at(2 * MS);
+		rq.cfs.entity_tick(false);
+		CHECK(rq.cfs.need_resched == (preset == "6.18.33"));
+	}
+}
+
+// 5. 6.18.17 .. 6.18.44 keep vlag and vprot in one union and set protection
+// only at a pick. Three hogs with 8 ms custom slices, HZ=1000 (first
+// deadlines 4): a runs 0-4, b 4-8, c 8-12; at 12 all have v=4, d=12 and a
+// runs (FIFO among equal deadlines), protected to 12. At 14 a (v=6) is
+// reniced to -1: the dequeue saves its lag (-1.333) into the shared field,
+// the reweight scales it to -1.069 (w 1024 -> 1277) and the relative deadline
+// 6 to 4.811; the enqueue places a at 5.736 with d=10.547.
+//  6.18.0: set_next_entity() renews protection (to the deadline): a runs to
+//          its renewal at the tick at 21.
+//  6.18.17: protection is not renewed and the field now holds the lag, so a
+//           is unprotected: the tick at 15 reschedules, and a (v=6.54 > V) is
+//           not eligible: b runs at 15.
+TEST_CASE("6.18.17's shared vlag/vprot storage cancels protection across a nice change", "[fidelity]")
+{
+	auto runs_of_a = [](std::string_view preset) {
+		TaskSpec a = with_slice(task("a", {run(6 * MS), set_nice(-1), run(RUN_FOREVER)}, 1), 8 * MS);
+		const auto wl = workload({a, with_slice(hog("b"), 8 * MS), with_slice(hog("c"), 8 * MS)});
+		return simulate(config(preset, 1000), wl, 30 * MS);
+	};
+	for (std::string_view preset : {"6.18", "6.18.17"}) {
+		INFO("preset " << preset);
+		const Recorder r = runs_of_a(preset);
+		REQUIRE(r.switches.size() >= 5);
+		CHECK(r.switches[1] == Switch{4 * MS, 0, 1});
+		CHECK(r.switches[2] == Switch{8 * MS, 1, 2});
+		CHECK(r.switches[3] == Switch{12 * MS, 2, 0});
+		CHECK(r.switches[4] == Switch{(preset == "6.18" ? 21 : 15) * MS, 0, 1});
+	}
+}
+
+// 6. v6.12.0 rescales only vlag in an off-queue reweight; 6d71a9c61604 (6.13)
+// also rescales the relative deadline. Two hogs, HZ=1000, base slice 0.75:
+// a 0-1, b 1-2, a 2-3, b from 3 (v=1, d=1.75). At 3.3 (1.3 ms of CPU) b is
+// reniced to -10: lag +0.35 -> 0.0375 in the new weight, relative deadline
+// 0.45; b is re-placed at 1.612 (V=2) and re-protected.
+//  6.12: the relative deadline stays 0.45 virtual, 4.2 ms of b's time at
+//        weight 9548: the renewal is at the tick at 8, and b (v=2.117 > V=2.105)
+//        gives way to a.
+//  6.15: it becomes 0.048 (0.45 ms): b renews at 4, 5 and 6 while still
+//        eligible and stays; at 7 (v=2.0093 > V=2.0084) a runs.
+TEST_CASE("v6.12.0 keeps the relative deadline unscaled across a nice change", "[fidelity]")
+{
+	const auto wl = workload({hog("a"), task("b", {run(1300 * US), set_nice(-10), run(RUN_FOREVER)}, 1)});
+	for (std::string_view preset : {"6.12", "6.15"}) {
+		INFO("preset " << preset);
+		Config cfg = config(preset, 1000, 750 * US);
+		const Recorder r = simulate(cfg, wl, 20 * MS);
+		REQUIRE(r.switches.size() >= 5);
+		CHECK(r.switches[1] == Switch{1 * MS, 0, 1});
+		CHECK(r.switches[2] == Switch{2 * MS, 1, 0});
+		CHECK(r.switches[3] == Switch{3 * MS, 0, 1});
+		CHECK(r.switches[4] == Switch{(preset == "6.12" ? 8 : 7) * MS, 1, 0});
+	}
+}
