@@ -17,19 +17,31 @@ s128 key_times_weight(const CfsRq& cfs, const SchedEntity* se)
 	return static_cast<s128>(cfs.entity_key(se)) * static_cast<s128>(scale_load_down(se->load.weight));
 }
 
-// Recomputes a subtree's augmented values; returns false on a mismatch.
+// Recomputes a subtree's augmented values and checks its red-black shape
+// (parent links, no red node with a red child, one black height below every
+// node); returns false on a mismatch.
 struct Augment {
-	u64 min_v, min_slice, max_slice;
+	u64 min_v, min_slice, max_slice, min_deadline;
 	u64 count;
+	u64 black_height;  // black nodes on every path down to a leaf, n included
 };
 bool recompute(const SchedEntity* n, Augment& out, std::string& why)
 {
-	Augment a{n->vruntime, n->slice, n->slice, 1};
-	for (const SchedEntity* c : {n->left, n->right}) {
+	Augment a{n->vruntime, n->slice, n->slice, n->deadline, 1, 0};
+	const SchedEntity* const child[2] = {n->left, n->right};
+	u64 black_height[2] = {0, 0};
+	for (int i = 0; i < 2; i++) {
+		const SchedEntity* const c = child[i];
 		if (!c)
 			continue;
-		if (c->node_prio > n->node_prio) {
-			why = "treap heap order broken at task " + std::to_string(n->id);
+		if (c->rb_parent != n) {
+			why = "task " + std::to_string(c->id) + " is a child of task " + std::to_string(n->id) +
+			      " but its parent link is " + id_of(c->rb_parent);
+			return false;
+		}
+		if (!n->rb_black && !c->rb_black) {
+			why = "red-black: red task " + std::to_string(n->id) + " has a red child, task " +
+			      std::to_string(c->id);
 			return false;
 		}
 		Augment s;
@@ -38,12 +50,22 @@ bool recompute(const SchedEntity* n, Augment& out, std::string& why)
 		a.min_v = min_vruntime(a.min_v, s.min_v);
 		a.min_slice = s.min_slice < a.min_slice ? s.min_slice : a.min_slice;
 		a.max_slice = s.max_slice > a.max_slice ? s.max_slice : a.max_slice;
+		a.min_deadline = min_vruntime(a.min_deadline, s.min_deadline);
 		a.count += s.count;
+		black_height[i] = s.black_height;
 	}
-	if (a.min_v != n->min_vruntime || a.min_slice != n->min_slice || a.max_slice != n->max_slice) {
+	if (black_height[0] != black_height[1]) {
+		why = "red-black: black height below task " + std::to_string(n->id) + " is " + num(black_height[0]) +
+		      " on the left, " + num(black_height[1]) + " on the right";
+		return false;
+	}
+	a.black_height = black_height[0] + (n->rb_black ? 1 : 0);
+	if (a.min_v != n->min_vruntime || a.min_slice != n->min_slice || a.max_slice != n->max_slice ||
+	    a.min_deadline != n->min_deadline) {
 		why = "augmented values of task " + std::to_string(n->id) + " are stale: min_vruntime " +
 		      num(n->min_vruntime) + " (recomputed " + num(a.min_v) + "), min_slice " + num(n->min_slice) + " (" +
-		      num(a.min_slice) + "), max_slice " + num(n->max_slice) + " (" + num(a.max_slice) + ")";
+		      num(a.min_slice) + "), max_slice " + num(n->max_slice) + " (" + num(a.max_slice) +
+		      "), min_deadline " + num(n->min_deadline) + " (" + num(a.min_deadline) + ")";
 		return false;
 	}
 	out = a;
@@ -145,6 +167,8 @@ void InvariantChecker::check_sums(const Simulation& sim, u64 t) const
 void InvariantChecker::check_tree(const Simulation& sim, u64 t) const
 {
 	const CfsRq& cfs = sim.cfs_rq();
+	const Timeline& tl = cfs.timeline;
+	const char* const key = tl.key() == Timeline::Key::Deadline ? "deadline" : "vruntime";
 	const SchedEntity* prev = nullptr;
 	u64 count = 0;
 	std::string why;
@@ -154,10 +178,9 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t) const
 			why = "curr (task " + std::to_string(se->id) + ") is in the tree";
 		if (!se->on_rq)
 			why = "task " + std::to_string(se->id) + " is in the tree but not on_rq";
-		if (prev && (wrapped_diff(se->deadline, prev->deadline) < 0 ||
-			     (se->deadline == prev->deadline && se->node_seq < prev->node_seq)))
-			why = "tree order: task " + std::to_string(se->id) + " (deadline " + num(se->deadline) +
-			      ") follows task " + std::to_string(prev->id) + " (deadline " + num(prev->deadline) + ")";
+		if (prev && (tl.less(se, prev) || (tl.key_of(se) == tl.key_of(prev) && se->node_seq < prev->node_seq)))
+			why = "tree order: task " + std::to_string(se->id) + " (" + key + " " + num(tl.key_of(se)) +
+			      ") follows task " + std::to_string(prev->id) + " (" + key + " " + num(tl.key_of(prev)) + ")";
 		prev = se;
 	});
 	if (!why.empty())
@@ -166,6 +189,9 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t) const
 	if (count != expect || count != cfs.timeline.size())
 		fail(sim, t, "tree", "tree holds " + num(count) + " entities, expected " + num(expect));
 	if (const SchedEntity* root = cfs.timeline.root()) {
+		if (!root->rb_black || root->rb_parent)
+			fail(sim, t, "tree", "red-black: the root, task " + std::to_string(root->id) + ", is " +
+					     (root->rb_black ? "black" : "red") + " with parent link " + id_of(root->rb_parent));
 		Augment a;
 		if (!recompute(root, a, why))
 			fail(sim, t, "tree", why);

@@ -25,16 +25,20 @@ struct SchedEntity {
 	u64 sum_exec_runtime = 0;
 	u64 prev_sum_exec_runtime = 0;
 
-	// Node in cfs_rq->tasks_timeline, ordered by (deadline, insertion order)
-	// and augmented like the kernel's rbtree with subtree min_vruntime,
-	// min_slice and max_slice.
+	// Node in cfs_rq->tasks_timeline (struct rb_node run_node), a red-black
+	// tree ordered by deadline (6.8+) or vruntime (6.6-6.7), equal keys in
+	// insertion order, and augmented with the subtree's min_vruntime,
+	// min_slice and max_slice (6.8+) and min_deadline (6.6-6.7); the model
+	// keeps all four under either order.
 	SchedEntity* left = nullptr;
 	SchedEntity* right = nullptr;
-	u64 node_seq = 0;   // insertion order: equal deadlines are FIFO
-	u64 node_prio = 0;  // treap heap priority, a hash of node_seq
+	SchedEntity* rb_parent = nullptr;
+	bool rb_black = false;
+	u64 node_seq = 0;  // insertion count: names the FIFO order of equal keys for checkers
 	u64 min_vruntime = 0;
 	u64 min_slice = 0;
 	u64 max_slice = 0;
+	u64 min_deadline = 0;
 
 	int id = -1;  // the task's index in the simulation
 };
