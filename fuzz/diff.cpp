@@ -45,7 +45,7 @@ std::string diff_cfs_ops(const uint8_t* data, size_t size, Bugs bugs)
 		for (bool protect : {true, false}) {
 			const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
 			const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect);
-			if (fast != slow)
+			if (!picks_agree(cfs, fast, slow))
 				return "pick: after operation " + std::to_string((at - 5 - 2 * n) / 4) + " __pick_eevdf(protect=" +
 				       (protect ? "1" : "0") + ") = " + std::to_string(fast ? fast->id : -1) + ", brute force " +
 				       std::to_string(slow ? slow->id : -1);

@@ -38,7 +38,10 @@ s64 sld(const SchedEntity* se) { return static_cast<s64>(scale_load_down(se->loa
 }  // namespace
 
 CfsRq::CfsRq(const Config& cfg)
-	: ref_vruntime(cfg.vruntime_origin), cfg_(&cfg), paths_(&cfg.preset->paths)
+	: ref_vruntime(cfg.vruntime_origin),
+	  timeline(cfg.preset->paths.tree == KernelPaths::Tree::VruntimeKeyed ? Timeline::Key::Vruntime
+									     : Timeline::Key::Deadline),
+	  cfg_(&cfg), paths_(&cfg.preset->paths)
 {
 	timeline.stale_augment_on_erase = cfg.bugs[Bug::STALE_AUGMENT];
 }
@@ -288,10 +291,62 @@ void CfsRq::cancel_protect_slice(SchedEntity* se)
 
 // ---------------------------------------------------------------- pick
 
+// __pick_eevdf() of v6.6, over its vruntime-ordered tree whose nodes know
+// the minimum deadline of their subtree. Ordered by vruntime, the eligible
+// entities (v <= V) form a prefix of the tree: walking down from the root,
+// an ineligible node sends the search left; an eligible node and everything
+// in its left subtree are eligible, so the earliest deadline there is the
+// left child's min_deadline. The walk keeps the best eligible node seen and
+// the best fully-eligible left subtree, stops where the subtree minimum is
+// found, and if that left subtree holds an earlier (or an equal) deadline
+// descends it to the entity that carries it. curr starts as the best and is
+// replaced only by a strictly earlier deadline on the walk, so it keeps ties
+// against the nodes walked, but not against an equal deadline inside a left
+// subtree: which of two equal deadlines wins depends on the tree's shape.
+SchedEntity* CfsRq::pick_eevdf_66() const
+{
+	const Eligibility eligible = eligibility();
+	SchedEntity* c = curr;
+	if (c && (!c->on_rq || !eligible(c->vruntime)))
+		c = nullptr;
+	if (feat(Feature::RUN_TO_PARITY) && c && protect_slice(c))
+		return c;
+
+	SchedEntity* best = c;
+	SchedEntity* best_left = nullptr;
+	for (SchedEntity* node = timeline.root(); node;) {
+		if (!eligible(node->vruntime)) {
+			node = node->left;
+			continue;
+		}
+		if (!best || wrapped_diff(best->deadline, node->deadline) > 0)
+			best = node;
+		if (SchedEntity* left = node->left) {
+			if (!best_left || wrapped_diff(best_left->min_deadline, left->min_deadline) > 0)
+				best_left = left;
+			if (left->min_deadline == node->min_deadline)
+				break;  // the subtree's earliest deadline is in the left branch
+		}
+		if (node->deadline == node->min_deadline)
+			break;  // ... or at this node
+		node = node->right;
+	}
+	if (!best_left || wrapped_diff(best_left->min_deadline, best->deadline) > 0)
+		return best;
+	for (SchedEntity* node = best_left; node;) {
+		if (node->deadline == node->min_deadline)
+			return node;
+		node = node->left && node->left->min_deadline == node->min_deadline ? node->left : node->right;
+	}
+	return nullptr;
+}
+
 // __pick_eevdf() (6.8+ tree, 6.17+ protect parameter): among eligible
 // entities the earliest virtual deadline; curr loses ties.
 SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
 {
+	if (paths_->tree == KernelPaths::Tree::VruntimeKeyed)
+		return pick_eevdf_66();
 	SchedEntity* se = timeline.leftmost();
 	SchedEntity* c = curr;
 	SchedEntity* best = nullptr;
@@ -347,7 +402,10 @@ SchedEntity* CfsRq::pick_next_entity(bool protect)
 	SchedEntity* se = pick_eevdf_protect(protect);
 	if (!se) {
 		pick_failures++;
-		return nullptr;
+		// v6.6's pick_eevdf(): "EEVDF scheduling fail, picking leftmost".
+		if (paths_->tree != KernelPaths::Tree::VruntimeKeyed || !timeline.leftmost())
+			return nullptr;
+		se = timeline.leftmost();
 	}
 	if (se->sched_delayed) {
 		// A delayed entity leaves when it is picked: by now it has

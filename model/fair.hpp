@@ -89,6 +89,7 @@ public:
 
 	// ---- picking
 	SchedEntity* pick_eevdf_protect(bool protect) const;  // __pick_eevdf()
+	SchedEntity* pick_eevdf_66() const;                   // v6.6's, over its vruntime-keyed tree
 	SchedEntity* pick_eevdf() const { return pick_eevdf_protect(true); }
 	// pick_next_entity(): nullptr after it finally dequeued a delayed pick
 	// (or when the pick failed: pick_failures counts those).

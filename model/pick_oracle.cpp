@@ -56,4 +56,13 @@ const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect)
 	return best;
 }
 
+bool picks_agree(const CfsRq& cfs, const SchedEntity* fast, const SchedEntity* slow)
+{
+	if (fast == slow)
+		return true;
+	if (cfs.cfg().preset->paths.tree != KernelPaths::Tree::VruntimeKeyed || !fast || !slow)
+		return false;
+	return fast->deadline == slow->deadline && exact_v(cfs).eligible(fast->vruntime) && fast->on_rq;
+}
+
 }  // namespace eevdf

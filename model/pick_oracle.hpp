@@ -28,4 +28,11 @@ ExactV exact_v(const CfsRq& cfs);
 // __pick_eevdf(), computed by scanning every entity.
 const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect);
 
+// Whether the tree pick `fast` is the pick `slow` of the definition. On the
+// 6.8+ deadline-keyed tree they are the same entity. v6.6's vruntime-keyed
+// search breaks a tie between equal deadlines by the tree's shape (curr
+// keeps it against the nodes it walks, not inside a left subtree), so there
+// any eligible entity with the same deadline is the same choice.
+bool picks_agree(const CfsRq& cfs, const SchedEntity* fast, const SchedEntity* slow);
+
 }  // namespace eevdf

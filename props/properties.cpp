@@ -76,6 +76,9 @@ Testable run_length_with(const std::string& name, Bugs bugs, bool max_form, bool
 		if (exact) {
 			cfg.knobs.tick_jitter = 0;
 			cfg.knobs.tick_phase = 0;  // the hogs start on a tick
+			// v6.6 keeps curr on a deadline tie, and exact ticks make ties:
+			// there only 2c's bound holds (docs/findings.md F8).
+			RC_PRE(cfg.preset->paths.tree == KernelPaths::Tree::DeadlineKeyed);
 		} else
 			nice = *rc::gen::inRange(-20, 20);
 		SwitchLog log;
@@ -338,7 +341,7 @@ Testable pick_matches_oracle(Bugs bugs)
 			for (bool protect : {true, false}) {
 				const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
 				const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect);
-				RC_ASSERT(fast == slow);
+				RC_ASSERT(picks_agree(cfs, fast, slow));
 			}
 			RC_ASSERT(cfs.avg_vruntime() == exact_v(cfs).floor_v());
 		}

@@ -21,6 +21,8 @@ Testable checker_holds(Bugs bugs = {});
 //    off). With exact ticks, the hogs starting on a tick and nice 0 (exact
 //    virtual time): every run lasts
 //    at most slice + TICK_NSEC - 1 ns, the slice rounded up to the next tick.
+//    6.8+ only: v6.6 keeps curr on a deadline tie, so a hog that renews
+//    level with another runs a second request (F8); 2c's bound covers it.
 Testable run_length_bound(Bugs bugs = {});
 
 // 2b. The same in the form max(slice, TICK_NSEC) + eps, eps = TICK_NSEC - 1;

@@ -262,3 +262,51 @@ TEST_CASE("v6.12.0 keeps the relative deadline unscaled across a nice change", "
 		CHECK(r.switches[4] == Switch{(preset == "6.12" ? 8 : 7) * MS, 1, 0});
 	}
 }
+
+// 2. v6.6's __pick_eevdf() starts from curr and takes a queued entity only
+// for a strictly earlier deadline on its walk. Two hogs, HZ=1000, base
+// slice 0.75, both forked at 0 with a whole first slice (item 3): a runs to
+// 1 (renewed d=1.75), b from 1. At 2 b renews (v=1, d=1.75); V=1 and a
+// (v=1, d=1.75) ties: b keeps the CPU. At 3 b (v=2) is not eligible: a runs
+// to 5, and so on: 2 ms runs. The 6.8+ rule (curr loses ties) switches
+// every millisecond.
+TEST_CASE("v6.6 keeps curr on a deadline tie: equal hogs run two ticks", "[fidelity]")
+{
+	const auto wl = workload({hog("a"), hog("b")});
+	const Recorder r = simulate(config("6.6", 1000), wl, 100 * MS);
+	REQUIRE(r.switches.size() > 10);
+	CHECK(r.switches[0] == Switch{0, IDLE, 0});
+	CHECK(r.switches[1] == Switch{1 * MS, 0, 1});
+	CHECK(r.switches[2] == Switch{3 * MS, 1, 0});
+	CHECK(r.switches[3] == Switch{5 * MS, 0, 1});
+	for (size_t i = 2; i < r.switches.size(); i++)
+		CHECK(r.switches[i].t - r.switches[i - 1].t == 2 * MS);
+
+	Config later = config("6.12", 1000);  // the same slice, the 6.8+ tie rule
+	const Recorder n = simulate(later, wl, 100 * MS);
+	REQUIRE(n.switches.size() > 10);
+	for (size_t i = 2; i < n.switches.size(); i++)
+		CHECK(n.switches[i].t - n.switches[i - 1].t == 1 * MS);
+}
+
+// 3. v6.6 places a forked task in task_fork_fair() with ENQUEUE_INITIAL but
+// activates it without: its first deadline is a whole slice away. Hogs a
+// (t=0), b (t=0.1), c (t=2.3), HZ=1000, base slice 0.75: a runs to 1, b to
+// 2, a from 2. At 2.3 a has v=1.3 and c is placed at V=1.2 with d=1.95; V
+// is then 1.2 and a (v=1.3) is not eligible; b (v=1.1, d=1.85) is the pick,
+// so c does not preempt. At 3 a renews and b runs; at 4 b renews (v=2.1)
+// and only c (v=1.2) is eligible: c first runs at 4. With half a slice
+// (d=1.575 < 1.85) c would preempt at 2.3.
+TEST_CASE("v6.6 gives a forked task a whole first slice", "[fidelity]")
+{
+	const auto wl = workload({hog("a"), with_delay(hog("b"), 100 * US), with_delay(hog("c"), 2300 * US)});
+	const Recorder r = simulate(config("6.6", 1000), wl, 10 * MS);
+	CHECK(first_switch_in(r, 2) == 4 * MS);
+	CHECK(r.switches[1] == Switch{1 * MS, 0, 1});
+	CHECK(r.switches[2] == Switch{2 * MS, 1, 0});
+	CHECK(r.switches[3] == Switch{3 * MS, 0, 1});
+	CHECK(r.switches[4] == Switch{4 * MS, 1, 2});
+	// 6.12 activates with ENQUEUE_INITIAL: c's first deadline is 1.575 and it
+	// preempts at once (its other decisions here match 6.6's).
+	CHECK(first_switch_in(simulate(config("6.12", 1000), wl, 10 * MS), 2) == 2300 * US);
+}
