@@ -30,6 +30,7 @@
 
 #include "io/rtapp.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -333,6 +334,50 @@ private:
 		return f;
 	}
 
+	// rt-app applies a phase's "cpus" when the phase starts, and a phase
+	// without one returns the thread to its default set (the task-level
+	// "cpus", or every CPU): so once any phase sets an affinity, every other
+	// phase gets the default back.
+	void default_affinity(TaskSpec& t)
+	{
+		auto sets = [](const Phase& p) {
+			return !p.events.empty() && std::any_of(p.events.begin(), p.events.end(), [](const Event& e) {
+				return e.kind == Event::Kind::SetAffinity;
+			});
+		};
+		if (std::none_of(t.phases.begin(), t.phases.end(), sets))
+			return;
+		int def = -1;
+		for (Phase& p : t.phases) {
+			if (sets(p))
+				continue;
+			if (def < 0) {
+				w_.cpu_sets.push_back(t.cpus);  // empty: every CPU
+				def = static_cast<int>(w_.cpu_sets.size() - 1);
+			}
+			// After any phase-level nice / slice events, before the rest.
+			auto at = p.events.begin();
+			while (at != p.events.end() && (at->kind == Event::Kind::SetNice || at->kind == Event::Kind::SetSlice))
+				++at;
+			p.events.insert(at, Event{Event::Kind::SetAffinity, 0, def, 0});
+		}
+	}
+
+	// rt-app "cpus": an array of CPU numbers (the affinity mask).
+	std::vector<u32> cpu_list(const Value& v, const std::string& path) const
+	{
+		if (v.type != Value::Type::Array || v.items.empty())
+			fail(v, path, "expected a non-empty array of CPU numbers, got " + json::describe(v));
+		std::vector<u32> cpus;
+		for (const Value& e : v.items) {
+			const s64 c = integer(e, path, "a CPU number from 0 to 255");
+			if (c < 0 || c > 255)
+				fail(e, path, "expected a CPU number from 0 to 255, got " + json::describe(e));
+			cpus.push_back(static_cast<u32>(c));
+		}
+		return cpus;
+	}
+
 	Event event(const Member& m, const EventName& en, const std::string& path, const std::string& task,
 		    const std::string& thread)
 	{
@@ -364,6 +409,7 @@ private:
 		case Event::Kind::Yield:  // rt-app ignores the value
 		case Event::Kind::SetNice:
 		case Event::Kind::SetSlice:
+		case Event::Kind::SetAffinity:
 			break;
 		}
 		return e;
@@ -549,6 +595,10 @@ private:
 			p.events.push_back(Event{Event::Kind::SetNice, 0, -1, 0});
 		if (const Member* m = prop(f, "dl-runtime"))
 			p.events.push_back(Event{Event::Kind::SetSlice, micros(m->value, path + ".dl-runtime"), -1, 0});
+		if (const Member* m = prop(f, "cpus")) {
+			w_.cpu_sets.push_back(cpu_list(m->value, path + ".cpus"));
+			p.events.push_back(Event{Event::Kind::SetAffinity, 0, static_cast<int>(w_.cpu_sets.size() - 1), 0});
+		}
 		add_events(p, f, path, task, thread, pm);
 		return p;
 	}
@@ -580,6 +630,8 @@ private:
 			base.custom_slice = micros(m->value, path + ".dl-runtime");
 		if (const Member* m = prop(f, "delay"))
 			base.delay = micros(m->value, path + ".delay");
+		if (const Member* m = prop(f, "cpus"))
+			base.cpus = cpu_list(m->value, path + ".cpus");
 		const Member* loop_m = prop(f, "loop");
 		s64 count = loop_m ? loop(loop_m->value, path + ".loop") : LOOP_FOREVER;
 
@@ -611,6 +663,7 @@ private:
 				t.loop = count;
 				for (const Member& pm : phases->value.members)
 					t.phases.push_back(read_phase(pm, path + ".phases." + pm.key, tm.key, t.name));
+				default_affinity(t);
 			} else {
 				Phase p;
 				p.name = "phase0";
@@ -641,6 +694,14 @@ std::string loop_str(s64 loop, const std::string& what)
 	return std::to_string(loop);
 }
 
+std::string cpus_str(const std::vector<u32>& cpus)
+{
+	std::string s = "[";
+	for (std::size_t i = 0; i < cpus.size(); i++)
+		s += (i ? ", " : "") + std::to_string(cpus[i]);
+	return s + "]";
+}
+
 std::string nice_str(int nice, const std::string& what)
 {
 	if (nice < -20 || nice > 19)
@@ -653,6 +714,7 @@ std::string nice_str(int nice, const std::string& what)
 struct Segment {
 	std::optional<int> nice;
 	std::optional<u64> slice;
+	std::optional<int> cpus;  // index into Workload::cpu_sets
 	std::vector<const Event*> events;
 };
 
@@ -666,7 +728,11 @@ std::vector<Segment> segments(const Phase& p, const std::string& what)
 			s.nice = ev[i++].value;
 		if (i < ev.size() && ev[i].kind == Event::Kind::SetSlice)
 			s.slice = ev[i++].ns;
-		for (; i < ev.size() && ev[i].kind != Event::Kind::SetNice && ev[i].kind != Event::Kind::SetSlice; i++)
+		if (i < ev.size() && ev[i].kind == Event::Kind::SetAffinity)
+			s.cpus = ev[i++].ref;
+		for (; i < ev.size() && ev[i].kind != Event::Kind::SetNice && ev[i].kind != Event::Kind::SetSlice &&
+		       ev[i].kind != Event::Kind::SetAffinity;
+		     i++)
 			s.events.push_back(&ev[i]);
 		if (s.events.empty())
 			throw std::invalid_argument(what + ": a nice or slice change must be followed by another event "
@@ -730,6 +796,8 @@ private:
 			out_ += ",\n\t\t\t\"dl-runtime\": " + us(t.custom_slice, what + " custom_slice");
 		if (t.delay)
 			out_ += ",\n\t\t\t\"delay\": " + us(t.delay, what + " delay");
+		if (!t.cpus.empty())
+			out_ += ",\n\t\t\t\"cpus\": " + cpus_str(t.cpus);
 		out_ += ",\n\t\t\t\"phases\": {";
 		if (t.phases.empty())
 			throw std::invalid_argument(what + ": the task has no phases");
@@ -755,6 +823,8 @@ private:
 			out_ += ",\n" + ind + "\"priority\": " + nice_str(*s.nice, what);
 		if (s.slice)
 			out_ += ",\n" + ind + "\"dl-runtime\": " + us(*s.slice, what + " slice");
+		if (s.cpus && w_.cpu_sets.at(static_cast<std::size_t>(*s.cpus)) != t.cpus)
+			out_ += ",\n" + ind + "\"cpus\": " + cpus_str(w_.cpu_sets.at(static_cast<std::size_t>(*s.cpus)));
 		std::map<std::string, int> used;  // repeated keys get digits, as workgen writes them
 		for (const Event* e : s.events) {
 			std::string key, value;
@@ -815,6 +885,7 @@ private:
 			break;
 		case Event::Kind::SetNice:
 		case Event::Kind::SetSlice:
+		case Event::Kind::SetAffinity:
 			break;  // written as phase properties by segments()
 		}
 	}

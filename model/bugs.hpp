@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Historical EEVDF bugs (and two plain mutations) that can be switched back
+// Historical EEVDF bugs (and plain mutations) that can be switched back
 // into the model, so that the checkers can be shown to catch them. Each
 // names the kernel commit that fixed it (kernel-eevdf.md §16).
 #pragma once
@@ -22,6 +22,12 @@ enum class Bug : unsigned {
 	ELIGIBLE_STRICT,      // mutation: eligibility tested as v < V (off by one)
 	DEADLINE_FROM_OLD,    // mutation: renewal d += r/w from the old deadline, not from v
 	NO_RESCHED_ON_RENEWAL,// mutation: update_curr() ignores update_deadline()'s request to reschedule
+	PROTECT_FULL_SLICE,   // mutation: 6.17+ set_protect_slice() protects to the deadline, ignoring the min slice
+	PREEMPT_INELIGIBLE,   // mutation: 6.12-6.16 do_preempt_short() accepts an ineligible waker
+	DELAY_ZERO_REQUEUE_KEEPS, // mutation: requeue_delayed_entity() keeps v and d despite positive lag
+	YIELD_KEEPS_DEADLINE, // mutation: the forfeiting yield moves v to d but leaves d where it was
+	HRTICK_FROM_PICK_TIME,// mutation: hrtick_start_fair() arms slice from now, not slice - ran
+	SLICE_SCALE_UNCAPPED, // mutation: the default base slice scales by 1 + ilog2(cpus) without min(cpus, 8)
 	COUNT
 };
 
@@ -43,6 +49,12 @@ inline constexpr std::array<BugInfo, static_cast<unsigned>(Bug::COUNT)> bug_info
 	{"eligible-strict", "mutation", "entity_eligible() tested v < V instead of v <= V"},
 	{"deadline-from-old", "mutation", "update_deadline() renewed from the old deadline instead of the current vruntime"},
 	{"no-resched-on-renewal", "mutation", "update_curr() ignored the resched that a renewed deadline asks for"},
+	{"protect-full-slice", "mutation", "set_protect_slice() protected curr to its deadline, not for the queue's min slice (6.17+)"},
+	{"preempt-ineligible", "mutation", "do_preempt_short() cancelled curr's protection for an ineligible shorter-slice waker (6.12-6.16)"},
+	{"delay-zero-requeue-keeps", "mutation", "requeue_delayed_entity() kept the old vruntime and deadline when DELAY_ZERO found positive lag"},
+	{"yield-keeps-deadline", "mutation", "the forfeiting yield set v = d but left the deadline where it was"},
+	{"hrtick-from-pick-time", "mutation", "hrtick_start_fair() armed the timer a whole slice from now, not slice - ran"},
+	{"slice-scale-uncapped", "mutation", "the default base slice scaled by 1 + ilog2(cpus) without capping cpus at 8"},
 }};
 
 inline std::optional<Bug> bug_by_name(std::string_view name)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "model/check.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "model/pick_oracle.hpp"
@@ -25,7 +26,49 @@ struct Augment {
 	u64 count;
 	u64 black_height;  // black nodes on every path down to a leaf, n included
 };
-bool recompute(const SchedEntity* n, Augment& out, std::string& why)
+
+// What the stored values must satisfy. min_vruntime and min_deadline are
+// always the exact extrema (each is declared in its callbacks, or the only
+// field of them). The kernel's min_vruntime_cb keeps min_slice (6.12+) and
+// max_slice (6.18.17+) only as RBCOMPUTE last left them (model/timeline.hpp),
+// and no bound relative to the current subtree holds in either direction: a
+// node a rotation moved up misses the slices of the nodes it gained, and an
+// erase whose propagation stops at such a node leaves the erased entity's
+// slice in the nodes above. What does hold:
+//  - min_slice <= the node's own slice: the enqueue sets it to that slice,
+//    every later write is a recomputation that takes the minimum with it,
+//    and a queued entity's slice does not change (a new slice goes through
+//    a dequeue and an enqueue);
+//  - each value is a slice some entity of the run can have had: the base
+//    slice or a clamped custom slice of the workload; max_slice may also be
+//    0, what a new entity's leftover is before its first time in the tree.
+struct TreeRules {
+	bool min_slice_exact, max_slice_exact;
+	const Simulation& sim;
+	mutable std::vector<u64> slices;  // filled on first need
+
+	bool possible_slice(u64 s) const
+	{
+		if (slices.empty()) {
+			const Config& c = sim.config();
+			auto clamp = [](u64 ns) {  // sched_setattr()'s clamp of sched_runtime
+				return std::clamp<u64>(ns, NSEC_PER_MSEC / 10, NSEC_PER_MSEC * 100);
+			};
+			slices.push_back(c.base_slice_ns);
+			for (const TaskSpec& t : sim.workload().tasks) {
+				if (t.custom_slice)
+					slices.push_back(clamp(t.custom_slice));
+				for (const Phase& p : t.phases)
+					for (const Event& e : p.events)
+						if (e.kind == Event::Kind::SetSlice && e.ns)
+							slices.push_back(clamp(e.ns));
+			}
+		}
+		return std::find(slices.begin(), slices.end(), s) != slices.end();
+	}
+};
+
+bool recompute(const SchedEntity* n, const TreeRules& rules, Augment& out, std::string& why)
 {
 	Augment a{n->vruntime, n->slice, n->slice, n->deadline, 1, 0};
 	const SchedEntity* const child[2] = {n->left, n->right};
@@ -45,7 +88,7 @@ bool recompute(const SchedEntity* n, Augment& out, std::string& why)
 			return false;
 		}
 		Augment s;
-		if (!recompute(c, s, why))
+		if (!recompute(c, rules, s, why))
 			return false;
 		a.min_v = min_vruntime(a.min_v, s.min_v);
 		a.min_slice = s.min_slice < a.min_slice ? s.min_slice : a.min_slice;
@@ -60,11 +103,18 @@ bool recompute(const SchedEntity* n, Augment& out, std::string& why)
 		return false;
 	}
 	a.black_height = black_height[0] + (n->rb_black ? 1 : 0);
-	if (a.min_v != n->min_vruntime || a.min_slice != n->min_slice || a.max_slice != n->max_slice ||
-	    a.min_deadline != n->min_deadline) {
+	const bool min_slice_ok = rules.min_slice_exact
+					  ? n->min_slice == a.min_slice
+					  : n->min_slice <= n->slice &&
+						    (n->min_slice == a.min_slice || rules.possible_slice(n->min_slice));
+	const bool max_slice_ok = rules.max_slice_exact ? n->max_slice == a.max_slice
+							: n->max_slice == a.max_slice || n->max_slice == 0 ||
+								  rules.possible_slice(n->max_slice);
+	if (a.min_v != n->min_vruntime || a.min_deadline != n->min_deadline || !min_slice_ok || !max_slice_ok) {
 		why = "augmented values of task " + std::to_string(n->id) + " are stale: min_vruntime " +
 		      num(n->min_vruntime) + " (recomputed " + num(a.min_v) + "), min_slice " + num(n->min_slice) + " (" +
-		      num(a.min_slice) + "), max_slice " + num(n->max_slice) + " (" + num(a.max_slice) +
+		      num(a.min_slice) + (rules.min_slice_exact ? "" : ", kernel's") + "), max_slice " +
+		      num(n->max_slice) + " (" + num(a.max_slice) + (rules.max_slice_exact ? "" : ", kernel's") +
 		      "), min_deadline " + num(n->min_deadline) + " (" + num(a.min_deadline) + ")";
 		return false;
 	}
@@ -96,22 +146,26 @@ InvariantViolation::InvariantViolation(CheckFailure f)
 
 std::string describe_state(const Simulation& sim)
 {
-	const CfsRq& cfs = sim.cfs_rq();
-	std::string s = "t=" + num(sim.now()) + " curr=" + id_of(cfs.curr) + " nr_queued=" + num(cfs.nr_queued) +
-			" load=" + num(cfs.load) + " v0=" + num(cfs.ref_vruntime) + " avg_vruntime=" +
-			snum(cfs.avg_vruntime_sum) + " avg_load=" + num(cfs.avg_load) +
-			" V=" + num(cfs.avg_vruntime()) + "\n";
+	std::string s;
+	for (u32 c = 0; c < sim.nr_cpus(); c++) {
+		const CfsRq& cfs = sim.cfs_rq(c);
+		s += (c ? "  cpu " + num(c) + ": " : "t=" + num(sim.now()) + (sim.nr_cpus() > 1 ? " cpu 0: " : " ")) +
+		     "curr=" + id_of(cfs.curr) + " nr_queued=" + num(cfs.nr_queued) + " load=" + num(cfs.load) +
+		     " v0=" + num(cfs.ref_vruntime) + " avg_vruntime=" + snum(cfs.avg_vruntime_sum) +
+		     " avg_load=" + num(cfs.avg_load) + " V=" + num(cfs.avg_vruntime()) + "\n";
+	}
 	for (const auto& t : sim.tasks()) {
 		const SchedEntity& se = t.se;
 		char line[400];
 		std::snprintf(line, sizeof line,
 			      "  task %d %-12s nice=%d on_rq=%d delayed=%d v=%llu d=%llu (d-v=%lld) vlag=%lld vprot=%llu "
-			      "slice=%llu%s sum_exec=%llu\n",
+			      "slice=%llu%s sum_exec=%llu%s\n",
 			      se.id, t.spec->name.c_str(), t.nice, se.on_rq, se.sched_delayed,
 			      static_cast<unsigned long long>(se.vruntime), static_cast<unsigned long long>(se.deadline),
 			      static_cast<long long>(wrapped_diff(se.deadline, se.vruntime)), static_cast<long long>(se.vlag),
 			      static_cast<unsigned long long>(se.vprot), static_cast<unsigned long long>(se.slice),
-			      se.custom_slice ? " (custom)" : "", static_cast<unsigned long long>(se.sum_exec_runtime));
+			      se.custom_slice ? " (custom)" : "", static_cast<unsigned long long>(se.sum_exec_runtime),
+			      sim.nr_cpus() > 1 ? (" cpu=" + std::to_string(t.cpu)).c_str() : "");
 		s += line;
 	}
 	return s;
@@ -128,12 +182,13 @@ void InvariantChecker::ensure(const Simulation& sim)
 		return;
 	started_ = true;
 	track_.resize(sim.tasks().size());
-	ref_ = sim.cfs_rq().ref_vruntime;
+	for (u32 c = 0; c < sim.nr_cpus(); c++)
+		cpu_.push_back(PerCpu{sim.cfs_rq(c).ref_vruntime, 0, false, -1, 0});
 }
 
-void InvariantChecker::check_sums(const Simulation& sim, u64 t) const
+void InvariantChecker::check_sums(const Simulation& sim, u64 t, u32 cpu) const
 {
-	const CfsRq& cfs = sim.cfs_rq();
+	const CfsRq& cfs = sim.cfs_rq(cpu);
 	s128 sum = 0;
 	u64 avg_load = 0, load = 0, queued = 0, delayed = 0;
 	cfs.timeline.for_each([&](const SchedEntity* se) {
@@ -142,7 +197,7 @@ void InvariantChecker::check_sums(const Simulation& sim, u64 t) const
 	});
 	for (const auto& task : sim.tasks()) {
 		const SchedEntity& se = task.se;
-		if (!se.on_rq)
+		if (!se.on_rq || task.cpu != cpu)
 			continue;
 		queued++;
 		load += se.load.weight;
@@ -164,9 +219,9 @@ void InvariantChecker::check_sums(const Simulation& sim, u64 t) const
 		fail(sim, t, "sums", "nr_delayed " + num(cfs.nr_delayed) + " != delayed tasks " + num(delayed));
 }
 
-void InvariantChecker::check_tree(const Simulation& sim, u64 t) const
+void InvariantChecker::check_tree(const Simulation& sim, u64 t, u32 cpu) const
 {
-	const CfsRq& cfs = sim.cfs_rq();
+	const CfsRq& cfs = sim.cfs_rq(cpu);
 	const Timeline& tl = cfs.timeline;
 	const char* const key = tl.key() == Timeline::Key::Deadline ? "deadline" : "vruntime";
 	const SchedEntity* prev = nullptr;
@@ -178,6 +233,9 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t) const
 			why = "curr (task " + std::to_string(se->id) + ") is in the tree";
 		if (!se->on_rq)
 			why = "task " + std::to_string(se->id) + " is in the tree but not on_rq";
+		if (sim.tasks()[static_cast<size_t>(se->id)].cpu != cpu)
+			why = "task " + std::to_string(se->id) + " is in CPU " + num(cpu) + "'s tree but task_cpu() is " +
+			      num(sim.tasks()[static_cast<size_t>(se->id)].cpu);
 		if (prev && (tl.less(se, prev) || (tl.key_of(se) == tl.key_of(prev) && se->node_seq < prev->node_seq)))
 			why = "tree order: task " + std::to_string(se->id) + " (" + key + " " + num(tl.key_of(se)) +
 			      ") follows task " + std::to_string(prev->id) + " (" + key + " " + num(tl.key_of(prev)) + ")";
@@ -192,8 +250,9 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t) const
 		if (!root->rb_black || root->rb_parent)
 			fail(sim, t, "tree", "red-black: the root, task " + std::to_string(root->id) + ", is " +
 					     (root->rb_black ? "black" : "red") + " with parent link " + id_of(root->rb_parent));
+		const TreeRules rules{tl.min_slice_exact(), tl.max_slice_exact(), sim, {}};
 		Augment a;
-		if (!recompute(root, a, why))
+		if (!recompute(root, rules, a, why))
 			fail(sim, t, "tree", why);
 	}
 	const SchedEntity* first = nullptr;
@@ -206,9 +265,9 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t) const
 				     id_of(first));
 }
 
-void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t) const
+void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu) const
 {
-	const CfsRq& cfs = sim.cfs_rq();
+	const CfsRq& cfs = sim.cfs_rq(cpu);
 	const ExactV v = exact_v(cfs);
 	if (cfs.avg_vruntime() != v.floor_v())
 		fail(sim, t, "V", "avg_vruntime() = " + num(cfs.avg_vruntime()) + ", floor of the exact average = " +
@@ -216,7 +275,7 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t) const
 	bool any_eligible = false;
 	for (const auto& task : sim.tasks()) {
 		const SchedEntity& se = task.se;
-		if (!se.on_rq)
+		if (!se.on_rq || task.cpu != cpu)
 			continue;
 		const bool exact = v.eligible(se.vruntime);
 		any_eligible = any_eligible || exact;
@@ -249,16 +308,28 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t) const
 
 void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 {
-	const CfsRq& cfs = sim.cfs_rq();
 	const Config& c = sim.config();
-	if (c.preset->paths.ref_point == KernelPaths::RefPoint::MinVruntime) {
-		if (wrapped_diff(cfs.ref_vruntime, ref_) < 0)
-			fail(sim, t, "min_vruntime", "min_vruntime moved backwards from " + num(ref_) + " to " +
-							     num(cfs.ref_vruntime));
-		ref_ = cfs.ref_vruntime;
+	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++) {
+		const CfsRq& cfs = sim.cfs_rq(cpu);
+		u64& ref = cpu_[cpu].ref;
+		if (c.preset->paths.ref_point == KernelPaths::RefPoint::MinVruntime) {
+			if (wrapped_diff(cfs.ref_vruntime, ref) < 0)
+				fail(sim, t, "min_vruntime", "min_vruntime moved backwards from " + num(ref) + " to " +
+								     num(cfs.ref_vruntime));
+			ref = cfs.ref_vruntime;
+		}
+		if (cfs.curr && cfs.curr->sched_delayed)
+			fail(sim, t, "delayed", "curr (task " + std::to_string(cfs.curr->id) + ") is delayed after a pick");
+		if (cfs.curr && sim.tasks()[static_cast<size_t>(cfs.curr->id)].cpu != cpu)
+			fail(sim, t, "smp", "CPU " + num(cpu) + " runs task " + std::to_string(cfs.curr->id) +
+						    " whose task_cpu() is " + num(sim.tasks()[static_cast<size_t>(cfs.curr->id)].cpu));
 	}
-	if (cfs.curr && cfs.curr->sched_delayed)
-		fail(sim, t, "delayed", "curr (task " + std::to_string(cfs.curr->id) + ") is delayed after a pick");
+	// A task woken by another CPU may wait on that CPU's wakelist, queued
+	// nowhere yet: it must be on exactly one wakelist.
+	std::vector<u32> on_list(sim.tasks().size(), 0);
+	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++)
+		for (int id : sim.rq(cpu).wake_list)
+			on_list[static_cast<size_t>(id)]++;
 
 	for (size_t i = 0; i < sim.tasks().size(); i++) {
 		const auto& task = sim.tasks()[i];
@@ -270,8 +341,14 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 		if (se.custom_slice ? (se.slice < NSEC_PER_MSEC / 10 || se.slice > 100 * NSEC_PER_MSEC)
 				    : se.slice != c.base_slice_ns)
 			fail(sim, t, "slice", who() + " has slice " + num(se.slice));
-		if (task.state == S::Runnable && !se.on_rq)
-			fail(sim, t, "runnable", who() + " is runnable but not queued");
+		// (TTWU_QUEUE_DELAYED: a delayed task's wake-up waits on its own
+		// CPU's wakelist while the task is still queued there, delayed.)
+		if (on_list[i] > 1 || (on_list[i] && se.on_rq && !(task.sched_remote_delayed && se.sched_delayed)))
+			fail(sim, t, "smp", who() + " is on " + num(on_list[i]) + " wakelists" + (se.on_rq ? " and queued" : ""));
+		if (task.state == S::Runnable && !se.on_rq && !on_list[i])
+			fail(sim, t, "runnable", who() + " is runnable but neither queued nor on a wakelist (a lost wake-up)");
+		if ((se.on_rq || on_list[i]) && !task.cpus_ptr.test(task.cpu))
+			fail(sim, t, "affinity", who() + " is queued on CPU " + num(task.cpu) + ", outside its allowed CPUs");
 		if ((task.state == S::Sleeping || task.state == S::Suspended || task.state == S::Exited || task.state == S::New) &&
 		    se.on_rq && !se.sched_delayed)
 			fail(sim, t, "runnable", who() + " is blocked but queued and not delayed");
@@ -283,8 +360,10 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 				fail(sim, t, "deadline", who() + " is queued with deadline < vruntime");
 			// A nice or slice change re-places the entity (dequeue SAVE,
 			// enqueue RESTORE), which may move it by the lag rounding.
-			if (tr.queued && tr.weight == se.load.weight && tr.slice == se.slice && tr.custom == se.custom_slice &&
-			    wrapped_diff(se.vruntime, tr.vruntime) < 0)
+			// Across CPUs vruntime has no common frame (lag travels); a
+			// sched_setattr re-queues even an unchanged task.
+			if (tr.queued && tr.cpu == task.cpu && !tr.requeued && tr.weight == se.load.weight &&
+			    tr.slice == se.slice && tr.custom == se.custom_slice && wrapped_diff(se.vruntime, tr.vruntime) < 0)
 				fail(sim, t, "vruntime", who() + "'s vruntime went back from " + num(tr.vruntime) + " to " +
 								 num(se.vruntime) + " while queued");
 		} else if (tr.queued) {
@@ -298,6 +377,26 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 			tr.saved_vlag = se.vlag;
 			tr.has_saved_vlag = true;
 		}
+		// A queued task the balancer (or an affinity change) moved kept its
+		// lag and, with PLACE_REL_DEADLINE, its relative deadline exactly:
+		// both were saved at the dequeue and placed on the new CPU.
+		if (tr.migrated_queued && se.on_rq && tr.cpu != task.cpu) {
+			const s64 lag = wrapped_diff(sim.cfs_rq(task.cpu).avg_vruntime(), se.vruntime);
+			if (c.features[Feature::PLACE_LAG] && sim.cfs_rq(task.cpu).nr_queued > 1 &&
+			    (lag - tr.saved_vlag > 2 || tr.saved_vlag - lag > 2))
+				fail(sim, t, "migration", who() + " moved to CPU " + num(task.cpu) + " with lag " + snum(lag) +
+								  ", it left with " + snum(tr.saved_vlag));
+			if (c.features[Feature::PLACE_REL_DEADLINE] &&
+			    wrapped_diff(se.deadline, se.vruntime) != tr.rel_deadline)
+				fail(sim, t, "migration", who() + " moved with d - v = " +
+								  snum(wrapped_diff(se.deadline, se.vruntime)) + ", it left with " +
+								  snum(tr.rel_deadline));
+		}
+		tr.migrated_queued = false;
+		tr.requeued = false;
+		tr.cpu = task.cpu;
+		if (se.on_rq)
+			tr.rel_deadline = wrapped_diff(se.deadline, se.vruntime);
 		tr.queued = se.on_rq;
 		tr.delayed = se.sched_delayed;
 		tr.weight = se.load.weight;
@@ -307,44 +406,55 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 	}
 }
 
-void InvariantChecker::check_time(const Simulation& sim, u64 t) const
+void InvariantChecker::check_time(const Simulation& sim, u64 t, u32 cpu) const
 {
-	const CfsRq& cfs = sim.cfs_rq();
-	if (sim.busy_ns() + sim.idle_ns() != sim.now())
-		fail(sim, t, "time", "busy " + num(sim.busy_ns()) + " + idle " + num(sim.idle_ns()) + " != now " +
-					   num(sim.now()));
-	if (!cfs.curr && cfs.nr_queued)
-		fail(sim, t, "idle", "the CPU is idle with " + num(cfs.nr_queued) + " queued");
-	if (cfs.need_resched)
-		fail(sim, t, "resched", "a resched request was left pending after the scheduling point");
+	const Rq& rq = sim.rq(cpu);
+	const CfsRq& cfs = rq.cfs;
+	const std::string on = sim.nr_cpus() > 1 ? " on CPU " + num(cpu) : "";
+	if (rq.busy_ns + rq.idle_ns != sim.now())
+		fail(sim, t, "time", "busy " + num(rq.busy_ns) + " + idle " + num(rq.idle_ns) + " != now " +
+					   num(sim.now()) + on);
+	// An idle CPU picks at once what is queued on it, unless another CPU
+	// queued it and the resched IPI is still on its way.
+	if (!cfs.curr && cfs.nr_queued && !(cfs.need_resched && rq.ipi_at != NEVER))
+		fail(sim, t, "idle", "the CPU is idle with " + num(cfs.nr_queued) + " queued" + on);
+	// Only a resched of another CPU may wait, for its IPI.
+	if (cfs.need_resched && rq.ipi_at == NEVER)
+		fail(sim, t, "resched", "a resched request was left pending after the scheduling point" + on);
+	if (rq.ttwu_pending != !rq.wake_list.empty() || (!rq.wake_list.empty() && rq.ipi_at == NEVER))
+		fail(sim, t, "wakelist", "CPU " + num(cpu) + " has " + num(rq.wake_list.size()) + " queued wake-ups, ttwu_pending " +
+						 (rq.ttwu_pending ? "set" : "clear") + ", IPI " + (rq.ipi_at == NEVER ? "none" : "pending"));
 	const Config& c = sim.config();
-	if (c.features[Feature::NO_HZ_FULL] && cfs.curr && cfs.nr_queued > 1 && !sim.tick_running())
-		fail(sim, t, "nohz", "tick stopped with " + num(cfs.nr_queued) + " queued");
+	if (c.features[Feature::NO_HZ_FULL] && cfs.curr && cfs.nr_queued > 1 && !sim.tick_running(cpu))
+		fail(sim, t, "nohz", "tick stopped with " + num(cfs.nr_queued) + " queued" + on);
 	// An early tick at grid - u is followed by one at grid + TICK - u'.
-	if (sim.tick_running() && sim.next_tick_time() - sim.now() > c.tick_ns + c.knobs.tick_jitter)
-		fail(sim, t, "tick", "the next tick at " + num(sim.next_tick_time()) + " is more than TICK_NSEC + jitter away");
-	if (sim.tick_running() && c.knobs.tick_jitter == 0 && sim.next_tick_time() % c.tick_ns != c.knobs.tick_phase % c.tick_ns)
-		fail(sim, t, "nohz", "the next tick at " + num(sim.next_tick_time()) + " is off the tick grid");
+	const u64 next = sim.next_tick_time(cpu);
+	if (sim.tick_running(cpu) && next - sim.now() > c.tick_ns + c.knobs.tick_jitter)
+		fail(sim, t, "tick", "the next tick at " + num(next) + " is more than TICK_NSEC + jitter away" + on);
+	if (sim.tick_running(cpu) && c.knobs.tick_jitter == 0 && next % c.tick_ns != rq.tick_offset % c.tick_ns)
+		fail(sim, t, "nohz", "the next tick at " + num(next) + " is off the tick grid" + on);
 }
 
 void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 {
 	ensure(sim);
-	const CfsRq& cfs = sim.cfs_rq();
+	const u32 cpu = sim.event_cpu();
+	const CfsRq& cfs = sim.cfs_rq(cpu);
+	PerCpu& pc = cpu_[cpu];
 	if (hrtick)
 		return;
 	// Each tick owns its own grid point: ticks are at least TICK_NSEC - jitter apart.
 	const Config& c = sim.config();
-	if (ticks_seen_ && t - last_tick_ < c.tick_ns - c.knobs.tick_jitter)
-		fail(sim, t, "tick", "ticks at " + num(last_tick_) + " and " + num(t) + " are closer than TICK_NSEC - jitter");
-	ticks_seen_ = true;
-	last_tick_ = t;
+	if (pc.ticks_seen && t - pc.last_tick < c.tick_ns - c.knobs.tick_jitter)
+		fail(sim, t, "tick", "ticks at " + num(pc.last_tick) + " and " + num(t) + " are closer than TICK_NSEC - jitter");
+	pc.ticks_seen = true;
+	pc.last_tick = t;
 	if (!cfs.curr)
 		return;
 	// Called after update_curr and before the scheduling point. A tick at
 	// the instant of a pick accounts nothing and, like update_curr(),
 	// decides nothing.
-	if (cfs.curr->id == last_curr_ && cfs.curr->sum_exec_runtime == last_curr_sum_)
+	if (cfs.curr->id == pc.last_curr && cfs.curr->sum_exec_runtime == pc.last_curr_sum)
 		return;
 	if (cfs.nr_queued == 1 && cfs.need_resched)
 		fail(sim, t, "resched", "a tick asked for a resched with one task queued");
@@ -356,7 +466,8 @@ void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 void InvariantChecker::on_block(const Simulation& sim, u64 t, int task, bool delayed, bool)
 {
 	ensure(sim);
-	if (delayed && sim.cfs_rq().entity_eligible(&sim.tasks()[static_cast<size_t>(task)].se))
+	const Task& p = sim.tasks()[static_cast<size_t>(task)];
+	if (delayed && sim.cfs_rq(p.cpu).entity_eligible(&p.se))
 		fail(sim, t, "delayed", "task " + std::to_string(task) + " was delayed while eligible");
 }
 
@@ -365,13 +476,19 @@ void InvariantChecker::on_wakeup(const Simulation& sim, u64 t, int task, int, bo
 	ensure(sim);
 	Track& tr = track_[static_cast<size_t>(task)];
 	const SchedEntity& se = sim.tasks()[static_cast<size_t>(task)].se;
-	const CfsRq& cfs = sim.cfs_rq();
+	const CfsRq& cfs = sim.cfs_rq(sim.tasks()[static_cast<size_t>(task)].cpu);
 	const Config& c = sim.config();
 	// Placement keeps the saved lag: V - v == vlag within the rounding of
 	// the inflation and of the floored V (|error| <= 2). Only for a full
 	// wakeup onto a queue with others: an empty queue forfeits the lag, and
 	// a delayed task is requeued in place.
 	const bool placed = !new_task && !tr.queued && tr.has_saved_vlag;
+	// TTWU_QUEUE_DELAYED (the unmerged series): a woken delayed task is
+	// dequeued and placed afresh within this event, so its stay on the
+	// queue is not continuous, though the checker saw it queued before and
+	// after.
+	if (tr.queued && c.features[Feature::TTWU_QUEUE_DELAYED])
+		tr.requeued = true;
 	if (placed && c.features[Feature::PLACE_LAG] && cfs.nr_queued > 1) {
 		const s64 got = wrapped_diff(cfs.avg_vruntime(), se.vruntime);
 		const s64 err = got - tr.saved_vlag;
@@ -384,7 +501,7 @@ void InvariantChecker::on_wakeup(const Simulation& sim, u64 t, int task, int, bo
 void InvariantChecker::on_reweight(const Simulation& sim, u64 t, int task, s64 vlag, u64 old_weight)
 {
 	ensure(sim);
-	const CfsRq& cfs = sim.cfs_rq();
+	const CfsRq& cfs = sim.cfs_rq(sim.tasks()[static_cast<size_t>(task)].cpu);
 	const SchedEntity& se = sim.tasks()[static_cast<size_t>(task)].se;
 	// lag_i = w_i (V - v_i) is what a nice change keeps: the saved vlag is
 	// rescaled by w_old / w_new (truncating), then placed like a wakeup. An
@@ -403,14 +520,52 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 {
 	ensure(sim);
 	events_++;
-	check_sums(sim, t);
-	check_tree(sim, t);
-	check_v_and_pick(sim, t);
+	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++) {
+		check_sums(sim, t, cpu);
+		check_tree(sim, t, cpu);
+		check_v_and_pick(sim, t, cpu);
+		check_time(sim, t, cpu);
+	}
 	check_tasks(sim, t);
-	check_time(sim, t);
-	const SchedEntity* c = sim.cfs_rq().curr;
-	last_curr_ = c ? c->id : -1;
-	last_curr_sum_ = c ? c->sum_exec_runtime : 0;
+	u64 queued = 0;
+	for (const Task& p : sim.tasks())
+		queued += p.se.on_rq;
+	u64 on_rqs = 0;
+	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++) {
+		on_rqs += sim.cfs_rq(cpu).nr_queued;
+		const SchedEntity* c = sim.cfs_rq(cpu).curr;
+		cpu_[cpu].last_curr = c ? c->id : -1;
+		cpu_[cpu].last_curr_sum = c ? c->sum_exec_runtime : 0;
+	}
+	if (queued != on_rqs)
+		fail(sim, t, "smp", num(queued) + " tasks are queued, the rqs hold " + num(on_rqs));
+	// The event loop keeps each CPU's next event and recomputes it only
+	// where an event touched the CPU: a change it missed would skip or delay
+	// an event.
+	const std::string stale = sim.stale_next_event();
+	if (!stale.empty())
+		fail(sim, t, "events", stale);
+}
+
+void InvariantChecker::on_attr(const Simulation& sim, u64, int task)
+{
+	ensure(sim);
+	track_[static_cast<size_t>(task)].requeued = true;
+}
+
+void InvariantChecker::on_migrate(const Simulation& sim, u64, int task, u32, u32)
+{
+	ensure(sim);
+	Track& tr = track_[static_cast<size_t>(task)];
+	const SchedEntity& se = sim.tasks()[static_cast<size_t>(task)].se;
+	// A queued task is moved with the lag and relative deadline its
+	// dequeue just saved (a woken one is placed like any wake-up).
+	if (tr.queued) {
+		tr.migrated_queued = true;
+		tr.saved_vlag = se.vlag;
+		if (se.rel_deadline)
+			tr.rel_deadline = static_cast<s64>(se.deadline);
+	}
 }
 
 }  // namespace eevdf

@@ -33,6 +33,20 @@
 //            stays on its grid (without jitter)
 //  delayed   an entity is delayed only while ineligible, is never curr after
 //            a pick, and leaves (DELAY_ZERO) with vlag <= 0
+//  several CPUs (each rule above holds per rq):
+//  smp       a runnable task is queued on exactly one rq, or waits on exactly
+//            one wakelist (not both, but for a TTWU_QUEUE_DELAYED wake-up of
+//            a task still delayed there); curr's task_cpu() is its CPU; the
+//            queued tasks add up to the rqs' nr_queued
+//  runnable  no runnable task is lost (neither queued nor on a wakelist)
+//  affinity  a queued or waking task is on an allowed CPU
+//  migration a task moved while queued arrives with the lag and relative
+//            deadline its dequeue saved
+//  wakelist  ttwu_pending iff the wakelist is not empty, and then an IPI is
+//            on its way
+//  resched   a resched left pending on a CPU has its IPI on the way; an idle
+//            CPU with queued tasks is being sent one
+//  events    each CPU's kept next event is what recomputing it gives
 #pragma once
 
 #include <stdexcept>
@@ -64,17 +78,19 @@ public:
 	void on_block(const Simulation& sim, u64 t, int task, bool delayed, bool exited) override;
 	void on_wakeup(const Simulation& sim, u64 t, int task, int waker, bool new_task) override;
 	void on_reweight(const Simulation& sim, u64 t, int task, s64 vlag, u64 old_weight) override;
+	void on_attr(const Simulation& sim, u64 t, int task) override;
+	void on_migrate(const Simulation& sim, u64 t, int task, u32 from, u32 to) override;
 
 	u64 events_checked() const { return events_; }
 
 private:
 	[[noreturn]] void fail(const Simulation& sim, u64 t, const char* invariant, const std::string& detail) const;
 	void ensure(const Simulation& sim);
-	void check_sums(const Simulation& sim, u64 t) const;
-	void check_tree(const Simulation& sim, u64 t) const;
-	void check_v_and_pick(const Simulation& sim, u64 t) const;
+	void check_sums(const Simulation& sim, u64 t, u32 cpu) const;
+	void check_tree(const Simulation& sim, u64 t, u32 cpu) const;
+	void check_v_and_pick(const Simulation& sim, u64 t, u32 cpu) const;
 	void check_tasks(const Simulation& sim, u64 t);
-	void check_time(const Simulation& sim, u64 t) const;
+	void check_time(const Simulation& sim, u64 t, u32 cpu) const;
 
 	struct Track {
 		bool queued = false;
@@ -85,13 +101,20 @@ private:
 		u64 vruntime = 0;
 		s64 saved_vlag = 0;
 		bool has_saved_vlag = false;
+		u32 cpu = 0;
+		bool requeued = false;         // a sched_setattr or nice change re-queued it this event
+		bool migrated_queued = false;  // moved while queued (balancer, affinity) this event
+		s64 rel_deadline = 0;          // d - v when last queued, or the saved relative deadline
+	};
+	struct PerCpu {
+		u64 ref = 0;        // min_vruntime seen last
+		u64 last_tick = 0;
+		bool ticks_seen = false;
+		int last_curr = -1;     // curr and its sum_exec_runtime after the last event:
+		u64 last_curr_sum = 0;  // a tick that accounts nothing asks for nothing
 	};
 	std::vector<Track> track_;
-	u64 ref_ = 0;
-	u64 last_tick_ = 0;
-	int last_curr_ = -1;     // curr and its sum_exec_runtime after the last event:
-	u64 last_curr_sum_ = 0;  // a tick that accounts nothing asks for nothing
-	bool ticks_seen_ = false;
+	std::vector<PerCpu> cpu_;
 	bool started_ = false;
 	u64 events_ = 0;
 };

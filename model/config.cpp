@@ -8,11 +8,17 @@ namespace {
 
 using P = KernelPaths;
 
-constexpr Features features_of(std::initializer_list<Feature> on)
+constexpr Feature FSMP_LIST[] = {Feature::TTWU_QUEUE, Feature::SIS_UTIL, Feature::WA_IDLE, Feature::WA_WEIGHT,
+				 Feature::WA_BIAS, Feature::UTIL_EST};
+
+constexpr Features features_of(std::initializer_list<Feature> on, bool ni_random = false)
 {
 	Features f;
 	for (Feature x : on)
 		f.set(x, true);
+	for (Feature x : FSMP_LIST)
+		f.set(x, true);
+	f.set(Feature::NI_RANDOM, ni_random);  // 33cf66d88306, 6.18.5+
 	return f;
 }
 
@@ -21,6 +27,7 @@ constexpr auto F66 = {Feature::PLACE_LAG, Feature::PLACE_DEADLINE_INITIAL, Featu
 constexpr auto F612 = {Feature::PLACE_LAG, Feature::PLACE_DEADLINE_INITIAL, Feature::PLACE_REL_DEADLINE,
 		       Feature::RUN_TO_PARITY, Feature::PREEMPT_SHORT, Feature::DELAY_DEQUEUE,
 		       Feature::DELAY_ZERO, Feature::WAKEUP_PREEMPTION};
+
 
 }  // namespace
 
@@ -40,53 +47,77 @@ const std::vector<KernelPreset>& kernel_presets()
 			"a forked task's first request is a full slice; 0.75 ms base slice",
 		 "147f3efaa241 (EEVDF), b01db23d5923, 8dafa9d0eb1a",
 		 P{T::VruntimeKeyed, R::MinVruntime, Pr::VlagStash, false, false, L::TwiceSlice, false, false,
-		   Y::PushDeadline, false, false, W::Pick, true, 750000},
+		   Y::PushDeadline, false, false, W::Pick, true, 750000, false, false, false, false, false},
 		 features_of(F66)},
 		{"6.12", "v6.12.0: deadline-keyed tree, delayed dequeue, PREEMPT_SHORT, custom slices; "
 			 "an off-queue reweight keeps the relative deadline unscaled; 0.75 ms base slice",
 		 "2227a957e1d5 (tree by deadline), 152e11f6df29 (DELAY_DEQUEUE), 857b158dc5e8 (custom slices), "
 		 "85e511df3cec (PREEMPT_SHORT)",
 		 P{T::DeadlineKeyed, R::MinVruntime, Pr::VlagStash, false, true, L::TwiceSlice, true, false,
-		   Y::PushDeadline, true, false, W::Pick, false, 750000},
+		   Y::PushDeadline, true, false, W::Pick, false, 750000, false, false, false, false, false},
 		 features_of(F612)},
 		{"6.15", "v6.15 (no stored source: 6.12.0 with the two commits listed): reweight rescales the "
 			 "relative deadline; 0.70 ms base slice",
 		 "6d71a9c61604 (reweight rescale, 6.13), 2ae891b82695 (0.70 ms, 6.15)",
 		 P{T::DeadlineKeyed, R::MinVruntime, Pr::VlagStash, false, true, L::TwiceSlice, true, false,
-		   Y::PushDeadline, true, true, W::Pick, false, 700000},
+		   Y::PushDeadline, true, true, W::Pick, false, 700000, false, true, true, false, false},
 		 features_of(F612)},
 		{"6.18", "v6.18.0 (= 6.18-rc5 fair.c): vprot protection limited to the min slice, resched at its end; "
 			 "yield pushes the deadline",
 		 "0b9ca2dcabc3, 052c3d87c82e, 74eec63661d4 (vprot, 6.17), 9de74a9850b9 (no did_preempt_short)",
 		 P{T::DeadlineKeyed, R::MinVruntime, Pr::Vprot, true, false, L::TwiceSlice, true, false,
-		   Y::PushDeadline, true, true, W::ProtectParam, false, 700000},
+		   Y::PushDeadline, true, true, W::ProtectParam, false, 700000, true, true, true, true, false},
 		 features_of(F612)},
-		{"6.18.2", "6.18.2 .. 6.18.4: yield forfeits the rest of the request (if eligible)",
+		{"6.18.2", "6.18.2: yield forfeits the rest of the request (if eligible); one-CPU decisions also of 6.18.3 "
+			   "and 6.18.4 (6.18.3 drops the newidle cost bump)",
 		 "79104becf42b (stable backport)",
 		 P{T::DeadlineKeyed, R::MinVruntime, Pr::Vprot, true, false, L::TwiceSlice, true, false,
-		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000},
+		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000, true, true, true, true, false},
 		 features_of(F612)},
 		{"6.18.5", "6.18.5 .. 6.18.16: zero_vruntime re-centred at every tree insert/erase (6.18.4); "
 			   "one-CPU decisions as 6.18.2",
 		 "79f3f9bedd14 (zero_vruntime, 6.18.4), 33cf66d88306 (NI_RANDOM newidle, 6.18.5)",
 		 P{T::DeadlineKeyed, R::ZeroVruntimeAtQueue, Pr::Vprot, true, false, L::TwiceSlice, true, false,
-		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000},
-		 features_of(F612)},
+		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000, false, true, true, true, false},
+		 features_of(F612, true)},
 		{"6.18.17", "6.18.17 .. 6.18.32: lag clamp max_slice + TICK_NSEC, protection set only at pick, "
 			    "zero_vruntime pulled by avg_vruntime(); vlag and vprot still share storage",
 		 "6e3c0a4e1ad1 (lag clamp), bcd74b2ffdd0 (protection at pick), b3d99f43c72b (zero_vruntime tracking)",
 		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
-		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000},
-		 features_of(F612)},
-		{"6.18.33", "6.18.33 .. 6.18.44: reworked wakeup preemption (fork and delayed wakers do not preempt "
+		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000, false, true, true, true, false},
+		 features_of(F612, true)},
+		{"6.18.33", "6.18.33 .. 6.18.38: reworked wakeup preemption (fork and delayed wakers do not preempt "
 			    "unless shorter; a delayed pick is dequeued and the pick retried; protection shrinks after "
 			    "every wakeup that does not preempt)",
 		 "e837456fdca8 (\"Reimplement NEXT_BUDDY to align with EEVDF goals\": preempt_wakeup_action; stable backport)",
 		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
-		   Y::ForfeitVruntime, true, true, W::Actions, false, 700000},
-		 features_of(F612)},
+		   Y::ForfeitVruntime, true, true, W::Actions, false, 700000, false, true, true, true, false},
+		 features_of(F612, true)},
+		{"6.18.39", "6.18.39 .. 6.18.44 (the running kernel here): fork placement sums only the allowed CPUs of a "
+			    "group (update_sg_wakeup_stats)",
+		 "(6.18.39 stable: update_sg_wakeup_stats() iterates sched_group_span & p->cpus_ptr)",
+		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
+		   Y::ForfeitVruntime, true, true, W::Actions, false, 700000, false, true, true, true, true},
+		 features_of(F612, true)},
 	};
 	return presets;
+}
+
+Features available_features(const KernelPreset& p)
+{
+	Features f;
+	for (Feature x : {Feature::PLACE_LAG, Feature::PLACE_DEADLINE_INITIAL, Feature::RUN_TO_PARITY,
+			  Feature::WAKEUP_PREEMPTION, Feature::HRTICK, Feature::NO_HZ_FULL})
+		f.set(x, true);
+	for (Feature x : FSMP_LIST)
+		f.set(x, true);
+	if (p.paths.custom_slices)  // the 6.12 "Complete EEVDF" series
+		for (Feature x : {Feature::PLACE_REL_DEADLINE, Feature::PREEMPT_SHORT, Feature::DELAY_DEQUEUE,
+				  Feature::DELAY_ZERO})
+			f.set(x, true);
+	f.set(Feature::NI_RANDOM, p.features[Feature::NI_RANDOM]);
+	f.set(Feature::TTWU_QUEUE_DELAYED, p.paths.protect == KernelPaths::Protect::Vprot);
+	return f;
 }
 
 const KernelPreset* find_preset(std::string_view name)
@@ -103,7 +134,7 @@ const char* retired_preset(std::string_view name)
 {
 	if (name == "6.18.y")
 		return "\"6.18.y\" mixed fixes from several stable releases and from mainline; it is gone: use "
-		       "6.18.2, 6.18.5, 6.18.17 or 6.18.33 (the running 6.18.44's)";
+		       "6.18.2, 6.18.5, 6.18.17, 6.18.33 or 6.18.39 (the running 6.18.44's)";
 	return nullptr;
 }
 
@@ -159,17 +190,28 @@ Config make_config(const KernelPreset& preset, u32 hz, u32 cpus, Bugs bugs)
 	cfg.hz = hz;
 	cfg.tick_ns = tick_nsec(hz);
 	cfg.cpus = cpus;
+	cfg.online_cpus = cpus;
 	cfg.base_slice_ns = default_base_slice(preset, cpus);
+	if (bugs[Bug::SLICE_SCALE_UNCAPPED] && cpus > 8)
+		cfg.base_slice_ns = preset.paths.normalized_base_slice * (1 + (31 - std::countl_zero(cpus)));
 	cfg.bugs = bugs;
 	if (bugs[Bug::EXTRA_TICK_SLICE])
 		cfg.base_slice_ns = cfg.base_slice_ns / preset.paths.normalized_base_slice * 750000;
 	return cfg;
 }
 
-std::string features_string(const Features& f)
+Config make_config_one_of(const KernelPreset& preset, u32 hz, u32 online_cpus, Bugs bugs)
+{
+	Config cfg = make_config(preset, hz, online_cpus, bugs);
+	cfg.cpus = 1;
+	return cfg;
+}
+
+std::string features_string(const Features& f, bool smp)
 {
 	std::string s;
-	for (unsigned i = 0; i < feature_names.size(); i++) {
+	const unsigned n = smp ? static_cast<unsigned>(feature_names.size()) : FIRST_SMP_FEATURE;
+	for (unsigned i = 0; i < n; i++) {
 		if (!s.empty())
 			s += ',';
 		s += f[static_cast<Feature>(i)] ? '+' : '-';
@@ -181,7 +223,14 @@ std::string features_string(const Features& f)
 std::string command_line_flags(const Config& cfg)
 {
 	std::string s = "--kernel " + std::string(cfg.preset->name) + " --hz " + std::to_string(cfg.hz) +
-			" --cpus " + std::to_string(cfg.cpus) + " --slice " + std::to_string(cfg.base_slice_ns) + "ns";
+			" --cpus " + std::to_string(cfg.cpus);
+	if (cfg.online_cpus != cfg.cpus)
+		s += " --online-cpus " + std::to_string(cfg.online_cpus);
+	if (cfg.llc_size && cfg.llc_size != cfg.cpus)
+		s += " --llc " + std::to_string(cfg.llc_size);
+	if (cfg.skew_tick)
+		s += " --skew-tick";
+	s += " --slice " + std::to_string(cfg.base_slice_ns) + "ns";
 	std::string feats;
 	for (unsigned i = 0; i < feature_names.size(); i++) {
 		const Feature f = static_cast<Feature>(i);
@@ -197,6 +246,14 @@ std::string command_line_flags(const Config& cfg)
 		s += " --tick-jitter " + std::to_string(cfg.knobs.tick_jitter) + "ns";
 	if (cfg.knobs.switch_cost)
 		s += " --switch-cost " + std::to_string(cfg.knobs.switch_cost) + "ns";
+	if (cfg.knobs.ipi_latency)
+		s += " --ipi-latency " + std::to_string(cfg.knobs.ipi_latency) + "ns";
+	if (cfg.knobs.idle_exit_latency)
+		s += " --idle-exit-latency " + std::to_string(cfg.knobs.idle_exit_latency) + "ns";
+	if (cfg.knobs.wakeup_irq_cost)
+		s += " --wakeup-irq-cost " + std::to_string(cfg.knobs.wakeup_irq_cost) + "ns";
+	if (cfg.knobs.balance_cost)
+		s += " --balance-cost " + std::to_string(cfg.knobs.balance_cost) + "ns";
 	if (cfg.seed)
 		s += " --seed " + std::to_string(cfg.seed);
 	for (unsigned i = 0; i < bug_info.size(); i++)
@@ -207,10 +264,30 @@ std::string command_line_flags(const Config& cfg)
 
 std::string describe(const Config& cfg)
 {
+	// One CPU keeps the one-CPU model's wording; several name the topology
+	// and the SMP features and knobs.
+	const bool smp = cfg.cpus > 1;
+	std::string cpus = std::to_string(cfg.cpus);
+	if (cfg.online_cpus != cfg.cpus)
+		cpus += " (of " + std::to_string(cfg.online_cpus) + " online)";
+	if (smp)
+		cpus += ", llc=" + std::to_string(llc_size_of(cfg)) + (cfg.skew_tick ? ", skew_tick" : "");
+	std::string smp_knobs;
+	if (smp)
+		smp_knobs = ", ipi_latency=" + std::to_string(cfg.knobs.ipi_latency) + " ns, idle_exit_latency=" +
+			    std::to_string(cfg.knobs.idle_exit_latency) + " ns, wakeup_irq_cost=" +
+			    std::to_string(cfg.knobs.wakeup_irq_cost) + " ns, balance_cost=" +
+			    std::to_string(cfg.knobs.balance_cost) + " ns";
+	// Patch 11 of the unmerged series changes a delayed task's wake-up on
+	// one CPU too, so the flag is named whenever it is on.
+	std::string features = features_string(cfg.features, smp);
+	if (cfg.features[Feature::TTWU_QUEUE_DELAYED])
+		features += std::string(smp ? "" : ",+TTWU_QUEUE_DELAYED") +
+			    " (TTWU_QUEUE_DELAYED: experimental, the unmerged mid-2025 series, not mainline)";
 	return "kernel " + std::string(cfg.preset->name) + ", HZ=" + std::to_string(cfg.hz) +
 	       " (TICK_NSEC=" + std::to_string(cfg.tick_ns) + "), base_slice=" +
-	       std::to_string(cfg.base_slice_ns) + " ns, cpus=" + std::to_string(cfg.cpus) +
-	       ", features " + features_string(cfg.features) + ", tick_phase=" +
+	       std::to_string(cfg.base_slice_ns) + " ns, cpus=" + cpus +
+	       ", features " + features + smp_knobs + ", tick_phase=" +
 	       std::to_string(cfg.knobs.tick_phase) + " ns, tick_jitter=" +
 	       std::to_string(cfg.knobs.tick_jitter) + " ns, switch_cost=" +
 	       std::to_string(cfg.knobs.switch_cost) + " ns, seed=" + std::to_string(cfg.seed);

@@ -61,6 +61,24 @@ struct KernelPaths {
 	// different task is set (a re-pick leaves it cleared by __schedule()).
 	bool hrtick_rearm_on_repick;
 	u64 normalized_base_slice;     // 750000 before 6.15, 700000 from 6.15
+
+	// ---- several CPUs (smp.md; each checked in the release's source)
+	// sched_balance_newidle()'s cost tracking: 155213a2aed4 (6.17 ..
+	// 6.18.2) bumps max_newidle_lb_cost by half when a pass pulls nothing
+	// (capped at migration_cost + 200 ns); 6.18.3 reverts it.
+	bool newidle_bump_on_failure;
+	// 6.14+ (c2a295bffeaf, 61b82dfb6b7e): the balancer counts runnable, not
+	// delayed, tasks, and moves a delayed task only under migrate_load.
+	bool lb_skips_delayed;
+	// 6.15+ (873199d27bb2): a task ineligible on its cfs_rq is not pulled to a
+	// busy dst while nr_balance_failed == 0.
+	bool lb_prefers_eligible;
+	// 6.16+ (aa3ee4f0b754): wake_affine_idle()'s sync test leaves delayed
+	// tasks out of this_rq->nr_running.
+	bool wa_idle_sync_minus_delayed;
+	// 6.18.39+: update_sg_wakeup_stats() sums only the group's CPUs in
+	// p->cpus_ptr (fork/exec placement).
+	bool wakeup_stats_allowed_only;
 };
 
 struct KernelPreset {
@@ -72,6 +90,11 @@ struct KernelPreset {
 };
 
 const std::vector<KernelPreset>& kernel_presets();
+// The features that exist in the release the preset follows (its
+// features.h, plus the two tick options); flipping any other has no kernel
+// meaning. TTWU_QUEUE_DELAYED, never merged, is offered on the 6.18 presets.
+Features available_features(const KernelPreset& p);
+
 // By name, or by an alias ("6.18.0" for "6.18"); nullptr if unknown.
 const KernelPreset* find_preset(std::string_view name);
 // Why a name that once was a preset no longer is, or nullptr.
@@ -84,8 +107,14 @@ const KernelPreset* preset_for_release(std::string_view release);
 // Realism knobs: all zero by default, so the default model is exact.
 struct Knobs {
 	u64 tick_phase = 0;   // ticks fire at t > 0 with t = tick_phase (mod TICK_NSEC)
-	u64 tick_jitter = 0;  // each tick arrives early by u, uniform in [0, tick_jitter] (seeded)
+	u64 tick_jitter = 0;  // each tick arrives early by u, uniform in [0, tick_jitter] (seeded, per CPU)
 	u64 switch_cost = 0;  // from a pick until the next task runs its own code; charged to it
+	// Several CPUs:
+	u64 ipi_latency = 0;        // an IPI's send -> its handler on the target
+	u64 idle_exit_latency = 0;  // added when the IPI wakes an idle (halted) CPU
+	u64 wakeup_irq_cost = 0;    // CPU time a wakelist IPI's handler takes on the target (IRQ time)
+	u64 balance_cost = 0;       // what one sched_balance_rq() pass costs (its sched_clock delta),
+	                            // for sched_balance_newidle()'s cost gate; 0: balancing is free
 };
 
 struct Config {
@@ -93,7 +122,10 @@ struct Config {
 	Features features;      // preset defaults with the user's +A,-B applied
 	u32 hz = 250;
 	u64 tick_ns = 0;        // TICK_NSEC of hz
-	u32 cpus = 1;           // scales the default base slice like update_sysctl()
+	u32 cpus = 1;           // CPUs simulated
+	u32 online_cpus = 1;    // scales the default base slice like update_sysctl(); >= cpus
+	u32 llc_size = 0;       // CPUs per LLC (a divisor of cpus); 0 = all in one
+	bool skew_tick = false; // boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later
 	u64 base_slice_ns = 0;  // sysctl_sched_base_slice (debugfs base_slice_ns)
 	Knobs knobs;
 	u64 seed = 0;           // for the tick jitter
@@ -101,20 +133,29 @@ struct Config {
 	// u64 wrap-around happens within the first millisecond.
 	u64 vruntime_origin = static_cast<u64>(-(1LL << 20));
 	Bugs bugs;  // historical bugs switched back in (none by default)
+	bool exact_tree_augments = false;  // the model's own fix: exact min/max_slice (docs/findings.md F9)
 };
 
 // The default base slice: normalized x (1 + ilog2(min(cpus, 8))).
 u64 default_base_slice(const KernelPreset& preset, u32 cpus);
 
-// A complete configuration for `preset` at `hz` with every default filled in
-// (Bug::EXTRA_TICK_SLICE brings back the 0.75 ms normalized base slice).
+// A complete configuration for `preset` at `hz` on `cpus` CPUs (all online)
+// with every default filled in (Bug::EXTRA_TICK_SLICE brings back the
+// 0.75 ms normalized base slice).
 Config make_config(const KernelPreset& preset, u32 hz, u32 cpus = 1, Bugs bugs = {});
+// One CPU of a machine with `online_cpus` CPUs online: the base slice is
+// scaled for all of them, the model simulates the one (the tasks pinned to
+// it). What the one-CPU model's `--cpus N` meant before several CPUs.
+Config make_config_one_of(const KernelPreset& preset, u32 hz, u32 online_cpus, Bugs bugs = {});
+// The LLC size in force: cfg.llc_size, or every CPU.
+inline u32 llc_size_of(const Config& cfg) { return cfg.llc_size ? cfg.llc_size : cfg.cpus; }
 
 // The `eevdf sim` flags that reproduce `cfg` (for replayable reports).
 std::string command_line_flags(const Config& cfg);
 
 // A one-line description of what is in force, e.g. for report headers.
 std::string describe(const Config& cfg);
-std::string features_string(const Features& f);
+// "+A,-B,..." for every feature, or only the one-CPU ones (smp = false).
+std::string features_string(const Features& f, bool smp = true);
 
 }  // namespace eevdf

@@ -39,8 +39,7 @@ s64 sld(const SchedEntity* se) { return static_cast<s64>(scale_load_down(se->loa
 
 CfsRq::CfsRq(const Config& cfg)
 	: ref_vruntime(cfg.vruntime_origin),
-	  timeline(cfg.preset->paths.tree == KernelPaths::Tree::VruntimeKeyed ? Timeline::Key::Vruntime
-									     : Timeline::Key::Deadline),
+	  timeline(cfg.preset->paths, cfg.exact_tree_augments),
 	  cfg_(&cfg), paths_(&cfg.preset->paths)
 {
 	timeline.stale_augment_on_erase = cfg.bugs[Bug::STALE_AUGMENT];
@@ -267,6 +266,8 @@ void CfsRq::set_protect_slice(SchedEntity* se)
 	u64 vprot = se->deadline;
 	if (feat(Feature::RUN_TO_PARITY))
 		slice = cfs_rq_min_slice();
+	if (bug(Bug::PROTECT_FULL_SLICE) && feat(Feature::RUN_TO_PARITY))
+		slice = se->slice;  // as before 052c3d87c82e: to the deadline
 	slice = slice < se->slice ? slice : se->slice;
 	if (slice != se->slice)
 		vprot = min_vruntime(vprot, se->vruntime + calc_delta_fair(slice, se->load));
@@ -411,6 +412,8 @@ SchedEntity* CfsRq::pick_next_entity(bool protect)
 		// A delayed entity leaves when it is picked: by now it has
 		// burnt off its negative lag.
 		dequeue_entity(se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+		if (after_delayed_dequeue)
+			after_delayed_dequeue(after_delayed_dequeue_arg);
 		return nullptr;
 	}
 	return se;
@@ -420,6 +423,7 @@ void CfsRq::set_next_entity(SchedEntity* se, bool first)
 {
 	if (se->on_rq) {
 		dequeue_from_tree(se);
+		update_load_avg(se, UPDATE_TG);
 		if (first || !paths_->protect_only_at_pick)
 			set_protect_slice(se);
 	}
@@ -442,8 +446,10 @@ SchedEntity* CfsRq::pick_next_task_fair()
 	if (next != prev) {
 		if (prev)
 			put_prev_entity(prev);
-		if (next)
+		if (next) {
 			set_next_entity(next, true);
+			list_move_task_head(next);  // __set_next_task_fair(): cfs_tasks is MRU
+		}
 	}
 	return next;
 }
@@ -453,6 +459,7 @@ void CfsRq::put_prev_entity(SchedEntity* prev)
 	if (prev->on_rq) {
 		update_curr();
 		enqueue_in_tree(prev);
+		update_load_avg(prev, 0);
 	}
 	curr = nullptr;
 }
@@ -533,11 +540,17 @@ void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
 	if (is_curr)
 		place_entity(se, flags);
 	update_curr();
+	update_load_avg(se, UPDATE_TG | DO_ATTACH);
 	if (!is_curr)
 		place_entity(se, flags);
 
 	load += se->load.weight;
 	nr_queued++;
+	if (se->sched_delayed)
+		nr_delayed++;  // it arrives delayed (enqueue_task_fair(): task_new, h_nr_runnable 0)
+	list_add_task(se);  // account_entity_enqueue()
+	if (flags & ENQUEUE_MIGRATED)
+		se->exec_start = 0;  // cold for task_hot()
 	if (!is_curr)
 		enqueue_in_tree(se);
 	se->on_rq = true;
@@ -553,12 +566,14 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 		// An ineligible sleeper stays queued and keeps competing until
 		// it has burnt off its negative lag (152e11f6df29).
 		if (feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(se)) {
+			update_load_avg(se, 0);
 			se->sched_delayed = true;
 			nr_delayed++;
 			return false;
 		}
 	}
 
+	update_load_avg(se, UPDATE_TG | ((flags & DEQUEUE_MIGRATING) ? DO_DETACH : 0));
 	update_entity_lag(se);
 	if (feat(Feature::PLACE_REL_DEADLINE) && !sleep) {
 		se->deadline -= se->vruntime;
@@ -569,6 +584,7 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 	se->on_rq = false;
 	load -= se->load.weight;
 	nr_queued--;
+	list_del_task(se);  // account_entity_dequeue()
 
 	// DEQUEUE_SAVE without DEQUEUE_MOVE (a nice change) leaves min_vruntime alone.
 	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime &&
@@ -576,6 +592,8 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 		update_min_vruntime();
 	if (flags & DEQUEUE_DELAYED)
 		finish_delayed_dequeue_entity(se);
+	else if (se->sched_delayed)
+		nr_delayed--;  // a migration or sched_change takes it off still delayed
 	return true;
 }
 
@@ -594,7 +612,7 @@ void CfsRq::requeue_delayed_entity(SchedEntity* se)
 {
 	if (feat(Feature::DELAY_ZERO)) {
 		update_entity_lag(se);
-		if (se->vlag > 0) {
+		if (se->vlag > 0 && !bug(Bug::DELAY_ZERO_REQUEUE_KEEPS)) {
 			nr_queued--;
 			if (se != curr)
 				dequeue_from_tree(se);
@@ -605,8 +623,72 @@ void CfsRq::requeue_delayed_entity(SchedEntity* se)
 			nr_queued++;
 		}
 	}
+	update_load_avg(se, 0);
 	se->sched_delayed = false;
 	nr_delayed--;
+}
+
+// enqueue_task_fair() / dequeue_task_fair() of a flat hierarchy: the task's
+// util_est joins (leaves) the root's, and a sleep folds util_avg into its
+// estimate before the dequeue's own PELT update.
+void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
+{
+	const PeltFeatures pf{feat(Feature::UTIL_EST), true};
+	if (tracks_load() && (!se->sched_delayed || (flags & ENQUEUE_DELAYED)))
+		util_est_enqueue(avg, se->avg, pf);
+	if (flags & ENQUEUE_DELAYED) {
+		requeue_delayed_entity(se);
+		return;
+	}
+	enqueue_entity(se, flags);
+}
+
+bool CfsRq::dequeue_task_fair(SchedEntity* se, unsigned flags)
+{
+	const PeltFeatures pf{feat(Feature::UTIL_EST), true};
+	if (tracks_load()) {
+		if (!se->sched_delayed)
+			util_est_dequeue(avg, se->avg, pf);
+		util_est_update(se->avg, (flags & DEQUEUE_SLEEP) != 0, pf);
+	}
+	return dequeue_entity(se, flags);
+}
+
+void CfsRq::update_load_avg(SchedEntity* se, int flags)
+{
+	if (!tracks_load())
+		return;
+	const EntityState st = task_entity_state(se->on_rq, se->sched_delayed, curr == se);
+	const CfsRqLoad rq{load, static_cast<u32>(nr_queued - nr_delayed), curr != nullptr};
+	eevdf::update_load_avg(avg, se->avg, pelt_now(), se_weight_of(se->load), st, rq, flags,
+			       PeltFeatures{feat(Feature::UTIL_EST), true});
+}
+
+// list_add() at the head, list_del(), list_move() to the head.
+void CfsRq::list_add_task(SchedEntity* se)
+{
+	se->group_prev = nullptr;
+	se->group_next = tasks_head;
+	if (tasks_head)
+		tasks_head->group_prev = se;
+	else
+		tasks_tail = se;
+	tasks_head = se;
+}
+
+void CfsRq::list_del_task(SchedEntity* se)
+{
+	(se->group_prev ? se->group_prev->group_next : tasks_head) = se->group_next;
+	(se->group_next ? se->group_next->group_prev : tasks_tail) = se->group_prev;
+	se->group_prev = se->group_next = nullptr;
+}
+
+void CfsRq::list_move_task_head(SchedEntity* se)
+{
+	if (tasks_head == se)
+		return;
+	list_del_task(se);
+	list_add_task(se);
 }
 
 // ---------------------------------------------------------------- events
@@ -617,7 +699,7 @@ bool CfsRq::do_preempt_short(const SchedEntity* pse, const SchedEntity* se) cons
 		return false;
 	if (pse->slice >= se->slice)
 		return false;
-	if (!entity_eligible(pse))
+	if (!entity_eligible(pse) && !bug(Bug::PREEMPT_INELIGIBLE))
 		return false;
 	return entity_before(pse, se) || !entity_eligible(se);
 }
@@ -702,6 +784,8 @@ void CfsRq::wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned w
 void CfsRq::entity_tick(bool queued)
 {
 	update_curr();
+	if (curr)
+		update_load_avg(curr, UPDATE_TG);
 	if (queued)  // the hrtick expired: the slice is over
 		need_resched = true;
 }
@@ -724,6 +808,21 @@ void CfsRq::yield_task_fair()
 	if (!entity_eligible(se))
 		return;
 	se->vruntime = se->deadline;
+	if (bug(Bug::YIELD_KEEPS_DEADLINE)) {
+		// v0 moves as it would below; only the deadline is not renewed.
+		if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
+			update_zero_vruntime();
+		else if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime)
+			update_min_vruntime();
+		return;
+	}
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg) {
+		// 6.18.22+: the new request through update_deadline(), which also
+		// pulls zero_vruntime (6.18.17 .. 6.18.21 added the slice by hand
+		// and pulled it at the next tick: the same decisions).
+		update_deadline(se);
+		return;
+	}
 	se->deadline += calc_delta_fair(se->slice, se->load);
 	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime)
 		update_min_vruntime();  // 6.18.2 / 6.18.3 only; zero_vruntime (6.18.4) dropped it
@@ -741,6 +840,8 @@ void CfsRq::reweight_entity(SchedEntity* se, const LoadWeight& lw)
 	se->vlag = div_s64(wmul(se->vlag, old_w), new_w);
 	if (se->rel_deadline && paths_->reweight_rescales_rel_deadline)
 		se->deadline = static_cast<u64>(div_s64(wmul(static_cast<s64>(se->deadline), old_w), new_w));
+	if (tracks_load())
+		reweight_entity_load_avg(avg, se->avg, se_weight_of(se->load), se_weight_of(lw));
 	se->load = lw;
 }
 

@@ -15,11 +15,14 @@ namespace eevdf {
 enum : unsigned {
 	ENQUEUE_WAKEUP = 0x01,
 	ENQUEUE_RESTORE = 0x02,
+	ENQUEUE_MIGRATED = 0x40,
 	ENQUEUE_INITIAL = 0x80,
+	ENQUEUE_DELAYED = 0x200,
 	DEQUEUE_SLEEP = 0x01,
 	DEQUEUE_SAVE = 0x02,
 	DEQUEUE_MOVE = 0x04,
 	DEQUEUE_SPECIAL = 0x10,
+	DEQUEUE_MIGRATING = 0x100,  // the task is being moved by the balancer (TASK_ON_RQ_MIGRATING)
 	DEQUEUE_DELAYED = 0x200,
 };
 
@@ -30,7 +33,17 @@ enum : unsigned {
 	WF_TTWU = 0x08,
 	WF_SYNC = 0x10,
 	WF_MIGRATED = 0x20,
+	// The unmerged mid-2025 series (peterz/queue sched/ttwu, patch 12 "sched:
+	// Add ttwu_queue support for delayed tasks"): the wake-up of a delayed
+	// task, sent to its CPU's wakelist. Experimental: Feature::TTWU_QUEUE_DELAYED.
+	WF_DELAYED = 0x200,
 };
+
+// sched_setattr(): sched_runtime is clamped to [0.1 ms, 100 ms] (857b158dc5e8).
+inline u64 clamp_custom_slice(u64 ns)
+{
+	return ns < NSEC_PER_MSEC / 10 ? NSEC_PER_MSEC / 10 : (ns > NSEC_PER_MSEC * 100 ? NSEC_PER_MSEC * 100 : ns);
+}
 
 class CfsRq {
 public:
@@ -38,10 +51,22 @@ public:
 
 	// ---- rq clock: set by the core before calling in, like update_rq_clock().
 	u64 clock_task = 0;
+	// clock_pelt (= clock_task without frequency or capacity scaling) as
+	// PELT sees it. The kernel's clocks never read 0 (they count from boot),
+	// while last_update_time == 0 means "not attached"; so PELT's clock starts
+	// at an origin that is a whole number of PELT periods (2^30 ns = 1024
+	// periods of 2^20 ns), which keeps every period boundary where it is at 0.
+	static constexpr u64 PELT_CLOCK_ORIGIN = 1ULL << 30;
+	u64 pelt_now() const { return clock_task + PELT_CLOCK_ORIGIN; }
 	// TIF_NEED_RESCHED on the running task; the core acts on it and clears it.
 	bool need_resched = false;
 	// Picks that found no eligible entity (impossible unless arithmetic overflowed).
 	u64 pick_failures = 0;
+	// Called after a pick (at __schedule() or a 6.18.33+ wake-up) dequeued a
+	// delayed entity for good: the rest of dequeue_entities(), which is the
+	// core's (hrtick_update() for rq->donor).
+	void (*after_delayed_dequeue)(void*) = nullptr;
+	void* after_delayed_dequeue_arg = nullptr;
 
 	// ---- state (public for the invariant checker; mutate only through methods)
 	u64 load = 0;          // Σ full weights of queued entities, curr and delayed included
@@ -52,8 +77,17 @@ public:
 	u64 ref_vruntime;          // min_vruntime (<= 6.18.0) or zero_vruntime (6.18.y)
 	SchedEntity* curr = nullptr;
 	Timeline timeline;
+	// rq->cfs_tasks (a flat model has one cfs_rq per rq): queued tasks, most
+	// recently picked at the head; the load balancer detaches from the tail.
+	SchedEntity* tasks_head = nullptr;
+	SchedEntity* tasks_tail = nullptr;
+	CfsRqAvg avg;  // PELT of the cfs_rq (model/pelt.hpp)
 
 	const Config& cfg() const { return *cfg_; }
+	// PELT and util_est feed only CPU selection and the load balancer. With
+	// one CPU nothing reads them, so the model does not compute them there:
+	// the schedule is the same, and a third of the event cost goes.
+	bool tracks_load() const { return cfg_->cpus > 1; }
 
 	// ---- V and eligibility (fair.c, 6.6 - 6.18)
 	s64 entity_key(const SchedEntity* se) const { return wrapped_diff(se->vruntime, ref_vruntime); }
@@ -101,6 +135,12 @@ public:
 	// unless they are the same. nullptr: nothing to run (or a failed pick).
 	SchedEntity* pick_next_task_fair();
 
+	// ---- the task level (enqueue_task_fair / dequeue_task_fair for a flat
+	// hierarchy): util_est around the entity operations. ENQUEUE_DELAYED
+	// requeues a delayed task in place. false: the task stays queued, delayed.
+	void enqueue_task_fair(SchedEntity* se, unsigned flags);
+	bool dequeue_task_fair(SchedEntity* se, unsigned flags);
+
 	// ---- queueing
 	void place_entity(SchedEntity* se, unsigned flags);
 	void update_entity_lag(SchedEntity* se);
@@ -130,6 +170,11 @@ private:
 	void enqueue_in_tree(SchedEntity* se);    // __enqueue_entity()
 	void dequeue_from_tree(SchedEntity* se);  // __dequeue_entity()
 	void finish_delayed_dequeue_entity(SchedEntity* se);
+	// update_load_avg(cfs_rq, se, flags) at clock_task (= clock_pelt here).
+	void update_load_avg(SchedEntity* se, int flags);
+	void list_add_task(SchedEntity* se);
+	void list_del_task(SchedEntity* se);
+	void list_move_task_head(SchedEntity* se);
 	bool did_preempt_short(const SchedEntity* curr) const;
 	bool do_preempt_short(const SchedEntity* pse, const SchedEntity* se) const;
 	void wakeup_preempt_pick(SchedEntity* pse, SchedEntity* se);

@@ -20,13 +20,26 @@ enum class Feature : unsigned {
 	WAKEUP_PREEMPTION,       // wakeup preemption at all
 	HRTICK,                  // end the slice by hrtimer instead of at the next tick
 	NO_HZ_FULL,              // CONFIG_NO_HZ_FULL on this CPU: no tick with one task queued
+	// Several CPUs (they change nothing on one):
+	TTWU_QUEUE,              // wake up through the target's wakelist (IPI) when the kernel's conditions hold
+	SIS_UTIL,                // select_idle_cpu() scans at most nr_idle_scan CPUs
+	WA_IDLE,                 // wake_affine_idle()
+	WA_WEIGHT,               // wake_affine_weight()
+	WA_BIAS,                 // wake_affine_weight()'s imbalance_pct bias
+	UTIL_EST,                // util_est in cpu_util()
+	NI_RANDOM,               // 6.18.5+: newidle balance in proportion to its success rate
+	TTWU_QUEUE_DELAYED,      // experimental, never merged (peterz/queue sched/ttwu, mid-2025)
 	COUNT
 };
+
+// The features that act only with several CPUs start here.
+inline constexpr unsigned FIRST_SMP_FEATURE = static_cast<unsigned>(Feature::TTWU_QUEUE);
 
 inline constexpr std::array<std::string_view, static_cast<unsigned>(Feature::COUNT)> feature_names = {
 	"PLACE_LAG", "PLACE_DEADLINE_INITIAL", "PLACE_REL_DEADLINE", "RUN_TO_PARITY",
 	"PREEMPT_SHORT", "DELAY_DEQUEUE", "DELAY_ZERO", "WAKEUP_PREEMPTION", "HRTICK",
-	"NO_HZ_FULL",
+	"NO_HZ_FULL", "TTWU_QUEUE", "SIS_UTIL", "WA_IDLE", "WA_WEIGHT", "WA_BIAS", "UTIL_EST", "NI_RANDOM",
+	"TTWU_QUEUE_DELAYED",
 };
 
 inline std::optional<Feature> feature_by_name(std::string_view name)

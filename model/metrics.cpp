@@ -48,8 +48,12 @@ void MetricsCollector::ensure(const Simulation& sim)
 	for (size_t i = 0; i < specs.size(); i++) {
 		tasks[i].name = specs[i].name;
 		tasks[i].pid = static_cast<int>(1000 + i);
+		tasks[i].cpu_ns_per_cpu.assign(sim.nr_cpus(), 0);
 	}
 	woken_at_.assign(specs.size(), NONE);
+	runnable_since_.assign(specs.size(), NONE);
+	running_.assign(sim.nr_cpus(), -1);
+	run_since_.assign(sim.nr_cpus(), 0);
 }
 
 void MetricsCollector::sample_lag(const Simulation& sim, int task)
@@ -66,47 +70,80 @@ void MetricsCollector::sample_lag(const Simulation& sim, int task)
 void MetricsCollector::on_switch(const Simulation& sim, u64 t, int prev, int next, bool prev_runnable, u64 run_start)
 {
 	ensure(sim);
+	const u32 cpu = sim.event_cpu();
 	if (prev >= 0) {
 		TaskMetrics& m = tasks[static_cast<size_t>(prev)];
-		m.runs.push_back(t - run_since_);
-		m.cpu_ns += t - run_since_;
+		m.runs.push_back(t - run_since_[cpu]);
+		m.cpu_ns += t - run_since_[cpu];
+		m.cpu_ns_per_cpu[cpu] += t - run_since_[cpu];
 		m.switches++;
-		if (prev_runnable)
+		if (prev_runnable) {
 			m.involuntary_switches++;
+			runnable_since_[static_cast<size_t>(prev)] = t;
+		}
 		sample_lag(sim, prev);
 	}
-	running_ = next;
-	run_since_ = t;
+	running_[cpu] = next;
+	run_since_[cpu] = t;
 	if (next >= 0) {
 		u64& w = woken_at_[static_cast<size_t>(next)];
 		if (w != NONE) {
 			tasks[static_cast<size_t>(next)].wakeup_latency.push_back(run_start - w);
 			w = NONE;
 		}
+		u64& r = runnable_since_[static_cast<size_t>(next)];
+		if (r != NONE) {
+			tasks[static_cast<size_t>(next)].run_delay_ns += t - r;
+			r = NONE;
+		}
 		sample_lag(sim, next);
 	}
 }
 
-void MetricsCollector::on_wakeup(const Simulation& sim, u64 t, int task, int, bool)
+void MetricsCollector::on_ttwu(const Simulation& sim, u64 t, int task, int)
 {
 	ensure(sim);
 	woken_at_[static_cast<size_t>(task)] = t;
+	runnable_since_[static_cast<size_t>(task)] = t;
+}
+
+void MetricsCollector::on_wakeup(const Simulation& sim, u64, int task, int, bool)
+{
+	ensure(sim);
 	sample_lag(sim, task);
 }
 
 void MetricsCollector::on_tick(const Simulation& sim, u64, bool)
 {
 	ensure(sim);
-	sample_lag(sim, sim.current());
+	sample_lag(sim, sim.current(sim.event_cpu()));
 }
 
 void MetricsCollector::finish(const Simulation& sim)
 {
 	ensure(sim);
 	end_ns = sim.now();
-	if (running_ >= 0) {
-		tasks[static_cast<size_t>(running_)].cpu_ns += end_ns - run_since_;
-		run_since_ = end_ns;
+	for (u32 c = 0; c < running_.size(); c++)
+		if (running_[c] >= 0) {
+			TaskMetrics& m = tasks[static_cast<size_t>(running_[c])];
+			m.cpu_ns += end_ns - run_since_[c];
+			m.cpu_ns_per_cpu[c] += end_ns - run_since_[c];
+			run_since_[c] = end_ns;
+		}
+	for (size_t i = 0; i < tasks.size(); i++) {
+		const Task& t = sim.tasks()[i];
+		TaskMetrics& m = tasks[i];
+		m.migrations = t.nr_migrations;
+		m.wakeups = t.wakeups;
+		m.wakeups_local = t.wakeups_local;
+		m.wakeups_remote = t.wakeups_remote;
+		m.wakeups_migrate = t.wakeups_migrate;
+	}
+	cpus.assign(sim.nr_cpus(), {});
+	for (u32 c = 0; c < sim.nr_cpus(); c++) {
+		const Rq& rq = sim.rq(c);
+		cpus[c] = CpuMetrics{rq.busy_ns, rq.idle_ns, rq.switches, rq.ipis, rq.balance_attempts, rq.tasks_pulled,
+				     rq.ticks};
 	}
 }
 

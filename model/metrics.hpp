@@ -26,8 +26,24 @@ struct TaskMetrics {
 	std::vector<u64> runs;             // completed on-CPU intervals, sched_switch in to out
 	u64 switches = 0;                  // nr_switches: times switched out
 	u64 involuntary_switches = 0;      // switched out while runnable (prev_state=R)
-	std::vector<u64> wakeup_latency;   // wakeup (or fork) -> running its own code
+	std::vector<u64> wakeup_latency;   // try_to_wake_up (or fork) -> running its own code
 	s64 max_abs_lag_ns = 0;            // max |w (V - v)| / NICE_0 over the sample points
+	// Several CPUs (schedstats' names): se.nr_migrations, the wake-ups
+	// counted where the waker ran (local) or elsewhere (remote), those that
+	// moved the task, and run delay (time runnable but not running).
+	u64 migrations = 0;
+	u64 wakeups = 0, wakeups_local = 0, wakeups_remote = 0, wakeups_migrate = 0;
+	u64 run_delay_ns = 0;
+	std::vector<u64> cpu_ns_per_cpu;   // wall time on each CPU
+};
+
+struct CpuMetrics {
+	u64 busy_ns = 0, idle_ns = 0;
+	u64 switches = 0;
+	u64 ipis = 0;              // IPIs received
+	u64 balance_attempts = 0;  // sched_balance_rq() with this CPU as dst
+	u64 tasks_pulled = 0;      // tasks attached here by the balancer
+	u64 ticks = 0;
 };
 
 // Collects metrics from a Simulation. Lag is sampled where it peaks: at a
@@ -42,15 +58,19 @@ public:
 	// Adds the run still in progress to cpu_ns (not to runs: it did not end).
 	void finish(const Simulation& sim);
 
+	void on_ttwu(const Simulation&, u64 t, int task, int waker) override;
+
 	std::vector<TaskMetrics> tasks;
+	std::vector<CpuMetrics> cpus;  // filled by finish()
 	u64 end_ns = 0;
 
 private:
 	void ensure(const Simulation& sim);
 	void sample_lag(const Simulation& sim, int task);
-	int running_ = -1;
-	u64 run_since_ = 0;
+	std::vector<int> running_;   // per CPU
+	std::vector<u64> run_since_;
 	std::vector<u64> woken_at_;  // pending wakeup time per task, ~0 if none
+	std::vector<u64> runnable_since_;  // per task: when it last became runnable and waiting, ~0 if not
 };
 
 }  // namespace eevdf

@@ -11,6 +11,8 @@ class Simulation;
 
 inline constexpr int IDLE = -1;  // the idle task's id in reports
 
+// Callbacks about one CPU (a switch, a tick, a pick, an enqueue, a block)
+// happen with Simulation::event_cpu() naming it.
 struct Observer {
 	virtual ~Observer() = default;
 
@@ -19,7 +21,13 @@ struct Observer {
 	// preempted (prev_state=R) rather than blocked (S).
 	virtual void on_switch(const Simulation&, u64 /*t*/, int /*prev*/, int /*next*/, bool /*prev_runnable*/,
 			       u64 /*run_start*/) {}
-	// A task became runnable: forked (new) or woken.
+	// try_to_wake_up() (or wake_up_new_task()) was called for `task`: the
+	// start of its wake-up latency. The enqueue may follow later (a
+	// wakelist IPI); on_wakeup reports it.
+	virtual void on_ttwu(const Simulation&, u64 /*t*/, int /*task*/, int /*waker*/) {}
+	// A task moved from one CPU's rq to another's (set_task_cpu()).
+	virtual void on_migrate(const Simulation&, u64 /*t*/, int /*task*/, u32 /*from*/, u32 /*to*/) {}
+	// A task became runnable on its rq (enqueued): forked (new) or woken.
 	virtual void on_wakeup(const Simulation&, u64 /*t*/, int /*task*/, int /*waker*/, bool /*new_task*/) {}
 	// A task blocked (slept, suspended or exited); `delayed`: DELAY_DEQUEUE kept it queued.
 	virtual void on_block(const Simulation&, u64 /*t*/, int /*task*/, bool /*delayed*/, bool /*exited*/) {}

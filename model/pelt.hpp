@@ -206,11 +206,11 @@ struct CfsRqAvg {
 		int nr = 0;
 	} removed;
 	// update_cfs_rq_h_load() cache, refreshed once per jiffy. The kernel's
-	// cfs_rq starts zeroed, and jiffies starts at INITIAL_JIFFIES, so a caller
-	// whose jiffies start at 0 must not call task_h_load() at jiffy 0 expecting
-	// a fresh value.
+	// cfs_rq starts zeroed while jiffies start at INITIAL_JIFFIES, so its
+	// first call always refreshes; the model's jiffies start at 0, hence the
+	// "never" value here.
 	u64 h_load = 0;
-	u64 last_h_load_update = 0;
+	u64 last_h_load_update = ~0ULL;  // no jiffy yet: the first task_h_load() refreshes h_load
 };
 
 // update_load_avg() flags.

@@ -14,7 +14,8 @@
 //     bool rb_black;             the kernel's colour bit (RB_BLACK == 1)
 // Callbacks is a struct with the static members of rb_augment_callbacks,
 // propagate(node, stop), copy(old, new) and rotate(old, new); Augment<>
-// builds them from a compute/copy pair the way RB_DECLARE_CALLBACKS does.
+// builds them from a compute/copy pair the way RB_DECLARE_CALLBACKS does,
+// and Both<> runs two such sets over disjoint fields side by side.
 // Everything is a template over Node, so the tree allocates nothing and
 // the callbacks inline.
 #pragma once
@@ -31,13 +32,19 @@ struct Root {
 	Node* leftmost = nullptr;
 };
 
-// RB_DECLARE_CALLBACKS: Compute::compute(n) recomputes n's augmented values
-// from its own fields and its children's and returns true when none of them
-// changed; Compute::copy(from, to) copies every augmented value.
+// RB_DECLARE_CALLBACKS: Compute::compute(n) is RBCOMPUTE, which recomputes
+// every augmented value of n from its own fields and its children's and
+// returns true when none of them changed; Compute::copy(from, to) copies
+// RBAUGMENTED, the one declared field (a struct of them is declared whole).
 //   propagate: recompute upwards from n, stopping at stop or at the first
-//              node that did not change (its ancestors cannot either);
-//   rotate:    new takes old's place over the same set of nodes, so it
-//              inherits old's values; old now heads a smaller subtree.
+//              node that did not change;
+//   copy:      the successor taking an erased node's place takes its
+//              declared field;
+//   rotate:    new takes old's place over the same set of nodes and
+//              takes old's declared field; old, now over a smaller subtree,
+//              is recomputed.
+// A value that compute covers but copy does not stays what it was in the
+// node that moved up: it is exact only after a later compute of that node.
 template <class Node, class Compute>
 struct Augment {
 	static void propagate(Node* n, Node* stop)
@@ -53,6 +60,27 @@ struct Augment {
 	{
 		Compute::copy(old, neu);
 		Compute::compute(old);
+	}
+};
+
+// Two independent callback sets over disjoint fields, each with its own
+// stop test: the same values as two trees of the same shape, one per set.
+template <class Node, class A, class B>
+struct Both {
+	static void propagate(Node* n, Node* stop)
+	{
+		A::propagate(n, stop);
+		B::propagate(n, stop);
+	}
+	static void copy(Node* old, Node* neu)
+	{
+		A::copy(old, neu);
+		B::copy(old, neu);
+	}
+	static void rotate(Node* old, Node* neu)
+	{
+		A::rotate(old, neu);
+		B::rotate(old, neu);
 	}
 };
 

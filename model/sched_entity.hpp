@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/types.hpp"
+#include "model/pelt.hpp"
 #include "model/weights.hpp"
 
 namespace eevdf {
@@ -39,6 +40,13 @@ struct SchedEntity {
 	u64 min_slice = 0;
 	u64 max_slice = 0;
 	u64 min_deadline = 0;
+
+	// rq->cfs_tasks via se->group_node: queued tasks, most recently picked
+	// first (list_add at enqueue, list_move to the head when picked).
+	SchedEntity* group_prev = nullptr;
+	SchedEntity* group_next = nullptr;
+
+	SchedAvg avg;  // PELT (model/pelt.hpp)
 
 	int id = -1;  // the task's index in the simulation
 };

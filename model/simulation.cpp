@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// The core scheduler around the fair class, on one CPU (kernel/sched/core.c,
-// v6.18), and the event loop that drives it.
+// Construction and the event loop over all CPUs.
 //
 // Scheduling points. The model's tasks run in user space, so a resched
-// requested by the tick, by a wakeup or by the task itself is acted on at
-// once (return from interrupt or system call); with PREEMPT_LAZY the tick
-// promotes a lazy request to a full one, and a user-space task sees no
-// difference. Events at the same instant are handled in a fixed order:
-// curr's own program first, then an hrtick expiry, then the periodic tick,
-// then timed wakeups by task id, each followed by its scheduling point.
+// requested on a CPU by its tick, by a wakeup or by its task itself is acted
+// on at once (return from interrupt or system call); a resched of another
+// CPU is acted on when the IPI arrives there (Knobs::ipi_latency) or at
+// that CPU's next tick or event, whichever is first. With PREEMPT_LAZY the
+// tick promotes a lazy request to a full one, and a user-space task sees no
+// difference.
+//
+// Events at the same instant are handled in a fixed order: every CPU's
+// running program (by CPU), then hrtick expiries, then periodic ticks, then
+// IPI arrivals (each by CPU), then timed wakeups by task id, each followed
+// by its scheduling point. On one CPU this is the one-CPU model's order.
 #include "model/simulation.hpp"
 
 #include <algorithm>
@@ -16,16 +20,9 @@
 namespace eevdf {
 namespace {
 
-constexpr u64 NEVER = ~0ULL;
 constexpr size_t NPOS = static_cast<size_t>(-1);
 // More consecutive events than this at one instant means no time can pass.
 constexpr u64 MAX_EVENTS_PER_INSTANT = 10'000'000;
-
-// sched_setattr(): sched_runtime is clamped to [0.1 ms, 100 ms] (857b158dc5e8).
-u64 clamp_custom_slice(u64 ns)
-{
-	return std::clamp<u64>(ns, NSEC_PER_MSEC / 10, NSEC_PER_MSEC * 100);
-}
 
 bool consumes_time(const Event& e)
 {
@@ -59,6 +56,14 @@ void validate(const Config& cfg, const Workload& wl)
 				    " ns must be below TICK_NSEC " + std::to_string(cfg.tick_ns));
 	if (cfg.base_slice_ns == 0)
 		throw WorkloadError("config: base slice must be positive");
+	if (cfg.cpus < 1 || cfg.cpus > MAX_CPUS)
+		throw WorkloadError("config: cpus " + std::to_string(cfg.cpus) + " outside 1.." + std::to_string(MAX_CPUS));
+	if (cfg.online_cpus < cfg.cpus)
+		throw WorkloadError("config: online_cpus " + std::to_string(cfg.online_cpus) + " below cpus " +
+				    std::to_string(cfg.cpus));
+	if (cfg.llc_size && cfg.cpus % cfg.llc_size)
+		throw WorkloadError("config: an LLC of " + std::to_string(cfg.llc_size) + " CPUs does not divide " +
+				    std::to_string(cfg.cpus) + " CPUs");
 	if (wl.tasks.empty())
 		throw WorkloadError("workload: no tasks");
 	for (const TaskSpec& t : wl.tasks) {
@@ -69,6 +74,24 @@ void validate(const Config& cfg, const Workload& wl)
 			throw WorkloadError(where + ": loop " + std::to_string(t.loop) + " must be -1 or positive");
 		if (t.nice < MIN_NICE || t.nice > MAX_NICE)
 			throw WorkloadError(where + ": nice " + std::to_string(t.nice) + " outside -20..19");
+		// sched_setaffinity() keeps the online CPUs of a mask and fails
+		// (EINVAL) only when none is left.
+		auto none_online = [&](const std::vector<u32>& set) {
+			return !set.empty() && std::none_of(set.begin(), set.end(), [&](u32 c) { return c < cfg.cpus; });
+		};
+		if (none_online(t.cpus))
+			throw WorkloadError(where + ": cpus names no CPU of the model's " + std::to_string(cfg.cpus) + " (0.." +
+					    std::to_string(cfg.cpus - 1) + "; simulate more with --cpus)");
+		for (const Phase& p : t.phases)
+			for (const Event& e : p.events)
+				if (e.kind == Event::Kind::SetAffinity) {
+					if (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.cpu_sets.size())
+						throw WorkloadError(where + " phase '" + p.name + "': affinity event with unknown CPU set");
+					if (none_online(wl.cpu_sets[static_cast<size_t>(e.ref)]))
+						throw WorkloadError(where + " phase '" + p.name + "': cpus names no CPU of the model's " +
+								    std::to_string(cfg.cpus) + " (0.." + std::to_string(cfg.cpus - 1) +
+								    "; simulate more with --cpus)");
+				}
 		bool any_time = false;
 		for (const Phase& p : t.phases) {
 			if (p.events.empty())
@@ -111,20 +134,51 @@ void validate(const Config& cfg, const Workload& wl)
 }  // namespace
 
 Simulation::Simulation(const Config& cfg, const Workload& wl)
-	: cfg_(cfg), wl_(wl), cfs_(cfg_), prng_state_(cfg.seed)
+	: cfg_(cfg), wl_(wl), topo_(cfg.cpus < 1 || cfg.cpus > MAX_CPUS ? 1 : cfg.cpus,
+				    cfg.cpus < 1 || cfg.cpus > MAX_CPUS || !llc_size_of(cfg) || cfg.cpus % llc_size_of(cfg)
+					    ? 1
+					    : llc_size_of(cfg))
 {
 	validate(cfg_, wl_);
 	const size_t n = wl_.tasks.size();
+	rqs_.reserve(cfg_.cpus);
+	for (u32 c = 0; c < cfg_.cpus; c++) {
+		rqs_.emplace_back(cfg_, c);
+		rqs_.back().wake_list.reserve(n);
+	}
+	// dequeue_entities()' epilogue for a delayed entity a pick dequeues:
+	// hrtick_update() for the task running there (rq->donor).
+	for (Rq& rq : rqs_) {
+		rq.cfs.after_delayed_dequeue = [](void* a) {
+			Rq* r = static_cast<Rq*>(a);
+			r->owner->hrtick_update(r->cpu, r->cfs.curr);
+		};
+		rq.cfs.after_delayed_dequeue_arg = &rq;
+		rq.owner = this;
+	}
 	tasks_.resize(n);
 	timers_.assign(n * wl_.refs.size(), NEVER);
 	heap_.reserve(n);
 	heap_pos_.assign(n, NPOS);
 
+	const CpuMask all = CpuMask::first_n(cfg_.cpus);
 	for (size_t i = 0; i < n; i++) {
 		Task& t = tasks_[i];
 		t.spec = &wl_.tasks[i];
 		t.nice = t.spec->nice;
 		t.timer_base = i * wl_.refs.size();
+		if (t.spec->cpus.empty()) {
+			t.cpus_ptr = all;
+		} else {
+			for (u32 c : t.spec->cpus)
+				if (c < cfg_.cpus)
+					t.cpus_ptr.set(c);
+		}
+		t.nr_cpus_allowed = t.cpus_ptr.weight();
+		// Forked by a parent on CPU 0 (the first allowed one if pinned
+		// elsewhere); wake_up_new_task() chooses where it runs.
+		t.cpu = t.cpus_ptr.test(0) ? 0 : t.cpus_ptr.first();
+		t.timer_cpu = t.cpu;
 		SchedEntity& se = t.se;
 		se.id = static_cast<int>(i);
 		se.load = task_load_weight(t.nice);
@@ -134,81 +188,92 @@ Simulation::Simulation(const Config& cfg, const Workload& wl)
 		} else {
 			se.slice = cfg_.base_slice_ns;
 		}
+		init_entity_runnable_average(se.avg, se_weight_of(se.load));
 		t.wake_at = t.spec->delay;
 		heap_push(static_cast<int>(i));
 	}
 	live_tasks_ = static_cast<int>(n);
-	arm_next_tick(0);
+	for (Rq& rq : rqs_)
+		rq.arm_next_tick(0, cfg_.tick_ns, cfg_.knobs.tick_jitter);
+	cpu_event_.resize(cfg_.cpus);
+	touched_.reserve(cfg_.cpus);
+	is_touched_.assign(cfg_.cpus, 0);
+	for (u32 c = 0; c < cfg_.cpus; c++)
+		cpu_event_[c] = cpu_next_event(c);
 }
 
 void Simulation::add_observer(Observer* o) { observers_.push_back(o); }
 
 u64 Simulation::end_time() const { return wl_.duration ? wl_.duration : NEVER; }
 
-bool Simulation::tick_running() const
+bool Simulation::tick_running(u32 cpu) const
 {
-	if (!cfs_.curr)
+	const Rq& rq = rqs_[cpu];
+	if (rq.idle())
 		return false;  // NO_HZ_IDLE: an idle CPU needs no tick
 	if (cfg_.features[Feature::NO_HZ_FULL])
-		return cfs_.nr_queued > 1;  // sched_can_stop_tick(): h_nr_queued > 1 keeps it
+		return rq.cfs.nr_queued > 1;  // sched_can_stop_tick(): h_nr_queued > 1 keeps it
 	return true;
+}
+
+u64 Simulation::busy_ns() const
+{
+	u64 s = 0;
+	for (const Rq& rq : rqs_)
+		s += rq.busy_ns;
+	return s;
+}
+
+u64 Simulation::idle_ns() const
+{
+	u64 s = 0;
+	for (const Rq& rq : rqs_)
+		s += rq.idle_ns;
+	return s;
+}
+
+u64 Simulation::ticks() const
+{
+	u64 s = 0;
+	for (const Rq& rq : rqs_)
+		s += rq.ticks;
+	return s;
 }
 
 s64 Simulation::lag_ns(int task) const
 {
-	const SchedEntity& se = tasks_[static_cast<size_t>(task)].se;
-	const s64 vlag = wrapped_diff(cfs_.avg_vruntime(), se.vruntime);
+	const Task& t = tasks_[static_cast<size_t>(task)];
+	const SchedEntity& se = t.se;
+	const s64 vlag = wrapped_diff(rqs_[t.cpu].cfs.avg_vruntime(), se.vruntime);
 	return static_cast<s64>(static_cast<s128>(vlag) * static_cast<s128>(scale_load_down(se.load.weight)) /
 				static_cast<s128>(scale_load_down(NICE_0_LOAD)));
 }
 
+Task* Simulation::curr_task(u32 cpu)
+{
+	SchedEntity* c = rqs_[cpu].cfs.curr;
+	return c ? &tasks_[static_cast<size_t>(c->id)] : nullptr;
+}
+
 // ---------------------------------------------------------------- time
 
-u64 Simulation::prng_next()
+// jiffies: the tick grid points passed (tick_do_update_jiffies64() counts
+// whole periods, so an early tick still sees the old value).
+void Simulation::update_jiffies()
 {
-	// splitmix64: seeded, so the same seed gives the same jitter.
-	u64 z = (prng_state_ += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	const u64 tick = cfg_.tick_ns, phase = cfg_.knobs.tick_phase % tick;
+	if (phase == 0)
+		jiffies_ = now_ / tick;
+	else
+		jiffies_ = now_ < phase ? 0 : (now_ - phase) / tick + 1;
 }
 
-u64 Simulation::grid_tick_after(u64 t) const
+u64 Simulation::curr_completion_time(const Rq& rq) const
 {
-	const u64 tick = cfg_.tick_ns, phase = cfg_.knobs.tick_phase;
-	if (t < phase)
-		return phase == 0 ? tick : phase;
-	return phase + ((t - phase) / tick + 1) * tick;
-}
-
-// The next tick is the next grid point after `after` that has not had its
-// tick yet, arriving early by a jitter drawn uniformly from [0, tick_jitter]:
-// the clockevent fires a little before the period is complete, the effect
-// 2ae891b82695 describes. An early tick still owns its grid point, so the
-// following tick belongs to the next one.
-void Simulation::arm_next_tick(u64 after)
-{
-	u64 grid;
-	if (last_tick_grid_ && after < last_tick_grid_ + cfg_.tick_ns) {
-		grid = last_tick_grid_ + cfg_.tick_ns;  // the usual case, without a division
-	} else {
-		grid = grid_tick_after(after);
-		if (last_tick_grid_ && grid <= last_tick_grid_)
-			grid = last_tick_grid_ + cfg_.tick_ns;
-	}
-	u64 early = 0;
-	if (cfg_.knobs.tick_jitter)
-		early = prng_next() % (cfg_.knobs.tick_jitter + 1);
-	next_tick_grid_ = grid;
-	next_tick_ = grid > after + early ? grid - early : grid;  // never before `after`
-}
-
-u64 Simulation::curr_completion_time() const
-{
-	if (!cfs_.curr)
+	if (!rq.cfs.curr)
 		return NEVER;
-	const Task& t = tasks_[static_cast<size_t>(cfs_.curr->id)];
-	const u64 start = std::max(now_, useful_start_);
+	const Task& t = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
+	const u64 start = std::max(now_, rq.useful_start);
 	if (t.in_runtime)
 		return std::max(t.runtime_end, start);
 	if (t.work_left == RUN_FOREVER)
@@ -216,40 +281,71 @@ u64 Simulation::curr_completion_time() const
 	return start + t.work_left;
 }
 
-// The earliest pending event; on a tie the earlier source in EventSource
-// order wins (curr's program, hrtick, tick, timed wakeups).
-Simulation::EventSource Simulation::next_event(u64& t) const
+// The earliest event of one CPU: (time, source) in lexicographic order.
+Simulation::CpuEvent Simulation::cpu_next_event(u32 c) const
 {
-	EventSource src = EventSource::Completion;
-	t = curr_completion_time();
-	if (hrtick_at_ < t) {
-		t = hrtick_at_;
-		src = EventSource::Hrtick;
-	}
-	if (tick_running() && next_tick_ < t) {
-		t = next_tick_;
-		src = EventSource::Tick;
-	}
-	if (!heap_.empty() && tasks_[static_cast<size_t>(heap_[0])].wake_at < t) {
-		t = tasks_[static_cast<size_t>(heap_[0])].wake_at;
-		src = EventSource::Wakeup;
+	const Rq& rq = rqs_[c];
+	CpuEvent e;
+	auto consider = [&](u64 at, EventSource s) {
+		if (at < e.t || (at == e.t && s < e.src)) {
+			e.t = at;
+			e.src = s;
+		}
+	};
+	consider(curr_completion_time(rq), EventSource::Completion);
+	consider(rq.hrtick_at, EventSource::Hrtick);
+	if (tick_running(c))
+		consider(rq.next_tick, EventSource::Tick);
+	consider(rq.ipi_at, EventSource::Ipi);
+	return e;
+}
+
+// The earliest pending event: (time, source, CPU) in lexicographic order,
+// timed wakeups last among equal times (by task id).
+Simulation::EventSource Simulation::next_event(u64& t, u32& cpu) const
+{
+	EventSource src = EventSource::Wakeup;
+	t = heap_.empty() ? NEVER : tasks_[static_cast<size_t>(heap_[0])].wake_at;
+	cpu = heap_.empty() ? 0 : tasks_[static_cast<size_t>(heap_[0])].timer_cpu;
+	for (u32 c = 0; c < cpu_event_.size(); c++) {
+		const CpuEvent& e = cpu_event_[c];
+		if (e.t < t || (e.t == t && (e.src < src || (e.src == src && c < cpu)))) {
+			t = e.t;
+			src = e.src;
+			cpu = c;
+		}
 	}
 	return src;
+}
+
+std::string Simulation::stale_next_event() const
+{
+	for (u32 c = 0; c < cpu_event_.size(); c++) {
+		const CpuEvent e = cpu_next_event(c);
+		if (e.t != cpu_event_[c].t || e.src != cpu_event_[c].src)
+			return "CPU " + std::to_string(c) + "'s kept next event is at " + std::to_string(cpu_event_[c].t) +
+			       " (source " + std::to_string(static_cast<int>(cpu_event_[c].src)) + "), recomputed " +
+			       std::to_string(e.t) + " (source " + std::to_string(static_cast<int>(e.src)) + ")";
+	}
+	return "";
 }
 
 void Simulation::advance_to(u64 t)
 {
 	const u64 dt = t - now_;
-	if (cfs_.curr) {
-		busy_ns_ += dt;
-		Task& c = tasks_[static_cast<size_t>(cfs_.curr->id)];
-		const u64 start = std::max(now_, useful_start_);
-		if (!c.in_runtime && c.work_left != RUN_FOREVER && t > start)
-			c.work_left -= std::min(c.work_left, t - start);
-	} else {
-		idle_ns_ += dt;
+	for (Rq& rq : rqs_) {
+		if (rq.cfs.curr) {
+			rq.busy_ns += dt;
+			Task& c = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
+			const u64 start = std::max(now_, rq.useful_start);
+			if (!c.in_runtime && c.work_left != RUN_FOREVER && t > start)
+				c.work_left -= std::min(c.work_left, t - start);
+		} else {
+			rq.idle_ns += dt;
+		}
 	}
 	now_ = t;
+	update_jiffies();
 }
 
 void Simulation::run_until(u64 until)
@@ -259,7 +355,8 @@ void Simulation::run_until(u64 until)
 
 	while (live_tasks_ > 0 && now_ < limit) {
 		u64 t;
-		const EventSource src = next_event(t);
+		u32 cpu;
+		const EventSource src = next_event(t, cpu);
 		if (t >= limit) {
 			if (limit != NEVER)
 				advance_to(limit);
@@ -270,19 +367,25 @@ void Simulation::run_until(u64 until)
 			throw WorkloadError("workload: more than 10^7 events at t=" + std::to_string(t) +
 					    " ns without time passing (a zero-time suspend/resume cycle?)");
 		advance_to(t);
+		event_cpu_ = context_cpu_ = cpu;
 
 		switch (src) {
 		case EventSource::Completion:
-			step_current();
+			step_current(cpu);
 			break;
 		case EventSource::Hrtick:
-			hrtick_at_ = NEVER;
-			hrtick();
+			rqs_[cpu].hrtick_at = NEVER;
+			hrtick(cpu);
 			break;
-		case EventSource::Tick:
-			last_tick_grid_ = next_tick_grid_;
-			sched_tick();
-			arm_next_tick(t);
+		case EventSource::Tick: {
+			Rq& rq = rqs_[cpu];
+			rq.last_tick_grid = rq.next_tick_grid;
+			sched_tick(cpu);
+			rq.arm_next_tick(t, cfg_.tick_ns, cfg_.knobs.tick_jitter);
+			break;
+		}
+		case EventSource::Ipi:
+			deliver_ipi(cpu);
 			break;
 		case EventSource::Wakeup: {
 			const int task = heap_[0];
@@ -291,387 +394,40 @@ void Simulation::run_until(u64 until)
 			break;
 		}
 		}
-		after_event(t);
+		after_event(t, cpu);
 	}
 	if (live_tasks_ == 0 && limit != NEVER && now_ < limit)
 		advance_to(limit);
 }
 
-void Simulation::after_event(u64 t)
+// The scheduling point of the CPU that handled the event; a resched it asked
+// of another CPU travels by IPI. A stopped tick (idle, or NO_HZ_FULL with
+// one task) restarts on its original grid once it is needed again.
+// Only a touched CPU's tick can have started or stopped (its rq changed).
+void Simulation::refresh_touched()
 {
-	if (cfs_.need_resched)
-		schedule();
-	// A stopped tick (idle, or NO_HZ_FULL with one task) restarts on its
-	// original grid once it is needed again.
-	const bool running = tick_running();
-	if (running && !tick_was_running_)
-		arm_next_tick(now_);
-	tick_was_running_ = running;
+	for (u32 c : touched_) {
+		Rq& rq = rqs_[c];
+		const bool running = tick_running(c);
+		if (running && !rq.tick_was_running)
+			rq.arm_next_tick(now_, cfg_.tick_ns, cfg_.knobs.tick_jitter);
+		rq.tick_was_running = running;
+		cpu_event_[c] = cpu_next_event(c);
+		is_touched_[c] = 0;
+	}
+	touched_.clear();
+}
+
+void Simulation::after_event(u64 t, u32 cpu)
+{
+	if (rqs_[cpu].cfs.need_resched)
+		schedule(cpu);
+	touch(cpu);
+	refresh_touched();
 	events_++;
+	event_cpu_ = cpu;
 	for (Observer* o : observers_)
 		o->on_event(*this, t);
-}
-
-// ---------------------------------------------------------------- core.c
-
-void Simulation::sched_tick()
-{
-	ticks_++;
-	set_clock(now_);
-	cfs_.entity_tick(false);
-	for (Observer* o : observers_)
-		o->on_tick(*this, now_, false);
-}
-
-void Simulation::hrtick()
-{
-	if (!cfs_.curr)
-		return;
-	set_clock(now_);
-	cfs_.entity_tick(true);
-	for (Observer* o : observers_)
-		o->on_tick(*this, now_, true);
-}
-
-// __schedule() -> pick_next_task_fair(). The pick runs before prev is put
-// back, with prev still cfs_rq->curr; re-picking prev changes nothing (in
-// particular its slice protection is not renewed).
-//
-// HRTICK: __schedule() cancels the hrtick first (hrtick_clear()), and the
-// fair class arms it again for the task it sets running: for every pick on
-// 6.6, only for a different task from 6.12 (a re-picked task runs on to the
-// periodic tick). Arming happens inside the pick, before __schedule() clears
-// TIF_NEED_RESCHED, so a resched it asks for (a re-picked task already past
-// its slice) is lost.
-void Simulation::schedule()
-{
-	set_clock(now_);
-	SchedEntity* prev = cfs_.curr;
-	if (cfg_.features[Feature::HRTICK])
-		hrtick_at_ = NEVER;
-	SchedEntity* next = cfs_.pick_next_task_fair();
-	if (next && (next != prev || cfg_.preset->paths.hrtick_rearm_on_repick))
-		hrtick_start_fair();
-	cfs_.need_resched = false;
-	for (Observer* o : observers_)
-		o->on_schedule(*this, now_, prev ? prev->id : IDLE, next ? next->id : IDLE);
-	if (next == prev)
-		return;
-
-	const bool prev_runnable = prev && tasks_[static_cast<size_t>(prev->id)].state == TaskState::Runnable;
-	useful_start_ = now_ + (next ? cfg_.knobs.switch_cost : 0);
-	for (Observer* o : observers_)
-		o->on_switch(*this, now_, prev ? prev->id : IDLE, next ? next->id : IDLE, prev_runnable, useful_start_);
-}
-
-// hrtick_start_fair() (6.6 - 6.18): end the slice by timer, measured in real
-// runtime since the pick, when more than one task is queued; hrtick_start()
-// never arms it less than 10 us ahead. With one task queued an armed timer
-// is left alone.
-void Simulation::hrtick_start_fair()
-{
-	if (!cfg_.features[Feature::HRTICK] || !cfs_.curr || cfs_.nr_queued <= 1)
-		return;
-	const SchedEntity* se = cfs_.curr;
-	const u64 ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;
-	const s64 delta = static_cast<s64>(se->slice - ran);
-	if (delta < 0) {
-		cfs_.need_resched = true;
-		return;
-	}
-	constexpr u64 HRTICK_MIN_NS = 10 * NSEC_PER_USEC;
-	hrtick_at_ = now_ + std::max<u64>(static_cast<u64>(delta), HRTICK_MIN_NS);
-}
-
-void Simulation::hrtick_update()
-{
-	if (cfs_.curr)
-		hrtick_start_fair();
-}
-
-void Simulation::wakeup_preempt(SchedEntity* pse, unsigned wake_flags)
-{
-	if (!cfs_.curr) {  // the idle class is below fair: always preempted
-		cfs_.need_resched = true;
-		return;
-	}
-	cfs_.check_preempt_wakeup_fair(pse, wake_flags);
-}
-
-// wake_up_new_task(): the child is placed at V with vlag 0. 6.8+ activate it
-// with ENQUEUE_INITIAL (half a slice to its first deadline); v6.6 places it
-// with INITIAL in task_fork_fair(), then activates without, so its first
-// request is a whole slice.
-void Simulation::wake_up_new_task(int task)
-{
-	Task& t = tasks_[static_cast<size_t>(task)];
-	set_clock(now_);
-	t.state = TaskState::Runnable;
-	t.se.vlag = 0;
-	cfs_.enqueue_entity(&t.se, cfg_.preset->paths.fork_enqueue_initial ? unsigned{ENQUEUE_INITIAL} : 0u);
-	for (Observer* o : observers_)
-		o->on_wakeup(*this, now_, task, IDLE, true);
-	wakeup_preempt(&t.se, WF_FORK);
-	hrtick_update();
-}
-
-// try_to_wake_up(): a delayed task is still queued and is requeued in
-// place (ttwu_runnable); any other is enqueued with its saved lag.
-void Simulation::try_to_wake_up(int task, int waker)
-{
-	Task& t = tasks_[static_cast<size_t>(task)];
-	if (t.state != TaskState::Sleeping && t.state != TaskState::Suspended)
-		return;
-	set_clock(now_);
-	t.state = TaskState::Runnable;
-	t.suspended_on = -1;
-	if (t.se.on_rq)
-		cfs_.requeue_delayed_entity(&t.se);
-	else
-		cfs_.enqueue_entity(&t.se, ENQUEUE_WAKEUP);
-	for (Observer* o : observers_)
-		o->on_wakeup(*this, now_, task, waker, false);
-	wakeup_preempt(&t.se, WF_TTWU);
-	hrtick_update();
-}
-
-void Simulation::block_current(TaskState why, int suspended_on)
-{
-	Task& t = tasks_[static_cast<size_t>(cfs_.curr->id)];
-	set_clock(now_);
-	t.state = why;
-	t.suspended_on = suspended_on;
-	const bool delayed = !cfs_.dequeue_entity(&t.se, DEQUEUE_SLEEP);
-	for (Observer* o : observers_)
-		o->on_block(*this, now_, t.se.id, delayed, false);
-	cfs_.need_resched = true;
-	hrtick_update();
-}
-
-void Simulation::exit_current()
-{
-	Task& t = tasks_[static_cast<size_t>(cfs_.curr->id)];
-	set_clock(now_);
-	t.state = TaskState::Exited;
-	cfs_.dequeue_entity(&t.se, DEQUEUE_SLEEP | DEQUEUE_SPECIAL);
-	live_tasks_--;
-	for (Observer* o : observers_)
-		o->on_block(*this, now_, t.se.id, false, true);
-	cfs_.need_resched = true;
-}
-
-// The sched_change pattern of core.c: a queued task is dequeued (SAVE) and,
-// if running, put back; the change is made off the queue; the task is
-// enqueued (RESTORE: lag and relative deadline kept) and set running again,
-// without renewing its slice protection where the preset says so.
-template <class Change>
-void Simulation::sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& change)
-{
-	const bool queued = se->on_rq, running = cfs_.curr == se;
-	set_clock(now_);
-	if (queued)
-		cfs_.dequeue_entity(se, dequeue_flags);
-	if (running)
-		cfs_.put_prev_entity(se);
-	change();
-	if (queued)
-		cfs_.enqueue_entity(se, ENQUEUE_RESTORE);
-	if (running)
-		cfs_.set_next_entity(se, false);
-}
-
-// set_user_nice(): reweight under sched_change, then prio_changed_fair().
-void Simulation::set_user_nice(Task& t, int nice)
-{
-	if (nice == t.nice)
-		return;
-	SchedEntity* se = &t.se;
-	const bool queued = se->on_rq, running = cfs_.curr == se;
-	const int old = t.nice;
-	const u64 old_weight = se->load.weight;
-	s64 saved_vlag = 0;
-	sched_change(se, DEQUEUE_SAVE, [&] {
-		saved_vlag = se->vlag;
-		t.nice = nice;
-		cfs_.reweight_entity(se, task_load_weight(nice));
-	});
-	if (queued)
-		for (Observer* o : observers_)
-			o->on_reweight(*this, now_, se->id, saved_vlag, old_weight);
-
-	if (!queued || cfs_.nr_queued == 1)
-		return;
-	if (running) {
-		if (nice > old)  // lower priority: let the pick decide now
-			cfs_.need_resched = true;
-	} else {
-		wakeup_preempt(se, 0);
-	}
-}
-
-// sched_setattr() with sched_runtime (6.12+): the slice changes under
-// sched_change (SAVE|MOVE); the relative deadline is kept, so the new slice
-// takes effect at the next renewal.
-void Simulation::sched_setattr_runtime(Task& t, u64 runtime)
-{
-	if (!cfg_.preset->paths.custom_slices)
-		return;  // before 6.12 the fair class ignores sched_runtime
-	SchedEntity* se = &t.se;
-	// __sched_setscheduler(): with the policy and nice unchanged, only a
-	// sched_runtime different from the current slice, compared raw before
-	// clamping, goes on to change anything. So a runtime equal to the base
-	// slice leaves a task without a custom slice, and runtime 0 on such a
-	// task still re-queues it.
-	if (runtime == se->slice)
-		return;
-	const u64 slice = runtime ? clamp_custom_slice(runtime) : cfg_.base_slice_ns;
-	sched_change(se, DEQUEUE_SAVE | DEQUEUE_MOVE, [&] {
-		se->custom_slice = runtime != 0;
-		se->slice = slice;
-	});
-}
-
-void Simulation::do_sched_yield()
-{
-	set_clock(now_);
-	cfs_.yield_task_fair();
-	cfs_.need_resched = true;
-	for (Observer* o : observers_)
-		o->on_yield(*this, now_, cfs_.curr ? cfs_.curr->id : IDLE);
-}
-
-// ---------------------------------------------------------------- programs
-
-const Event* Simulation::current_event(Task& t) const
-{
-	if (t.phase >= t.spec->phases.size())
-		return nullptr;
-	return &t.spec->phases[t.phase].events[t.event];
-}
-
-bool Simulation::advance_pc(Task& t)
-{
-	const Phase& p = t.spec->phases[t.phase];
-	if (++t.event < p.events.size())
-		return true;
-	t.event = 0;
-	if (p.loop == LOOP_FOREVER || ++t.phase_iter < p.loop)
-		return true;
-	t.phase_iter = 0;
-	if (++t.phase < t.spec->phases.size())
-		return true;
-	if (t.spec->loop == LOOP_FOREVER || ++t.task_iter < t.spec->loop) {
-		t.phase = 0;
-		return true;
-	}
-	return false;  // t.phase == phases.size(): the program has ended
-}
-
-void Simulation::timed_wakeup(int task)
-{
-	Task& t = tasks_[static_cast<size_t>(task)];
-	t.wake_at = NEVER;
-	if (t.state == TaskState::New)
-		wake_up_new_task(task);
-	else
-		try_to_wake_up(task, IDLE);
-}
-
-// Runs curr's program from its program counter: instantaneous events
-// execute now; the first event that takes CPU time, blocks or yields ends
-// the step. An event that completes advances the counter.
-void Simulation::step_current()
-{
-	Task& t = tasks_[static_cast<size_t>(cfs_.curr->id)];
-	const int self = cfs_.curr->id;
-
-	if (t.in_progress) {  // the Run or Runtime under way has completed
-		t.in_progress = t.in_runtime = false;
-		t.work_left = 0;
-		if (!advance_pc(t)) {
-			exit_current();
-			return;
-		}
-	}
-	for (;;) {
-		const Event* e = current_event(t);
-		if (!e) {
-			exit_current();
-			return;
-		}
-		// Events that end the step leave the counter past themselves, so
-		// the task resumes after them when it next runs.
-		switch (e->kind) {
-		case Event::Kind::Run:
-			if (e->ns) {
-				t.work_left = e->ns;
-				t.in_progress = true;
-				return;
-			}
-			break;
-		case Event::Kind::Runtime:
-			if (e->ns) {
-				t.runtime_end = now_ + e->ns;
-				t.in_progress = t.in_runtime = true;
-				return;
-			}
-			break;
-		case Event::Kind::Sleep:
-			if (e->ns) {
-				advance_pc(t);  // at the end, the task exits when it wakes
-				block_current(TaskState::Sleeping, -1);
-				t.wake_at = now_ + e->ns;
-				heap_push(self);
-				return;
-			}
-			break;
-		case Event::Kind::Timer: {
-			// rt-app's relative timer: next += period; when that is already
-			// past, the timer restarts from now and the task does not sleep.
-			u64& next = timers_[t.timer_base + static_cast<size_t>(e->ref)];
-			next = (next == NEVER ? now_ : next) + e->ns;
-			if (next > now_) {
-				const u64 wake = next;
-				advance_pc(t);
-				block_current(TaskState::Sleeping, -1);
-				t.wake_at = wake;
-				heap_push(self);
-				return;
-			}
-			next = now_;
-			break;
-		}
-		case Event::Kind::Suspend: {
-			const int ref = e->ref;
-			advance_pc(t);
-			block_current(TaskState::Suspended, ref);
-			return;
-		}
-		case Event::Kind::Resume:
-			for (size_t i = 0; i < tasks_.size(); i++)
-				if (tasks_[i].state == TaskState::Suspended && tasks_[i].suspended_on == e->ref)
-					try_to_wake_up(static_cast<int>(i), self);
-			break;
-		case Event::Kind::Yield:
-			advance_pc(t);
-			do_sched_yield();
-			return;
-		case Event::Kind::SetNice:
-			set_user_nice(t, e->value);
-			for (Observer* o : observers_)
-				o->on_attr(*this, now_, self);
-			break;
-		case Event::Kind::SetSlice:
-			sched_setattr_runtime(t, e->ns);
-			for (Observer* o : observers_)
-				o->on_attr(*this, now_, self);
-			break;
-		}
-		if (!advance_pc(t)) {
-			exit_current();
-			return;
-		}
-	}
 }
 
 // ---------------------------------------------------------------- heap

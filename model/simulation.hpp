@@ -1,8 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// One CPU driven by a periodic tick: the parts of kernel/sched/core.c that
-// call into the fair class (sched_tick, __schedule, try_to_wake_up,
-// wake_up_new_task, set_user_nice, sched_setattr, sched_yield), and the
-// tasks' programs that generate those calls.
+// A machine of one or more CPUs, each driven by its periodic tick: the parts
+// of kernel/sched/core.c that call into the fair class, the wake-up path
+// across CPUs and the load balancer around them, and the tasks' programs
+// that generate those calls.
+//
+// The concepts live in their own files, named as the kernel names them:
+//   rq.hpp / rq.cpp          one CPU's run queue, tick and hrtick arming
+//   core.cpp                 __schedule, sched_tick, try_to_wake_up, ttwu_queue
+//                            and the wakelist, wake_up_new_task, sched_change,
+//                            set_user_nice, sched_setattr, sched_yield, IPIs,
+//                            task migration
+//   select_task_rq_fair.*    CPU selection at wake-up and fork
+//   balance.*                sched_balance_newidle / _domains / _rq, nohz ILB
+//   topology.*               domains and groups
+//   task_program.cpp         the rt-app-like interpreter
+//   simulation.cpp           construction and the event loop over all CPUs
 //
 // Time is u64 nanoseconds from 0. Everything is decided by the workload, the
 // Config and Config::seed; nothing allocates once the Simulation is built.
@@ -12,9 +24,13 @@
 #include <string>
 #include <vector>
 
+#include "model/balance.hpp"
 #include "model/config.hpp"
 #include "model/fair.hpp"
 #include "model/observer.hpp"
+#include "model/rq.hpp"
+#include "model/task.hpp"
+#include "model/topology.hpp"
 #include "model/workload.hpp"
 
 namespace eevdf {
@@ -26,28 +42,8 @@ struct WorkloadError : std::invalid_argument {
 
 class Simulation {
 public:
-	enum class TaskState { New, Runnable, Sleeping, Suspended, Exited };
-
-	struct Task {
-		const TaskSpec* spec = nullptr;
-		SchedEntity se;
-		TaskState state = TaskState::New;
-		int nice = 0;
-
-		// program counter: task loop, phase, phase loop, event
-		s64 task_iter = 0;
-		size_t phase = 0;
-		s64 phase_iter = 0;
-		size_t event = 0;
-
-		bool in_progress = false;  // the Run or Runtime at the program counter is under way
-		u64 work_left = 0;     // CPU ns left in the current Run (RUN_FOREVER for a hog)
-		u64 runtime_end = 0;   // wall time at which the current Runtime ends
-		bool in_runtime = false;
-		u64 wake_at = ~0ULL;   // pending timed wakeup (sleep, timer, fork)
-		int suspended_on = -1; // ref it is suspended on
-		size_t timer_base = 0; // index of its first timer slot in Simulation::timers_
-	};
+	using TaskState = eevdf::TaskState;
+	using Task = eevdf::Task;
 
 	Simulation(const Config& cfg, const Workload& wl);
 	Simulation(const Simulation&) = delete;
@@ -66,54 +62,128 @@ public:
 
 	const Config& config() const { return cfg_; }
 	const Workload& workload() const { return wl_; }
-	const CfsRq& cfs_rq() const { return cfs_; }
 	const std::vector<Task>& tasks() const { return tasks_; }
-	int current() const { return cfs_.curr ? cfs_.curr->id : IDLE; }
 
-	u64 busy_ns() const { return busy_ns_; }  // wall time a task was on the CPU
-	u64 idle_ns() const { return idle_ns_; }
-	u64 ticks() const { return ticks_; }
+	// ---- the CPUs
+	u32 nr_cpus() const { return static_cast<u32>(rqs_.size()); }
+	const Rq& rq(u32 cpu) const { return rqs_[cpu]; }
+	const CfsRq& cfs_rq(u32 cpu = 0) const { return rqs_[cpu].cfs; }
+	int current(u32 cpu = 0) const { return rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE; }
+	const Topology& topology() const { return topo_; }
+	u64 jiffies() const { return jiffies_; }
+	// The CPU the observer callback in progress is about: where a switch,
+	// tick or pick happened, where a task was enqueued, blocked or changed.
+	u32 event_cpu() const { return event_cpu_; }
+	// The CPU whose code is running: the one handling the current event (a
+	// remote enqueue is done by the waker's CPU; a wakelist one by the target).
+	u32 context_cpu() const { return context_cpu_; }
+
+	u64 busy_ns() const;  // Σ over CPUs of wall time a task was on the CPU
+	u64 idle_ns() const;
+	u64 ticks() const;
 	u64 events() const { return events_; }
-	u64 next_tick_time() const { return next_tick_; }
-	bool tick_running() const;  // false while NO_HZ_FULL has stopped it
+	u64 next_tick_time(u32 cpu = 0) const { return rqs_[cpu].next_tick; }
+	bool tick_running(u32 cpu = 0) const;  // false while idle (NO_HZ_IDLE) or NO_HZ_FULL has stopped it
+	// The kept next event of every CPU is what recomputing it gives (for the
+	// invariant checker; "" when it is, else which CPU is stale).
+	std::string stale_next_event() const;
 
-	// Real (not virtual) lag of a queued task: w_i (V - v_i) / NICE_0 in ns.
+	// Real (not virtual) lag of a queued task on its CPU: w_i (V - v_i) / NICE_0 in ns.
 	s64 lag_ns(int task) const;
 
+	// ---- for select_task_rq_fair and the balancer (model/select_task_rq_fair.*, model/balance.*)
+	Rq& rq_mut(u32 cpu) { return rqs_[cpu]; }
+	Task& task_mut(int id) { return tasks_[static_cast<size_t>(id)]; }
+	Topology& topology_mut() { return topo_; }
+	// The task running on `cpu` ("current" there), or nullptr on the idle task.
+	Task* curr_task(u32 cpu);
+	// Move a queued, not running, task from its rq to `dst`, as detach_task()
+	// + attach_task() do (deactivate DEQUEUE_NOCLOCK, set_task_cpu,
+	// activate ENQUEUE_MIGRATED, wakeup_preempt on dst), run on this_cpu: a
+	// resched either leaves on a remote rq is sent by IPI.
+	void detach_task(Task& p, u32 dst, u32 this_cpu);
+	void attach_task(Task& p, u32 this_cpu);
+	// resched_curr() of `cpu` from `this_cpu`: local, or an IPI.
+	void resched_curr(u32 cpu, u32 this_cpu);
+	// kick_ilb(): an IPI to `cpu` that runs nohz_csd_func(flags) there.
+	void send_nohz_kick(u32 cpu, unsigned flags);
+	BalanceState& balance_state() { return balance_; }
+	const BalanceState& balance_state() const { return balance_; }
+
 private:
-	// ---- core.c
-	void sched_tick();
-	void hrtick();
-	void schedule();
-	void try_to_wake_up(int task, int waker);
+	// ---- core.c (core.cpp)
+	void sched_tick(u32 cpu);
+	void hrtick(u32 cpu);
+	void schedule(u32 cpu);
+	void try_to_wake_up(int task, int waker, u32 this_cpu);
+	bool ttwu_runnable(Task& p, u32 this_cpu, unsigned wake_flags);
+	void ttwu_queue(Task& p, u32 cpu, u32 this_cpu, unsigned wake_flags);
+	bool ttwu_queue_cond(const Task& p, u32 cpu, u32 this_cpu, bool def = false) const;
+	bool ttwu_queue_wakelist(Task& p, u32 cpu, u32 this_cpu, unsigned wake_flags);
+	void queue_wakelist(Task& p, u32 cpu);
+	bool ttwu_delayed(Task& p, u32 cpu, unsigned wake_flags);
+	void ttwu_do_activate(Task& p, u32 cpu, unsigned wake_flags, u32 this_cpu);
+	void sched_ttwu_pending(u32 cpu);
+	void set_task_cpu(Task& p, u32 cpu);
+	u32 select_task_rq(Task& p, u32 prev_cpu, unsigned& wake_flags, u32 this_cpu);
 	void wake_up_new_task(int task);
-	void wakeup_preempt(SchedEntity* pse, unsigned wake_flags);
-	void block_current(TaskState why, int suspended_on);
+	void wakeup_preempt(u32 cpu, SchedEntity* pse, unsigned wake_flags, u32 this_cpu);
+	void send_ipi(u32 cpu, bool wakelist, bool resched);
+	void deliver_ipi(u32 cpu);
+	void block_current(u32 cpu, TaskState why, int suspended_on);
 	template <class Change>
 	void sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& change);
+	template <class Op>
+	void on_rq_of(u32 cpu, u32 this_cpu, Op&& op);
 	void set_user_nice(Task& t, int nice);
 	void sched_setattr_runtime(Task& t, u64 runtime);
-	void do_sched_yield();
-	void hrtick_start_fair();
-	void hrtick_update();
+	void do_sched_yield(u32 cpu);
+	bool sched_setaffinity(u32 cpu, Task& t, const CpuMask& mask);  // true: the running task moved
+	void hrtick_start_fair(u32 cpu, const SchedEntity* donor);
+	void hrtick_update(u32 cpu, const SchedEntity* donor);
+	void enqueue_task(Task& p, unsigned flags);
+	bool dequeue_task(Task& p, unsigned flags);
+	void account_idle_enter(Rq& rq);
+	void account_idle_exit(Rq& rq);
 
-	// ---- the tasks' programs
-	void step_current();  // run curr's program until it blocks, yields or computes
+	// ---- the tasks' programs (task_program.cpp)
+	void step_current(u32 cpu);  // run curr's program until it blocks, yields or computes
 	const Event* current_event(Task& t) const;
 	bool advance_pc(Task& t);  // false when the program has ended
 	void timed_wakeup(int task);
-	void exit_current();
+	void exit_current(u32 cpu);
 
-	// ---- time
+	// ---- time (simulation.cpp)
 	void advance_to(u64 t);
-	enum class EventSource { Completion, Hrtick, Tick, Wakeup };
-	EventSource next_event(u64& t) const;
-	u64 curr_completion_time() const;
-	void set_clock(u64 t) { cfs_.clock_task = t; }
-	u64 grid_tick_after(u64 t) const;  // first grid point strictly after t
-	void arm_next_tick(u64 after);
-	u64 prng_next();
-	void after_event(u64 t);
+	enum class EventSource { Completion, Hrtick, Tick, Ipi, Wakeup };
+	EventSource next_event(u64& t, u32& cpu) const;
+	// Each CPU's earliest event, kept: an event recomputes it only for the
+	// CPUs it touched (its own, any whose rq it locked, sent an IPI or
+	// re-armed a timer of), so finding the next event costs a scan of N
+	// cached keys, not N recomputations. The invariant checker compares the
+	// kept keys with a full recomputation after every event
+	// (next_events_current()).
+	struct CpuEvent {
+		u64 t = NEVER;
+		EventSource src = EventSource::Wakeup;
+	};
+	CpuEvent cpu_next_event(u32 cpu) const;
+	void touch(u32 cpu)
+	{
+		if (!is_touched_[cpu]) {
+			is_touched_[cpu] = 1;
+			touched_.push_back(cpu);
+		}
+	}
+	void refresh_touched();
+	u64 curr_completion_time(const Rq& rq) const;
+	void set_clock(Rq& rq)
+	{
+		rq.cfs.clock_task = now_;
+		touch(rq.cpu);
+	}
+	void after_event(u64 t, u32 cpu);
+	void update_jiffies();
 
 	// ---- timed wakeups: a fixed-capacity binary heap keyed (time, task)
 	void heap_push(int task);
@@ -124,23 +194,24 @@ private:
 
 	Config cfg_;
 	Workload wl_;
-	CfsRq cfs_;
+	Topology topo_;
+	std::vector<Rq> rqs_;
 	std::vector<Task> tasks_;
 	std::vector<u64> timers_;       // per task x ref: next absolute expiry (0 = unused)
 	std::vector<int> heap_;         // task ids
 	std::vector<size_t> heap_pos_;  // position in heap_, or npos
 	std::vector<Observer*> observers_;
+	std::vector<CpuEvent> cpu_event_;
+	std::vector<u32> touched_;  // capacity nr_cpus
+	std::vector<unsigned char> is_touched_;
 
 	u64 now_ = 0;
-	u64 next_tick_ = 0;       // next tick's firing time (grid point minus jitter)
-	u64 next_tick_grid_ = 0;  // the grid point it belongs to
-	u64 last_tick_grid_ = 0;  // the grid point of the last tick delivered
-	bool tick_was_running_ = false;
-	u64 hrtick_at_ = ~0ULL;
-	u64 useful_start_ = 0;    // when curr starts running its own code (after the switch cost)
-	u64 busy_ns_ = 0, idle_ns_ = 0, ticks_ = 0, events_ = 0;
+	u64 jiffies_ = 0;
+	u64 events_ = 0;
 	int live_tasks_ = 0;
-	u64 prng_state_;
+	u32 event_cpu_ = 0;
+	u32 context_cpu_ = 0;
+	BalanceState balance_;
 };
 
 }  // namespace eevdf

@@ -28,6 +28,7 @@ struct Event {
 		Yield,     // sched_yield() (rt-app "yield")
 		SetNice,   // set_user_nice(value) (rt-app phase-level "priority")
 		SetSlice,  // sched_setattr(sched_runtime = ns); ns == 0 clears the custom slice
+		SetAffinity,  // sched_setaffinity(Workload::cpu_sets[ref]) (rt-app phase-level "cpus")
 	};
 	Kind kind = Kind::Run;
 	u64 ns = 0;     // duration, period or slice
@@ -52,6 +53,7 @@ struct TaskSpec {
 	u64 delay = 0;          // creation time: the task forks at t = delay
 	s64 loop = 1;           // LOOP_FOREVER or a positive count of passes over `phases`
 	std::vector<Phase> phases;
+	std::vector<u32> cpus{};  // rt-app "cpus": the affinity mask; empty = every CPU
 
 	bool operator==(const TaskSpec&) const = default;
 };
@@ -60,6 +62,7 @@ struct Workload {
 	u64 duration = 0;               // simulated time; 0 = until every task has exited
 	std::vector<TaskSpec> tasks;
 	std::vector<std::string> refs;  // names of timers and suspend/resume objects
+	std::vector<std::vector<u32>> cpu_sets;  // CPU lists of SetAffinity events
 
 	bool operator==(const Workload&) const = default;
 

@@ -36,12 +36,12 @@ u64 first_switch_in(const Recorder& r, int task)
 
 // A cfs_rq driven by hand: entities enqueued, picked, blocked and woken at
 // chosen clock values, exactly as core.c calls the fair class.
-struct Rq {
+struct HandRq {
 	Config cfg;
 	CfsRq cfs;
 	std::vector<SchedEntity> se;
 
-	Rq(std::string_view preset, std::vector<u64> slices) : cfg(config(preset, 1000, 3 * MS)), cfs(cfg), se(slices.size())
+	HandRq(std::string_view preset, std::vector<u64> slices) : cfg(config(preset, 1000, 3 * MS)), cfs(cfg), se(slices.size())
 	{
 		for (size_t i = 0; i < se.size(); i++) {
 			se[i].id = static_cast<int>(i);
@@ -142,7 +142,7 @@ TEST_CASE("6.18.33's wakeup pick dequeues a delayed entity and picks again", "[f
 {
 	for (std::string_view preset : {"6.18", "6.18.17", "6.18.33"}) {
 		INFO("preset " << preset);
-		Rq rq(preset, {3 * MS, 3 * MS, 1 * MS});  // d, c, w
+		HandRq rq(preset, {3 * MS, 3 * MS, 1 * MS});  // d, c, w
 		rq.at(0);
 		rq.wake(0);
 		rq.wake(1);
@@ -184,7 +184,7 @@ TEST_CASE("6.18.33 shrinks curr's protection after any wakeup that does not pree
 {
 	for (std::string_view preset : {"6.18", "6.18.33"}) {
 		INFO("preset " << preset);
-		Rq rq(preset, {3 * MS, 3 * MS, 3 * MS});  // c, x, y
+		HandRq rq(preset, {3 * MS, 3 * MS, 3 * MS});  // c, x, y
 		rq.at(0);
 		rq.wake(0);
 		rq.wake(1);
@@ -309,4 +309,57 @@ TEST_CASE("v6.6 gives a forked task a whole first slice", "[fidelity]")
 	// 6.12 activates with ENQUEUE_INITIAL: c's first deadline is 1.575 and it
 	// preempts at once (its other decisions here match 6.6's).
 	CHECK(first_switch_in(simulate(config("6.12", 1000), wl, 10 * MS), 2) == 2300 * US);
+}
+
+// 7. Slice protection with mixed slices (052c3d87c82e, 6.17+). Hogs s (1 ms
+// custom slice) and l (10 ms), forked at 0, HZ=1000: half-slice first
+// deadlines s 0.5, l 5; s runs, renews at 1 (v=1, d=2) and with V=0.5 only l
+// is eligible. set_protect_slice() gives l the smallest slice queued, s's:
+// vprot = min(d, v + 1) = 1.
+//  6.18.0 / 6.18.17 / 6.18.33: at 2 l (v=1) is past vprot: resched; V=1,
+//      both eligible, s has the earlier deadline (2 against 5). From then on
+//      s renews at every tick it runs and l is protected for one tick from
+//      each pick (on a deadline tie, at l's v=4, curr l loses): a switch at
+//      every tick, s at even and l at odd milliseconds.
+//  6.15: protection is the deadline stash: l runs until v reaches d=5, at 6;
+//      s (v=1, d=2) then runs, re-picked at each renewal, until at 11 its v=6
+//      against V=5.5 makes it ineligible.
+TEST_CASE("6.17+ protects a long-slice task only for the smallest queued slice; 6.15 to its deadline", "[fidelity]")
+{
+	const auto wl = workload({with_slice(hog("s"), 1 * MS), with_slice(hog("l"), 10 * MS)});
+	for (std::string_view preset : {"6.18", "6.18.17", "6.18.33"}) {
+		INFO("preset " << preset);
+		const Recorder r = simulate(config(preset, 1000), wl, 30 * MS);
+		REQUIRE(r.switches.size() >= 30);
+		CHECK(r.switches[0] == Switch{0, IDLE, 0});
+		for (size_t i = 1; i < 30; i++)
+			CHECK(r.switches[i] == Switch{i * MS, static_cast<int>((i - 1) % 2), static_cast<int>(i % 2)});
+	}
+	const Recorder old = simulate(config("6.15", 1000), wl, 30 * MS);
+	REQUIRE(old.switches.size() >= 4);
+	CHECK(old.switches[0] == Switch{0, IDLE, 0});
+	CHECK(old.switches[1] == Switch{1 * MS, 0, 1});
+	CHECK(old.switches[2] == Switch{6 * MS, 1, 0});
+	CHECK(old.switches[3] == Switch{11 * MS, 0, 1});
+}
+
+// 8. The default base slice, update_sysctl() with SCHED_TUNABLESCALING_LOG:
+// 0.70 ms x (1 + ilog2(min(online CPUs, 8))), so 2.80 ms from 8 CPUs on
+// (6.18). One CPU of a machine with 8, 16 or 64 online, two hogs forked at
+// 0, HZ=1000: both v=0, d=1.4. Hog 0 renews at 2 (v=2, d=4.8), V=1: hog 1
+// runs; it renews at 4 (v=2, d=4.8) and loses the tie. Each run then ends
+// at the first tick with v >= d, after 2.8 ms of runtime: a switch every
+// 3 ms (a 3.5 ms slice at 16 CPUs would make it 4 ms).
+TEST_CASE("the default base slice stops growing at 8 CPUs: 16 and 64 CPUs run 3-tick slices at HZ=1000", "[fidelity]")
+{
+	for (u32 online : {8u, 16u, 64u}) {
+		INFO("online CPUs " << online);
+		const Config cfg = make_config_one_of(*find_preset("6.18"), 1000, online);
+		const Recorder r = simulate(cfg, workload({hog("a"), hog("b")}), 60 * MS);
+		REQUIRE(r.switches.size() > 10);
+		CHECK(r.switches[1] == Switch{2 * MS, 0, 1});
+		CHECK(r.switches[2] == Switch{4 * MS, 1, 0});
+		for (size_t i = 3; i < r.switches.size(); i++)
+			CHECK(r.switches[i] == Switch{(4 + 3 * (i - 2)) * MS, r.switches[i - 1].next, r.switches[i - 1].prev});
+	}
 }

@@ -39,6 +39,7 @@ Event resume(int ref) { return {Kind::Resume, 0, ref}; }
 Event yield() { return {Kind::Yield}; }
 Event set_nice(int nice) { return {Kind::SetNice, 0, -1, nice}; }
 Event set_slice(u64 us) { return {Kind::SetSlice, us * NSEC_PER_USEC}; }
+Event set_affinity(int set) { return {Kind::SetAffinity, 0, set}; }
 }  // namespace ev
 
 TaskSpec task(std::string name, s64 loop, std::vector<Phase> phases)
@@ -187,10 +188,14 @@ TEST_CASE("rtapp: custom-slice example sets nice and slice on the task and per p
 	t0.nice = -19;
 	t0.custom_slice = 10 * NSEC_PER_MSEC;
 	want.tasks.push_back(t0);
-	// A phase naming the policy without a priority resets nice to rt-app's default 0.
+	// A phase naming the policy without a priority resets nice to rt-app's
+	// default 0; a phase without "cpus" returns to the task's set (here every
+	// CPU) once another phase has set one.
 	want.tasks.push_back(task("thread1", LOOP_FOREVER,
-				  {Phase{"short", 5, {ev::set_nice(5), ev::set_slice(300), ev::run(300), ev::sleep(2700)}},
-				   Phase{"reset", 1, {ev::set_nice(0), ev::run(3000)}}}));
+				  {Phase{"short", 5, {ev::set_nice(5), ev::set_slice(300), ev::set_affinity(1), ev::run(300),
+						      ev::sleep(2700)}},
+				   Phase{"reset", 1, {ev::set_nice(0), ev::set_affinity(0), ev::run(3000)}}}));
+	want.cpu_sets = {{0}, {}};
 	CHECK(w == want);
 }
 
@@ -203,6 +208,7 @@ TEST_CASE("rtapp: suspend, resume, runtime, yield and delay read as events", "[r
 	TaskSpec waker = task("waker", 1, {Phase{"phase0", 100, {ev::runtime(4000), ev::resume(0), ev::yield(), ev::sleep(1000)}}});
 	waker.delay = 1 * NSEC_PER_MSEC;
 	want.tasks.push_back(waker);
+	want.tasks[0].cpus = {0, 1};
 	CHECK(w == want);
 }
 
@@ -306,10 +312,15 @@ TEST_CASE("rtapp: ignored global keys are accepted, unknown ones are not", "[rta
 			  Contains("global.default_policy: SCHED_RR is not modelled"));
 }
 
-TEST_CASE("rtapp: cpus is accepted and ignored on tasks and phases", "[rtapp]")
+TEST_CASE("rtapp: cpus is the task's affinity, and a phase's cpus an affinity change at its start", "[rtapp]")
 {
-	Workload w = parse(one_task(R"("cpus": [2, 3], "phases": {"p": {"cpus": [0], "run": 1}})"));
-	CHECK(w.tasks[0].phases[0].events == std::vector<Event>{ev::run(1)});
+	Workload w = parse(one_task(R"("cpus": [2, 3], "phases": {"p": {"cpus": [0], "run": 1}, "q": {"run": 2}})"));
+	CHECK(w.tasks[0].cpus == std::vector<u32>{2, 3});
+	CHECK(w.tasks[0].phases[0].events == std::vector<Event>{ev::set_affinity(0), ev::run(1)});
+	CHECK(w.tasks[0].phases[1].events == std::vector<Event>{ev::set_affinity(1), ev::run(2)});
+	CHECK(w.cpu_sets == std::vector<std::vector<u32>>{{0}, {2, 3}});
+	CHECK_THROWS_WITH(parse(one_task(R"("cpus": [], "run": 1)")), Contains("expected a non-empty array of CPU numbers"));
+	CHECK_THROWS_WITH(parse(one_task(R"("cpus": [256], "run": 1)")), Contains("expected a CPU number from 0 to 255"));
 }
 
 // ---- errors ----

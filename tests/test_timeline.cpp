@@ -71,8 +71,10 @@ struct Expect {
 };
 
 // Brute force: the red-black properties, parent links and augmented values
-// of the subtree at n; the first violation is reported in why.
-Expect verify(const SchedEntity* n, std::string& why)
+// of the subtree at n; the first violation is reported in why. Under the
+// kernel's min_vruntime_cb min_slice (and max_slice from 6.18.17) need not
+// be exact (slices_exact false): then only min_slice <= the node's slice.
+Expect verify(const SchedEntity* n, std::string& why, bool min_slice_exact = true, bool max_slice_exact = true)
 {
 	Expect e{n->vruntime, n->slice, n->slice, n->deadline, 0};
 	u64 bh[2] = {0, 0};
@@ -85,7 +87,7 @@ Expect verify(const SchedEntity* n, std::string& why)
 			why = "parent link of " + std::to_string(c->id);
 		if (!n->rb_black && !c->rb_black && why.empty())
 			why = "red " + std::to_string(n->id) + " has a red child";
-		const Expect s = verify(c, why);
+		const Expect s = verify(c, why, min_slice_exact, max_slice_exact);
 		e.min_v = min_vruntime(e.min_v, s.min_v);
 		e.min_slice = std::min(e.min_slice, s.min_slice);
 		e.max_slice = std::max(e.max_slice, s.max_slice);
@@ -94,8 +96,9 @@ Expect verify(const SchedEntity* n, std::string& why)
 	}
 	if (bh[0] != bh[1] && why.empty())
 		why = "black heights differ below " + std::to_string(n->id);
-	if ((e.min_v != n->min_vruntime || e.min_slice != n->min_slice || e.max_slice != n->max_slice ||
-	     e.min_deadline != n->min_deadline) &&
+	const bool min_slice_ok = min_slice_exact ? e.min_slice == n->min_slice : n->min_slice <= n->slice;
+	const bool max_slice_ok = !max_slice_exact || e.max_slice == n->max_slice;
+	if ((e.min_v != n->min_vruntime || !min_slice_ok || !max_slice_ok || e.min_deadline != n->min_deadline) &&
 	    why.empty())
 		why = "stale augmented values at " + std::to_string(n->id);
 	e.black_height = bh[0] + (n->rb_black ? 1 : 0);
@@ -260,36 +263,180 @@ TEST_CASE("the deadline key ignores vruntime when ordering", "[timeline]")
 	CHECK(tl.root()->min_vruntime == 93);
 }
 
+constexpr Timeline::Augments ALL_AUGMENTS[] = {Timeline::Augments::Exact, Timeline::Augments::MinVruntimeCb,
+					       Timeline::Augments::MinVruntimeCbMax};
+
 TEST_CASE("erase refreshes the ancestors' augmented values unless STALE_AUGMENT", "[timeline]")
 {
-	for (bool stale : {false, true}) {
-		Pool p(4);
-		p[1]->vruntime = 0;  // the least vruntime, in a red leaf under the root
-		p[2]->vruntime = p[3]->vruntime = 10;
-		Timeline tl;
-		tl.stale_augment_on_erase = stale;
-		insert_ids(tl, p, {1, 2, 3});
-		REQUIRE(shape(tl.root()) == "2B(1r,3r)");
-		REQUIRE(tl.root()->min_vruntime == 0);
-		tl.erase(p[1]);
-		INFO("stale " << stale);
-		CHECK(tl.root()->min_vruntime == (stale ? 0 : 10));
+	// min_vruntime is the declared field under every Augments: exact.
+	for (Timeline::Augments aug : ALL_AUGMENTS) {
+		for (bool stale : {false, true}) {
+			Pool p(4);
+			p[1]->vruntime = 0;  // the least vruntime, in a red leaf under the root
+			p[2]->vruntime = p[3]->vruntime = 10;
+			Timeline tl(Timeline::Key::Deadline, aug);
+			tl.stale_augment_on_erase = stale;
+			insert_ids(tl, p, {1, 2, 3});
+			REQUIRE(shape(tl.root()) == "2B(1r,3r)");
+			REQUIRE(tl.root()->min_vruntime == 0);
+			tl.erase(p[1]);
+			INFO("augments " << static_cast<int>(aug) << " stale " << stale);
+			CHECK(tl.root()->min_vruntime == (stale ? 0 : 10));
+		}
 	}
 }
 
 TEST_CASE("propagate refreshes the path above an entity changed in place", "[timeline]")
 {
-	Pool p(8);
-	Timeline tl;
-	insert_ids(tl, p, {1, 2, 3, 4, 5, 6, 7});
-	p[5]->slice = 9;  // 5 is a leaf under 6 under 4 under 2
-	tl.propagate(p[5]);
-	CHECK(tl.root()->max_slice == 9);
-	CHECK(p[4]->max_slice == 9);
-	CHECK(p[3]->max_slice == 1);
-	std::string why;
-	verify(tl.root(), why);
-	CHECK(why.empty());
+	// min_vruntime_update() recomputes every field, so the kernel's
+	// propagate refreshes max_slice along the path too. With equal slices
+	// and fresh entities, nothing is stale to begin with.
+	for (Timeline::Augments aug : ALL_AUGMENTS) {
+		INFO("augments " << static_cast<int>(aug));
+		Pool p(8);
+		for (auto& se : p.se)
+			se.max_slice = se.slice;  // a fresh kernel entity's leftover is 0; start level here
+		Timeline tl(Timeline::Key::Deadline, aug);
+		insert_ids(tl, p, {1, 2, 3, 4, 5, 6, 7});
+		p[5]->slice = 9;  // 5 is a leaf under 6 under 4 under 2
+		tl.propagate(p[5]);
+		CHECK(tl.root()->max_slice == 9);
+		CHECK(p[4]->max_slice == 9);
+		CHECK(p[3]->max_slice == 1);
+		std::string why;
+		verify(tl.root(), why);
+		CHECK(why.empty());
+	}
+}
+
+// ---- The kernel's min_vruntime_cb (Augments::MinVruntimeCb 6.12 .. 6.18.16,
+// MinVruntimeCbMax 6.18.17+): rotate and copy carry only min_vruntime.
+
+TEST_CASE("min_vruntime_cb: a rotation leaves the node it moves up its old min_slice", "[timeline]")
+{
+	// 1 holds the least slice. Linking 3 under 2 recomputes 2 over {2, 3}:
+	// min_slice 5. Case 3 then rotates 2 above 1: 2 takes 1's min_vruntime
+	// only, and 1, now a leaf, is recomputed. The root's min_slice misses 1.
+	for (Timeline::Augments aug : ALL_AUGMENTS) {
+		INFO("augments " << static_cast<int>(aug));
+		Pool p(4);
+		p[1]->slice = 1;
+		p[2]->slice = p[3]->slice = 5;
+		Timeline tl(Timeline::Key::Deadline, aug);
+		insert_ids(tl, p, {1, 2, 3});
+		REQUIRE(shape(tl.root()) == "2B(1r,3r)");
+		CHECK(tl.root()->min_vruntime == 1);
+		CHECK(p[1]->min_slice == 1);
+		CHECK(tl.root()->min_slice == (aug == Timeline::Augments::Exact ? 1 : 5));
+	}
+}
+
+TEST_CASE("min_vruntime_cb: propagation stops below a stale node until a change reaches it", "[timeline]")
+{
+	// Continuing from 2B(1r,3r) with root min_slice 5: linking 4 under 3
+	// recomputes 3, which is unchanged (min_vruntime 3, min_slice 5), so the
+	// walk stops there and case 1 only recolours. Linking 5, whose vruntime
+	// 0 is the new minimum, changes min_vruntime at 4, 3 and 2, so 2 is
+	// recomputed at last.
+	Pool p(6);
+	p[1]->slice = 1;
+	for (int i : {2, 3, 4, 5})
+		p[i]->slice = 5;
+	Timeline tl(Timeline::Key::Deadline, Timeline::Augments::MinVruntimeCb);
+	insert_ids(tl, p, {1, 2, 3, 4});
+	REQUIRE(shape(tl.root()) == "2B(1B,3B(.,4r))");
+	CHECK(tl.root()->min_slice == 5);
+	p[5]->vruntime = 0;
+	tl.insert(p[5]);
+	REQUIRE(shape(tl.root()) == "2B(1B,4B(3r,5r))");
+	CHECK(tl.root()->min_vruntime == 0);
+	CHECK(tl.root()->min_slice == 1);
+}
+
+TEST_CASE("6.18.17's enqueue leaves max_slice as the entity's last time in the tree left it", "[timeline]")
+{
+	// Two entities taking turns, as curr and the one queued beside it: a
+	// lone root is never recomputed, and each link recomputes the parent
+	// from the child's leftover. 1 gives up its 10 ms slice while out of
+	// the tree, and the 10 ms comes back with it.
+	for (Timeline::Augments aug : ALL_AUGMENTS) {
+		INFO("augments " << static_cast<int>(aug));
+		const bool leftover = aug == Timeline::Augments::MinVruntimeCbMax;
+		Pool p(3);
+		for (auto& se : p.se)
+			se.max_slice = 0;  // a fresh entity
+		p[1]->slice = 10;
+		Timeline tl(Timeline::Key::Deadline, aug);
+		tl.insert(p[1]);
+		CHECK(tl.root()->max_slice == (leftover ? 0 : 10));
+		tl.insert(p[2]);
+		CHECK(tl.root()->max_slice == 10);
+		tl.erase(p[1]);
+		REQUIRE(tl.root() == p[2]);
+		CHECK(p[2]->max_slice == (leftover ? 0 : 1));
+		p[1]->slice = 1;
+		p[1]->deadline = 3;
+		tl.insert(p[1]);
+		REQUIRE(shape(tl.root()) == "2B(.,1r)");
+		CHECK(tl.root()->max_slice == (leftover ? 10 : 1));
+	}
+}
+
+TEST_CASE("under min_vruntime_cb random inserts and erases keep the shape, min_vruntime and min_deadline exact",
+	  "[timeline]")
+{
+	// The same operations on three trees: the augments never move a node,
+	// the declared field (and the model's own exact fields) stay exact, a
+	// node's min_slice never exceeds its own slice, and the kernel's trees
+	// do go stale.
+	std::mt19937_64 rng(21);
+	u64 stale_min = 0, stale_max = 0;
+	for (int round = 0; round < 200; round++) {
+		const int n = 1 + static_cast<int>(rng() % 48);
+		std::vector<Pool> pools(3, Pool(n));
+		std::vector<Timeline> tls;
+		for (Timeline::Augments aug : ALL_AUGMENTS)
+			tls.emplace_back(Timeline::Key::Deadline, aug);
+		std::vector<int> in, out;
+		for (int i = 0; i < n; i++)
+			out.push_back(i);
+		for (int op = 0; op < 300; op++) {
+			if (!out.empty() && (in.empty() || rng() % 100 < 55)) {
+				const size_t j = rng() % out.size();
+				const u64 v = rng() % 1000, d = rng() % 1000, sl = 1 + rng() % 8;
+				for (size_t k = 0; k < 3; k++) {
+					SchedEntity* se = pools[k][out[j]];
+					se->vruntime = v;
+					se->deadline = d;
+					se->slice = sl;
+					tls[k].insert(se);
+				}
+				in.push_back(out[j]);
+				out.erase(out.begin() + static_cast<long>(j));
+			} else {
+				const size_t j = rng() % in.size();
+				for (size_t k = 0; k < 3; k++)
+					tls[k].erase(pools[k][in[j]]);
+				out.push_back(in[j]);
+				in.erase(in.begin() + static_cast<long>(j));
+			}
+			const std::string want = shape(tls[0].root());
+			for (size_t k = 0; k < 3; k++) {
+				std::string why;
+				if (const SchedEntity* root = tls[k].root())
+					verify(root, why, tls[k].min_slice_exact(), tls[k].max_slice_exact());
+				INFO("round " << round << " op " << op << " tree " << k << ": " << why);
+				REQUIRE(why.empty());
+				REQUIRE(shape(tls[k].root()) == want);
+			}
+			for (int i : in) {
+				stale_min += pools[1][i]->min_slice != pools[0][i]->min_slice;
+				stale_max += pools[2][i]->max_slice != pools[0][i]->max_slice;
+			}
+		}
+	}
+	CHECK(stale_min > 0);
+	CHECK(stale_max > 0);
 }
 
 TEST_CASE("random inserts and erases keep the red-black properties and exact augments", "[timeline]")

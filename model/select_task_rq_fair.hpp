@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// select_task_rq_fair() and its helpers (kernel/sched/fair.c, v6.18.44):
+// where a woken or forked task runs. See model/select_task_rq_fair.cpp.
+#pragma once
+
+#include "model/cpumask.hpp"
+#include "model/topology.hpp"
+#include "model/types.hpp"
+
+namespace eevdf {
+
+class Simulation;
+struct Task;
+
+// select_task_rq_fair(p, prev_cpu, wake_flags) run on `this_cpu` (the
+// waker's CPU, the CPU whose timer fired, or for a fork the parent's).
+// Only called for tasks allowed on more than one CPU; wake_flags is not
+// changed (the core adds WF_RQ_SELECTED-like flags itself).
+u32 select_task_rq_fair(Simulation& sim, Task& p, u32 prev_cpu, unsigned& wake_flags, u32 this_cpu);
+
+// The steps of select_task_rq_fair(), named as in fair.c and exposed for the
+// unit tests. `this_cpu` is smp_processor_id(); `current` is
+// sim.curr_task(this_cpu) (nullptr: the idle task).
+namespace selection {
+
+// nr_cpumask_bits: "no CPU" from wake_affine_*() and the idle scans.
+inline constexpr u32 NO_TARGET = MAX_CPUS;
+
+// available_idle_cpu(): idle_cpu() (no vCPU is ever preempted here).
+bool available_idle_cpu(const Simulation& sim, u32 cpu);
+// sched_idle_cpu(): every queued task is SCHED_IDLE. The model has none.
+bool sched_idle_cpu(const Simulation& sim, u32 cpu);
+
+// record_wakee() on current of this_cpu; nothing for the idle task.
+void record_wakee(Simulation& sim, Task& p, u32 this_cpu);
+// wake_wide(): the waker/wakee flip counts say "many partners".
+bool wake_wide(Simulation& sim, const Task& p, u32 this_cpu);
+
+u32 wake_affine_idle(const Simulation& sim, u32 this_cpu, u32 prev_cpu, bool sync);
+u32 wake_affine_weight(Simulation& sim, const SchedDomain& sd, const Task& p, u32 this_cpu, u32 prev_cpu,
+		       bool sync);
+// wake_affine(): this_cpu if one of the two tests chose it, else prev_cpu.
+u32 wake_affine(Simulation& sim, const SchedDomain& sd, Task& p, u32 this_cpu, u32 prev_cpu, bool sync);
+
+// select_idle_cpu(p, sd, has_idle_core = false, target).
+u32 select_idle_cpu(const Simulation& sim, const Task& p, const SchedDomain& sd, u32 target);
+// select_idle_sibling(p, prev, target). Updates p.recent_used_cpu.
+u32 select_idle_sibling(Simulation& sim, Task& p, u32 prev, u32 target);
+
+// ---- the fork/exec slow path
+
+// enum group_type, in the kernel's order (lower is less busy).
+enum class GroupType : unsigned {
+	has_spare = 0,
+	fully_busy,
+	misfit_task,
+	smt_balance,
+	asym_packing,
+	imbalanced,
+	overloaded,
+};
+
+// The struct sg_lb_stats fields that update_sg_wakeup_stats() fills.
+struct SgWakeupStats {
+	u64 avg_load = 0;
+	u64 group_load = 0;
+	u64 group_capacity = 0;
+	u64 group_util = 0;
+	u64 group_runnable = 0;
+	u32 sum_nr_running = 0;
+	u32 sum_h_nr_running = 0;
+	u32 idle_cpus = 0;
+	u32 group_weight = 0;
+	GroupType group_type = GroupType::has_spare;
+};
+
+// p's contribution taken out of a CPU's signals (task_cpu(p) == cpu and p
+// attached), as the kernel computes them.
+u64 cpu_load_without(Simulation& sim, u32 cpu, const Task& p);
+u64 cpu_util_without(const Simulation& sim, u32 cpu, const Task& p);
+u64 cpu_runnable_without(const Simulation& sim, u32 cpu, const Task& p);
+u32 task_running_on_cpu(u32 cpu, const Task& p);
+bool idle_cpu_without(const Simulation& sim, u32 cpu, const Task& p);
+
+bool group_has_capacity(u32 imbalance_pct, const SgWakeupStats& sgs);
+bool group_is_overloaded(u32 imbalance_pct, const SgWakeupStats& sgs);
+GroupType group_classify(u32 imbalance_pct, const SchedGroup& group, const SgWakeupStats& sgs);
+
+// update_sg_wakeup_stats(). allowed_only: 6.18.39+ sums only the CPUs in
+// p->cpus_ptr; before, every CPU of the group.
+SgWakeupStats update_sg_wakeup_stats(Simulation& sim, const SchedDomain& sd, const SchedGroup& group,
+				     const Task& p, bool allowed_only = true);
+// update_pick_idlest(): is `sgs` idler than the idlest so far?
+bool update_pick_idlest(const SgWakeupStats& idlest, const SgWakeupStats& sgs);
+// sched_balance_find_dst_group(): the group to push p to, or nullptr (stay).
+const SchedGroup* sched_balance_find_dst_group(Simulation& sim, const SchedDomain& sd, const Task& p,
+					       u32 this_cpu);
+u32 sched_balance_find_dst_group_cpu(const Simulation& sim, const SchedGroup& group, const Task& p,
+				     u32 this_cpu);
+u32 sched_balance_find_dst_cpu(Simulation& sim, SchedDomain* sd, Task& p, u32 cpu, u32 prev_cpu,
+			       unsigned sd_flag);
+
+}  // namespace selection
+}  // namespace eevdf

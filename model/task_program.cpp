@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The tasks' programs: an rt-app-like interpreter over the workload's
+// phases and events, run by the task while it is on a CPU. It calls into the
+// scheduler exactly where the real program would make a system call.
+#include "model/simulation.hpp"
+
+namespace eevdf {
+
+const Event* Simulation::current_event(Task& t) const
+{
+	if (t.phase >= t.spec->phases.size())
+		return nullptr;
+	return &t.spec->phases[t.phase].events[t.event];
+}
+
+bool Simulation::advance_pc(Task& t)
+{
+	const Phase& p = t.spec->phases[t.phase];
+	if (++t.event < p.events.size())
+		return true;
+	t.event = 0;
+	if (p.loop == LOOP_FOREVER || ++t.phase_iter < p.loop)
+		return true;
+	t.phase_iter = 0;
+	if (++t.phase < t.spec->phases.size())
+		return true;
+	if (t.spec->loop == LOOP_FOREVER || ++t.task_iter < t.spec->loop) {
+		t.phase = 0;
+		return true;
+	}
+	return false;  // t.phase == phases.size(): the program has ended
+}
+
+// A sleep's or timer's hrtimer fires on the CPU the task slept on, and the
+// wake-up runs there (this_cpu = that CPU, current = whatever runs on it).
+void Simulation::timed_wakeup(int task)
+{
+	Task& t = tasks_[static_cast<size_t>(task)];
+	t.wake_at = NEVER;
+	if (t.state == TaskState::New)
+		wake_up_new_task(task);
+	else
+		try_to_wake_up(task, IDLE, t.timer_cpu);
+}
+
+// Runs curr's program from its program counter: instantaneous events
+// execute now; the first event that takes CPU time, blocks or yields ends
+// the step, and so does one after which this CPU must reschedule. An event
+// that completes advances the counter.
+void Simulation::step_current(u32 cpu)
+{
+	Rq& rq = rqs_[cpu];
+	Task& t = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
+	const int self = rq.cfs.curr->id;
+
+	if (t.in_progress) {  // the Run or Runtime under way has completed
+		t.in_progress = t.in_runtime = false;
+		t.work_left = 0;
+		if (!advance_pc(t)) {
+			exit_current(cpu);
+			return;
+		}
+	}
+	for (;;) {
+		const Event* e = current_event(t);
+		if (!e) {
+			exit_current(cpu);
+			return;
+		}
+		// Events that end the step leave the counter past themselves, so
+		// the task resumes after them when it next runs.
+		switch (e->kind) {
+		case Event::Kind::Run:
+			if (e->ns) {
+				t.work_left = e->ns;
+				t.in_progress = true;
+				return;
+			}
+			break;
+		case Event::Kind::Runtime:
+			if (e->ns) {
+				t.runtime_end = now_ + e->ns;
+				t.in_progress = t.in_runtime = true;
+				return;
+			}
+			break;
+		case Event::Kind::Sleep:
+			if (e->ns) {
+				advance_pc(t);  // at the end, the task exits when it wakes
+				block_current(cpu, TaskState::Sleeping, -1);
+				t.wake_at = now_ + e->ns;
+				t.timer_cpu = cpu;
+				heap_push(self);
+				return;
+			}
+			break;
+		case Event::Kind::Timer: {
+			// rt-app's relative timer: next += period; when that is already
+			// past, the timer restarts from now and the task does not sleep.
+			u64& next = timers_[t.timer_base + static_cast<size_t>(e->ref)];
+			next = (next == NEVER ? now_ : next) + e->ns;
+			if (next > now_) {
+				const u64 wake = next;
+				advance_pc(t);
+				block_current(cpu, TaskState::Sleeping, -1);
+				t.wake_at = wake;
+				t.timer_cpu = cpu;
+				heap_push(self);
+				return;
+			}
+			next = now_;
+			break;
+		}
+		case Event::Kind::Suspend: {
+			const int ref = e->ref;
+			advance_pc(t);
+			block_current(cpu, TaskState::Suspended, ref);
+			return;
+		}
+		case Event::Kind::Resume:
+			for (size_t i = 0; i < tasks_.size(); i++)
+				if (tasks_[i].state == TaskState::Suspended && tasks_[i].suspended_on == e->ref)
+					try_to_wake_up(static_cast<int>(i), self, cpu);
+			break;
+		case Event::Kind::Yield:
+			advance_pc(t);
+			do_sched_yield(cpu);
+			return;
+		case Event::Kind::SetNice:
+			set_user_nice(t, e->value);
+			event_cpu_ = cpu;
+			for (Observer* o : observers_)
+				o->on_attr(*this, now_, self);
+			break;
+		case Event::Kind::SetAffinity: {
+			const auto& set = wl_.cpu_sets[static_cast<size_t>(e->ref)];
+			CpuMask m = set.empty() ? CpuMask::first_n(cfg_.cpus) : CpuMask{};
+			for (u32 c : set)
+				m.set(c);
+			if (sched_setaffinity(cpu, t, m)) {
+				// curr was moved off this CPU: it continues there.
+				if (!advance_pc(t))
+					t.phase = t.spec->phases.size();  // it exits when it next runs
+				return;
+			}
+			break;
+		}
+		case Event::Kind::SetSlice:
+			sched_setattr_runtime(t, e->ns);
+			event_cpu_ = cpu;
+			for (Observer* o : observers_)
+				o->on_attr(*this, now_, self);
+			break;
+		}
+		const bool more = advance_pc(t);
+		// A wake-up or attribute change that asked this CPU to reschedule
+		// preempts the task on return from that call, before its next one
+		// (even before its exit: it exits when it next runs).
+		if (rq.cfs.need_resched)
+			return;
+		if (!more) {
+			exit_current(cpu);
+			return;
+		}
+	}
+}
+
+}  // namespace eevdf
