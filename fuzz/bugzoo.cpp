@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fuzz/genome.hpp"
+#include "props/goldens.hpp"
 #include "props/properties.hpp"
 
 using namespace eevdf;
@@ -143,6 +144,7 @@ int main(int argc, char** argv)
 		{"vruntime_shift", props::vruntime_shift},
 		{"time_scaling", props::time_scaling},
 		{"pick_matches_oracle", props::pick_matches_oracle},
+		{"decision_oracle", props::decision_oracle_agrees},
 	};
 
 	std::printf("# The bug zoo\n\n"
@@ -159,11 +161,13 @@ int main(int argc, char** argv)
 		    "  (`fuzz/genome.cpp`, `check_case`); in brackets, the check that failed first.\n"
 		    "- **fuzz_differential**: at most %d inputs: a random cfs_rq operation sequence (tree pick vs\n"
 		    "  brute force, incremental vs exact V), and every 8th input also a preset comparison.\n"
+		    "- **goldens**: the golden schedules of `props/goldens.hpp` (each computed by hand from the\n"
+		    "  kernel's rules), run once; the names of those the bug breaks.\n"
 		    "- **proofs**: not yet wired: `proofs/prove.hpp` runs its obligations against its own\n"
 		    "  encoding mutations, not against a model with `Config::bugs`.\n\n",
 		    PROP_CASES, WORKLOAD_CASES, DIFF_CASES);
-	std::printf("| bug | fixed by | props (cases) | fuzz_workload | fuzz_differential | proofs |\n"
-		    "|---|---|---|---|---|---|\n");
+	std::printf("| bug | fixed by | props (cases) | fuzz_workload | fuzz_differential | goldens | proofs |\n"
+		    "|---|---|---|---|---|---|---|\n");
 	std::vector<std::string> gaps;
 	for (unsigned i = 0; i < bug_info.size(); i++) {
 		const Bugs bugs = Bugs{}.set(static_cast<Bug>(i));
@@ -182,11 +186,16 @@ int main(int argc, char** argv)
 		}
 		const Result w = timed([&] { return fuzz_workload(bugs); });
 		const Result d = timed([&] { return fuzz_differential(bugs); });
-		if (caught.empty() && !w.cases && !d.cases)
+		std::string broken;
+		for (const props::Golden& g : props::golden_schedules())
+			if (!g.holds(bugs))
+				broken += (broken.empty() ? "" : ", ") + std::string(g.name);
+		if (caught.empty() && !w.cases && !d.cases && broken.empty())
 			gaps.push_back(std::string(bug_info[i].name));
-		std::printf("| `%s` | %s | %s | %s | %s | not yet wired |\n", std::string(bug_info[i].name).c_str(),
+		std::printf("| `%s` | %s | %s | %s | %s | %s | not yet wired |\n", std::string(bug_info[i].name).c_str(),
 			    std::string(bug_info[i].commit).c_str(), caught.empty() ? "—" : caught.c_str(),
-			    cell(w, "input", timing).c_str(), cell(d, "input", timing).c_str());
+			    cell(w, "input", timing).c_str(), cell(d, "input", timing).c_str(),
+			    broken.empty() ? "—" : broken.c_str());
 		std::fflush(stdout);
 	}
 	std::printf("\nWhat each bug is:\n\n");

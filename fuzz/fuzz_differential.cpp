@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // fuzz_differential: the tree pick against the brute-force pick and the
 // incremental V against the exact one over cfs_rq operation sequences
-// (first byte even), and the kernel presets against each other on workloads
-// where their code paths agree (first byte odd; docs/fuzzing.md).
+// (first byte even), the kernel presets against each other on workloads
+// where their code paths agree (first byte 1 mod 4; docs/fuzzing.md), and
+// the model against the decision oracle, the per-event rules written a
+// second time from the kernel sources (first byte 3 mod 4).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,13 +31,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 		return 0;
 	}
 	const Genome g = Genome::decode(data + 1, size - 1);
+	if (data[0] % 4 == 3) {
+		const std::string bad = diff_oracle(g, bugs);
+		if (!bad.empty())
+			report("fuzz_differential", build(g, bugs), "decision oracle: " + bad, data, size);
+		return 0;
+	}
 	const std::string bad = diff_presets(g, bugs);
 	if (!bad.empty())
 		report("fuzz_differential", build(agreement_class(g), bugs), bad, data, size);
 	return 0;
 }
 
-// Preset inputs are mutated as genomes; operation sequences byte-wise.
+// Preset and oracle inputs are mutated as genomes (one in 16 also moves to
+// the other genome class); operation sequences byte-wise.
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, unsigned int seed)
 {
 	uint64_t rng = seed;
@@ -44,6 +53,8 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
 	Genome g = Genome::decode(data + 1, size - 1);
 	for (u64 k = 1 + next_rand(rng) % 3; k; k--)
 		mutate(g, rng);
+	if (next_rand(rng) % 16 == 0)
+		data[0] ^= 2;
 	std::vector<uint8_t> out = g.encode();
 	if (out.size() + 1 > max_size)
 		return size;

@@ -25,7 +25,7 @@ using namespace eevdf::fuzz;
 
 namespace {
 
-constexpr unsigned NFLAGS = 1u << static_cast<unsigned>(Feature::COUNT), METRICS = 3, BINS = 32;
+constexpr unsigned NFLAGS = 1u << FIRST_SMP_FEATURE, METRICS = 3, BINS = 32;  // one-CPU flag sets
 constexpr const char* metric_names[METRICS] = {"lag", "service", "latency"};
 // libFuzzer treats every byte here as an extra coverage counter.
 __attribute__((used, section("__libfuzzer_extra_counters"))) uint8_t counters[NFLAGS * METRICS * BINS];
@@ -91,7 +91,7 @@ u64 largest_slice(const Case& c)
 unsigned flag_bits(const Features& f)
 {
 	unsigned b = 0;
-	for (unsigned i = 0; i < static_cast<unsigned>(Feature::COUNT); i++)
+	for (unsigned i = 0; i < FIRST_SMP_FEATURE; i++)
 		b |= f[static_cast<Feature>(i)] ? 1u << i : 0;
 	return b;
 }

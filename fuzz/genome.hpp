@@ -95,6 +95,10 @@ std::string diff_cfs_ops(const uint8_t* data, size_t size, Bugs bugs = {});
 std::string diff_presets(const Genome& g, Bugs bugs = {});
 // The genome diff_presets actually runs (the agreement class imposed on g).
 Genome agreement_class(Genome g);
+// diff_oracle: the decoded genome run with the decision oracle
+// (oracle/decision_oracle.hpp) attached beside the invariant checker; ""
+// or the first disagreement of each class.
+std::string diff_oracle(const Genome& g, Bugs bugs = {});
 
 // Bugs named in $EEVDF_FUZZ_BUGS (comma-separated, as `eevdf bugs` lists them).
 Bugs bugs_from_env();

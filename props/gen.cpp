@@ -21,10 +21,11 @@ rc::Gen<Config> gen_config()
 		const KernelPreset& preset = presets[*rc::gen::inRange<size_t>(0, presets.size())];
 		const u32 hz = *rc::gen::oneOf(rc::gen::element<u32>(100, 250, 300, 1000), rc::gen::inRange<u32>(100, 1501));
 		const u32 cpus = *rc::gen::element<u32>(1, 2, 4, 8);
-		Config cfg = make_config(preset, hz, cpus);
+		Config cfg = make_config_one_of(preset, hz, cpus);  // one CPU; the slice scaled for `cpus` online
+		const Features have = available_features(preset);
 		for (unsigned i = 0; i < static_cast<unsigned>(Feature::COUNT); i++) {
 			const Feature f = static_cast<Feature>(i);
-			if (*rc::gen::inRange(0, 5) == 0)
+			if (have[f] && *rc::gen::inRange(0, 5) == 0)
 				cfg.features.set(f, !cfg.features[f]);
 		}
 		if (*rc::gen::arbitrary<bool>())

@@ -7,6 +7,7 @@
 #include "cli/ftrace.hpp"
 #include "model/check.hpp"
 #include "model/pick_oracle.hpp"
+#include "oracle/decision_oracle.hpp"
 #include "props/bounds.hpp"
 #include "props/gen.hpp"
 #include "props/harness.hpp"
@@ -104,6 +105,32 @@ Testable checker_holds(Bugs bugs)
 		const std::string bad = run_checked(cfg, wl);
 		if (!bad.empty())
 			fail("checker_holds", bugs, cfg, wl, bad);
+	};
+}
+
+Testable decision_oracle_agrees(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_config();
+		cfg.features.set(Feature::TTWU_QUEUE_DELAYED, false);
+		cfg.bugs = bugs;
+		const Workload wl = *gen_workload();
+		std::string why;
+		try {
+			oracle::DecisionOracle o(cfg);
+			Simulation sim(cfg, wl);
+			sim.add_observer(&o);
+			sim.run();
+			if (!o.agreed()) {
+				why = o.report();
+				for (const oracle::Disagreement& d : o.classes())
+					why += "\n  " + d.describe();
+			}
+		} catch (const std::exception& e) {
+			why = std::string("oracle run failed: ") + e.what();
+		}
+		if (!why.empty())
+			fail("decision_oracle", bugs, cfg, wl, why);
 	};
 }
 

@@ -71,4 +71,10 @@ Testable weighted_hog_bounds(Bugs bugs = {});
 //    sequences applied to a cfs_rq directly (adversarial lags and weights).
 Testable pick_matches_oracle(Bugs bugs = {});
 
+// 9. The decision oracle (oracle/decision_oracle.hpp), run in lockstep,
+//    agrees with the model on every pick, placement, deadline and preemption
+//    of every generated workload (TTWU_QUEUE_DELAYED off: the oracle writes
+//    mainline's wake-up of a delayed task).
+Testable decision_oracle_agrees(Bugs bugs = {});
+
 }  // namespace eevdf::props

@@ -79,12 +79,12 @@ TEST_CASE("F2: eps = TICK_NSEC - 1 is reached with slice = TICK_NSEC + 1 ns", "[
 // ratchets up until the clamp max(2 slice, TICK_NSEC) binds: the paper's
 // steady-state bound assumes joins and leaves at zero lag. Shrunk by
 // RapidCheck from the lag-clamp property; replay:
-//   eevdf sim tests/data/findings/lag_clamp_binds.json --kernel 6.6 --hz 947 --cpus 8 --slice 1056000ns
+//   eevdf sim tests/data/findings/lag_clamp_binds.json --kernel 6.6 --hz 947 --cpus 1 --online-cpus 8 --slice 1056000ns
 //     --features -PLACE_DEADLINE_INITIAL,+PLACE_REL_DEADLINE,+PREEMPT_SHORT,+DELAY_ZERO,+NO_HZ_FULL
 TEST_CASE("F3: the lag clamp binds for a short sleeper woken by another task", "[findings]")
 {
 	const Workload wl = load_rtapp_file(data("lag_clamp_binds.json"));
-	Config cfg = make_config(*find_preset("6.6"), 947, 8);
+	Config cfg = make_config_one_of(*find_preset("6.6"), 947, 8);
 	cfg.base_slice_ns = 1'056'000;
 	cfg.features.set(Feature::PLACE_DEADLINE_INITIAL, false)
 		.set(Feature::PLACE_REL_DEADLINE, true)
@@ -96,7 +96,7 @@ TEST_CASE("F3: the lag clamp binds for a short sleeper woken by another task", "
 	CHECK_FALSE(clamp.bound_hit.empty());
 	// And with today's defaults too.
 	ClampWatch today;
-	Config cur = make_config(*find_preset("6.18"), 947, 8);
+	Config cur = make_config_one_of(*find_preset("6.18"), 947, 8);
 	cur.base_slice_ns = 1'056'000;
 	CHECK(run_checked(cur, wl, {&today}).empty());
 	CHECK_FALSE(today.bound_hit.empty());
@@ -146,7 +146,7 @@ MeanRun mean_run(const Config& cfg, const Workload& wl)
 TEST_CASE("F6: without PREEMPT_SHORT a re-picked hog keeps the CPU for a second request (6.15)", "[findings]")
 {
 	const Workload wl = load_rtapp_file(data("default_slice_no_preempt_short.json"));
-	Config cfg = make_config(*find_preset("6.15"), 1000, 8);
+	Config cfg = make_config_one_of(*find_preset("6.15"), 1000, 8);
 	REQUIRE(cfg.base_slice_ns == 2'800'000);
 	cfg.knobs.tick_jitter = 1 * US;
 	cfg.knobs.switch_cost = 41'399;
@@ -202,4 +202,96 @@ TEST_CASE("F7: with vlag and vprot shared (6.18.17+), a nice change makes protec
 	// a's vruntime at 14 ms is origin + 5735851 ns; put it 20 ms below the lag.
 	const u64 below = static_cast<u64>(-1069180LL) - 5735851 - 20 * MS;
 	CHECK(end_of_as_run(below) == 21 * MS);
+}
+
+// F9. The kernel's augmented tree keeps min_slice and max_slice only as
+// min_vruntime_cb leaves them (model/timeline.hpp): a rotation gives the
+// node it moves up only min_vruntime, and 6.18.17's __enqueue_entity does
+// not reset max_slice. Config::exact_tree_augments is the model's own exact
+// tree; each case runs both and checks where the schedules part.
+namespace {
+std::vector<std::pair<u64, int>> switches_of(Config cfg, const Workload& wl, bool exact)
+{
+	cfg.exact_tree_augments = exact;
+	SwitchLog log;
+	REQUIRE(run_checked(cfg, wl, {&log}).empty());
+	return log.switches;
+}
+
+TaskSpec hog_with_slice(const char* name, u64 slice)
+{
+	TaskSpec t;
+	t.name = name;
+	t.custom_slice = slice;
+	t.phases.push_back(Phase{"hog", 1, {Event{Event::Kind::Run, RUN_FOREVER}}});
+	return t;
+}
+}  // namespace
+
+// Four hogs forked at 0 at HZ=1000 with slices 3, 10, 10 and 0.1 ms. At 2 ms
+// b is picked; putting a back and taking b out leaves a at the root by two
+// rotations that give it only min_vruntime: its min_slice is still its own
+// 3 ms though the 0.1 ms hog d is its left child. set_protect_slice() reads
+// 3 ms, so b is protected for 3 ms and runs to its tick at 5; with the true
+// 0.1 ms it is preempted at 3. 6.12 - 6.16 do not read min_slice (a flat
+// queue), so the two trees schedule alike there.
+TEST_CASE("F9: a stale min_slice at the root lengthens slice protection (6.18+)", "[findings]")
+{
+	Workload wl;
+	wl.tasks = {hog_with_slice("a", 3 * MS), hog_with_slice("b", 10 * MS), hog_with_slice("c", 10 * MS),
+		    hog_with_slice("d", 100 * US)};
+	wl.duration = 8 * MS;
+	for (const char* preset : {"6.18", "6.18.17", "6.18.33"}) {
+		INFO("preset " << preset);
+		const Config cfg = make_config(*find_preset(preset), 1000);
+		const auto kernel = switches_of(cfg, wl, false), exact = switches_of(cfg, wl, true);
+		REQUIRE(kernel.size() > 4);
+		REQUIRE(exact.size() > 4);
+		CHECK(std::equal(kernel.begin(), kernel.begin() + 4, exact.begin()));
+		CHECK(kernel[3] == std::pair<u64, int>{2 * MS, 1});
+		CHECK(kernel[4].first == 5 * MS);
+		CHECK(exact[4].first == 3 * MS);
+	}
+	const Config old = make_config(*find_preset("6.15"), 1000);
+	CHECK(switches_of(old, wl, false) == switches_of(old, wl, true));
+}
+
+// Two tasks at HZ=1000: "long" has a 10 ms custom slice, runs 5 ms, drops to
+// the base slice (sched_runtime 0), runs 5 ms more, then asks for 1 ms; a
+// base-slice hog beside it. With one entity in the tree besides curr, that
+// entity's max_slice is never recomputed; each time the other is linked
+// under it the parent's recomputation takes the child's leftover. So the
+// 10 ms that long had stays in both nodes' max_slice after it gave it up.
+// At 16 ms long's second slice change saves its lag -2.0 ms against the
+// 6.18.17 clamp max_slice + TICK_NSEC: 11 ms with the leftover, 1.7 ms with
+// the true max (0.7 ms), which clamps it to -1.7 ms. The hog, picked at 17,
+// then runs to 23 instead of 22. The 2 x slice clamp of 6.18 - 6.18.16 does
+// not read max_slice.
+TEST_CASE("F9: a slice a task gave up stays in max_slice and loosens the lag clamp (6.18.17+)", "[findings]")
+{
+	Workload wl;
+	TaskSpec l;
+	l.name = "long";
+	l.custom_slice = 10 * MS;
+	l.phases.push_back(Phase{"main", 1,
+				 {Event{Event::Kind::Run, 5 * MS}, Event{Event::Kind::SetSlice, 0},
+				  Event{Event::Kind::Run, 5 * MS}, Event{Event::Kind::SetSlice, 1 * MS},
+				  Event{Event::Kind::Run, RUN_FOREVER}}});
+	wl.tasks = {l, hog_with_slice("hog", 0)};
+	wl.duration = 30 * MS;
+	for (const char* preset : {"6.18.17", "6.18.33"}) {
+		INFO("preset " << preset);
+		const Config cfg = make_config(*find_preset(preset), 1000);
+		const auto kernel = switches_of(cfg, wl, false), exact = switches_of(cfg, wl, true);
+		auto next_after = [](const std::vector<std::pair<u64, int>>& sw, std::pair<u64, int> at) {
+			const auto it = std::find(sw.begin(), sw.end(), at);
+			REQUIRE(it != sw.end());
+			REQUIRE(it + 1 != sw.end());
+			return (it + 1)->first;
+		};
+		CHECK(next_after(kernel, {17 * MS, 1}) == 23 * MS);
+		CHECK(next_after(exact, {17 * MS, 1}) == 22 * MS);
+	}
+	const Config old = make_config(*find_preset("6.18.5"), 1000);
+	CHECK(switches_of(old, wl, false) == switches_of(old, wl, true));
 }

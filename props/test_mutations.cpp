@@ -7,6 +7,10 @@
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
 
+#include "oracle/decision_oracle.hpp"
+#include "props/gen.hpp"
+#include "props/goldens.hpp"
+#include "props/harness.hpp"
 #include "props/properties.hpp"
 
 using namespace eevdf;
@@ -46,3 +50,20 @@ TEST_CASE("the vruntime-shift property catches a truncating avg_vruntime (throug
 TEST_CASE("the time-scaling property catches a deadline renewed from the old deadline", "[mutations]") { CHECK(catches(time_scaling(bug(Bug::DEADLINE_FROM_OLD)))); }
 TEST_CASE("the pick property catches a pick that takes the first eligible entity", "[mutations]") { CHECK(catches(pick_matches_oracle(bug(Bug::PICK_FIRST_ELIGIBLE)))); }
 TEST_CASE("the pick property catches a stale augmented tree", "[mutations]") { CHECK(catches(pick_matches_oracle(bug(Bug::STALE_AUGMENT)))); }
+
+// ---------------------------------------------------------------- the decision-rule blind spots (issue 12)
+
+TEST_CASE("the protection golden schedule catches protection to the deadline with mixed slices", "[mutations]")
+{
+	REQUIRE(protection_golden_holds(Bugs{}));
+	CHECK_FALSE(protection_golden_holds(bug(Bug::PROTECT_FULL_SLICE)));
+}
+TEST_CASE("the decision oracle catches an ineligible waker cancelling protection", "[mutations]") { CHECK(catches(decision_oracle_agrees(bug(Bug::PREEMPT_INELIGIBLE)))); }
+TEST_CASE("the decision oracle catches DELAY_ZERO keeping a requeued task's vruntime and deadline", "[mutations]") { CHECK(catches(decision_oracle_agrees(bug(Bug::DELAY_ZERO_REQUEUE_KEEPS)))); }
+TEST_CASE("the decision oracle catches a forfeiting yield that keeps its deadline", "[mutations]") { CHECK(catches(decision_oracle_agrees(bug(Bug::YIELD_KEEPS_DEADLINE)))); }
+TEST_CASE("the decision oracle catches an hrtick armed a whole slice after a wake-up", "[mutations]") { CHECK(catches(decision_oracle_agrees(bug(Bug::HRTICK_FROM_PICK_TIME)))); }
+TEST_CASE("the slice-cap golden schedule catches a base slice scaled beyond 8 CPUs", "[mutations]")
+{
+	REQUIRE(slice_cap_golden_holds(Bugs{}));
+	CHECK_FALSE(slice_cap_golden_holds(bug(Bug::SLICE_SCALE_UNCAPPED)));
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The decision oracle (oracle/decision_oracle.hpp) in lockstep with the
+// model: a second implementation of the per-event EEVDF rules, written from
+// the kernel sources, must make every decision the model makes (issue 12).
+// The property runs generated workloads; the TEST_CASEs each drive one kind
+// of decision on every preset, and show the oracle catching the model's
+// historical bugs and mutations.
+#include <catch2/catch.hpp>
+#include <rapidcheck/catch.h>
+
+#include "oracle/decision_oracle.hpp"
+#include "props/gen.hpp"
+#include "props/harness.hpp"
+#include "props/properties.hpp"
+
+using namespace eevdf;
+
+namespace {
+
+constexpr u64 US = NSEC_PER_USEC, MS = NSEC_PER_MSEC;
+
+Event ev(Event::Kind k, u64 ns = 0, int ref = -1, int value = 0) { return Event{k, ns, ref, value}; }
+
+struct Outcome {
+	std::string error;  // the oracle refused the preset, or the workload failed
+	bool agreed = false;
+	std::string report;
+	oracle::OracleCounters counters;
+};
+
+// Runs `wl` under `cfg` with the oracle attached; the report lists the first
+// disagreement of every class.
+Outcome run_oracle(const Config& cfg, const Workload& wl)
+{
+	Outcome out;
+	try {
+		oracle::DecisionOracle o(cfg);
+		Simulation sim(cfg, wl);
+		sim.add_observer(&o);
+		sim.run();
+		out.agreed = o.agreed();
+		out.counters = o.counters();
+		out.report = o.report();
+		for (const oracle::Disagreement& d : o.classes())
+			out.report += "\n  " + d.describe();
+	} catch (const std::exception& e) {
+		out.error = e.what();
+	}
+	return out;
+}
+
+// The replay of a disagreement: the rt-app file and the flags.
+std::string replay(const std::string& name, const Config& cfg, const Workload& wl, const std::string& why)
+{
+	const std::string file = props::save_counterexample(name, cfg, wl, why);
+	return why + "\ncounterexample: " + file + "\nreplay: eevdf sim " + file + " " + command_line_flags(cfg);
+}
+
+// Every preset at HZ=250 with its default features, `adjust` applied.
+template <class Adjust>
+void for_every_preset(const Workload& wl, Adjust&& adjust, const char* name)
+{
+	for (const KernelPreset& p : kernel_presets()) {
+		Config cfg = make_config(p, 250);
+		adjust(cfg);
+		const Outcome o = run_oracle(cfg, wl);
+		INFO("preset " << p.name);
+		INFO(o.error);
+		REQUIRE(o.error.empty());
+		INFO(replay(std::string("oracle-") + name + "-" + std::string(p.name), cfg, wl, o.report));
+		CHECK(o.agreed);
+		CHECK(o.counters.comparisons > 0);
+	}
+}
+void for_every_preset(const Workload& wl, const char* name)
+{
+	for_every_preset(wl, [](Config&) {}, name);
+}
+
+TaskSpec task(std::string name, std::vector<Event> events, int nice = 0, u64 delay = 0, u64 custom = 0)
+{
+	TaskSpec t = looping_task(std::move(name), std::move(events));
+	t.nice = nice;
+	t.delay = delay;
+	t.custom_slice = custom;
+	return t;
+}
+
+Workload hogs_and_sleepers()
+{
+	Workload w;
+	w.duration = 300 * MS;
+	w.tasks.push_back(task("hog0", {ev(Event::Kind::Run, RUN_FOREVER)}));
+	w.tasks.push_back(task("hog1", {ev(Event::Kind::Run, RUN_FOREVER)}, 3));
+	w.tasks.push_back(task("sleeper", {ev(Event::Kind::Run, 700 * US), ev(Event::Kind::Sleep, 2300 * US)}, -4, 1 * MS));
+	w.tasks.push_back(task("short", {ev(Event::Kind::Run, 300 * US), ev(Event::Kind::Sleep, 900 * US)}, 7, 2500 * US));
+	w.tasks.push_back(task("niced", {ev(Event::Kind::Run, 1500 * US), ev(Event::Kind::SetNice, 0, -1, 5),
+					 ev(Event::Kind::Run, 900 * US), ev(Event::Kind::SetNice, 0, -1, -3),
+					 ev(Event::Kind::Run, 200 * US), ev(Event::Kind::Sleep, 1700 * US)},
+			       0, 4 * MS));
+	return w;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- the property
+
+// The oracle follows released kernels: TTWU_QUEUE_DELAYED, the unmerged
+// series' wake-up of delayed tasks (patch 11 dequeues a delayed wakee even
+// on one CPU), is outside it.
+TEST_CASE("the decision oracle agrees with the model on every event: any workload, preset, flags and knobs", "[props]")
+{
+	rc::prop("oracle agrees", props::decision_oracle_agrees());
+}
+
+// ---------------------------------------------------------------- single decisions
+
+TEST_CASE("oracle: equal hogs forked together are picked and renewed alike", "[props]")
+{
+	for_every_preset(hogs_workload(3, 100 * MS), "hogs");
+}
+
+TEST_CASE("oracle: a task forked onto a busy CPU gets the version's first deadline", "[props]")
+{
+	Workload w;
+	w.duration = 20 * MS;
+	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
+	w.tasks.push_back(task("child", {ev(Event::Kind::Run, RUN_FOREVER)}, 0, 1500 * US));
+	for_every_preset(w, "fork");
+}
+
+TEST_CASE("oracle: a woken sleeper is placed with its lag and may preempt", "[props]")
+{
+	Workload w;
+	w.duration = 100 * MS;
+	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}, -2));
+	w.tasks.push_back(task("sleeper", {ev(Event::Kind::Run, 400 * US), ev(Event::Kind::Sleep, 3 * MS)}, 4));
+	w.tasks.push_back(task("light", {ev(Event::Kind::Run, 100 * US), ev(Event::Kind::Sleep, 1100 * US)}, 10, 300 * US));
+	for_every_preset(w, "wakeup");
+}
+
+TEST_CASE("oracle: a short-slice waker preempts a protected task (PREEMPT_SHORT)", "[props]")
+{
+	Workload w;
+	w.duration = 100 * MS;
+	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}, 0, 0, 20 * MS));
+	w.tasks.push_back(task("short", {ev(Event::Kind::Run, 200 * US), ev(Event::Kind::Sleep, 2 * MS)}, 0, 100 * US,
+			       300 * US));
+	for_every_preset(w, "preempt-short");
+}
+
+TEST_CASE("oracle: an ineligible sleeper is delayed and leaves at its pick", "[props]")
+{
+	Workload w;
+	w.duration = 100 * MS;
+	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
+	w.tasks.push_back(task("hog2", {ev(Event::Kind::Run, RUN_FOREVER)}));
+	w.tasks.push_back(task("burst", {ev(Event::Kind::Run, 2500 * US), ev(Event::Kind::Sleep, 400 * US)}, -5, 700 * US));
+	for_every_preset(w, "delayed");
+}
+
+TEST_CASE("oracle: sched_yield() pushes the deadline or forfeits the request, per version", "[props]")
+{
+	Workload w;
+	w.duration = 60 * MS;
+	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
+	w.tasks.push_back(task("yielder", {ev(Event::Kind::Run, 300 * US), ev(Event::Kind::Yield),
+					   ev(Event::Kind::Run, 500 * US), ev(Event::Kind::Sleep, 1 * MS)},
+			       2));
+	for_every_preset(w, "yield");
+}
+
+TEST_CASE("oracle: set_user_nice() on the running task reweights it per version", "[props]")
+{
+	Workload w;
+	w.duration = 60 * MS;
+	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
+	w.tasks.push_back(task("niced", {ev(Event::Kind::Run, 1200 * US), ev(Event::Kind::SetNice, 0, -1, 8),
+					 ev(Event::Kind::Run, 800 * US), ev(Event::Kind::SetNice, 0, -1, -6),
+					 ev(Event::Kind::Run, 300 * US), ev(Event::Kind::Sleep, 600 * US)}));
+	for_every_preset(w, "nice");
+}
+
+TEST_CASE("oracle: sched_setattr(sched_runtime) changes the slice per version", "[props]")
+{
+	Workload w;
+	w.duration = 60 * MS;
+	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
+	w.tasks.push_back(task("slicer", {ev(Event::Kind::SetSlice, 400 * US), ev(Event::Kind::Run, 1300 * US),
+					  ev(Event::Kind::SetSlice, 0), ev(Event::Kind::Run, 200 * US),
+					  ev(Event::Kind::Sleep, 900 * US)}));
+	for_every_preset(w, "setattr");
+}
+
+TEST_CASE("oracle: HRTICK ends a slice between ticks", "[props]")
+{
+	for_every_preset(hogs_workload(3, 40 * MS), [](Config& c) { c.features.set(Feature::HRTICK, true); }, "hrtick");
+}
+
+TEST_CASE("oracle: NO_HZ_FULL stops the tick with one task queued", "[props]")
+{
+	Workload w;
+	w.duration = 60 * MS;
+	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
+	w.tasks.push_back(task("periodic", {ev(Event::Kind::Run, 500 * US), ev(Event::Kind::Sleep, 9 * MS)}, 0, 3 * MS));
+	for_every_preset(w, [](Config& c) { c.features.set(Feature::NO_HZ_FULL, true); }, "nohz-full");
+}
+
+TEST_CASE("oracle: the 6.18.0 and 6.18.y preset names follow 6.18.0 and 6.18.17", "[props]")
+{
+	CHECK(oracle::version_of("6.18") == oracle::Version::V6_18_0);
+	CHECK(oracle::version_of("6.18.0") == oracle::Version::V6_18_0);
+	CHECK(oracle::version_of("6.18.y") == oracle::Version::V6_18_17);
+	CHECK_FALSE(oracle::version_of("6.19").has_value());
+}
+
+// ---------------------------------------------------------------- the oracle catches broken models
+
+namespace {
+
+// On every preset the oracle agrees with the correct model on `wl` and
+// disagrees once `b` is switched into the model, on at least one preset.
+void catches(Bug b, const Workload& wl, u32 hz = 250, bool wakeup_preemption = true)
+{
+	bool caught = false;
+	for (const KernelPreset& p : kernel_presets()) {
+		Config good = make_config(p, hz);
+		good.features.set(Feature::WAKEUP_PREEMPTION, wakeup_preemption);
+		const Outcome base = run_oracle(good, wl);
+		INFO("preset " << p.name << ": " << base.report);
+		REQUIRE(base.error.empty());
+		REQUIRE(base.agreed);
+		Config bad = good;
+		bad.bugs.set(b);
+		const Outcome o = run_oracle(bad, wl);
+		caught = caught || (!o.agreed && o.error.empty());
+	}
+	CHECK(caught);
+}
+
+// A hog and a task that runs 50 us every 300 us without wakeup preemption
+// at HZ=100: it waits for the tick, gains lag and keeps it across its sleeps
+// until the clamp binds (docs/findings.md F3).
+Workload ratchet()
+{
+	Workload w;
+	w.duration = 200 * MS;
+	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
+	w.tasks.push_back(task("short", {ev(Event::Kind::Run, 50 * US), ev(Event::Kind::Sleep, 300 * US)}));
+	return w;
+}
+
+}  // namespace
+
+TEST_CASE("oracle catches eligibility off by one", "[props][mutations]") { catches(Bug::ELIGIBLE_STRICT, hogs_workload(3, 50 * MS)); }
+TEST_CASE("oracle catches a deadline renewed from the old deadline", "[props][mutations]") { catches(Bug::DEADLINE_FROM_OLD, hogs_and_sleepers()); }
+TEST_CASE("oracle catches a renewal that does not reschedule", "[props][mutations]") { catches(Bug::NO_RESCHED_ON_RENEWAL, hogs_and_sleepers()); }
+TEST_CASE("oracle catches placement without lag inflation", "[props][mutations]") { catches(Bug::NO_LAG_INFLATION, hogs_and_sleepers()); }
+TEST_CASE("oracle catches a missing lag clamp", "[props][mutations]") { catches(Bug::NO_LAG_CLAMP, ratchet(), 100, false); }
+TEST_CASE("oracle catches a truncating avg_vruntime", "[props][mutations]") { catches(Bug::AVG_VRUNTIME_TRUNC, hogs_and_sleepers()); }
+TEST_CASE("oracle catches a nice change that does not rescale the lag", "[props][mutations]") { catches(Bug::REWEIGHT_NO_RESCALE, hogs_and_sleepers()); }
+TEST_CASE("oracle catches DELAY_ZERO keeping positive lag", "[props][mutations]") { catches(Bug::DELAY_ZERO_KEEPS_LAG, hogs_and_sleepers()); }
+TEST_CASE("oracle catches a pick that takes the first eligible entity", "[props][mutations]") { catches(Bug::PICK_FIRST_ELIGIBLE, hogs_and_sleepers()); }
