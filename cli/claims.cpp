@@ -20,7 +20,7 @@ namespace {
 
 using json::Value;
 
-const std::vector<std::string> setting_keys = {"kernel", "hz", "cpus", "slice", "custom_slice", "features",
+const std::vector<std::string> setting_keys = {"kernel", "hz", "cpus", "online_cpus", "slice", "custom_slice", "features",
 					       "tick_phase", "tick_jitter", "switch_cost", "seed", "duration",
 					       "nice", "hogs", "bug", "workload"};
 const std::vector<std::string> metric_names = {
@@ -162,6 +162,8 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 				s.model.hz = static_cast<u32>(std::stoul(v));
 			else if (k == "cpus")
 				s.model.cpus = static_cast<u32>(std::stoul(v));
+			else if (k == "online_cpus")
+				s.model.online_cpus = static_cast<u32>(std::stoul(v));
 			else if (k == "slice")
 				s.model.slice = v;
 			else if (k == "custom_slice")

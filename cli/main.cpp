@@ -21,6 +21,7 @@
 #include "io/input_error.hpp"
 #include "io/rtapp.hpp"
 #include "model/check.hpp"
+#include "model/cpumask.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
 
@@ -29,9 +30,22 @@ namespace {
 
 void add_model_options(CLI::App* app, ModelOptions& o)
 {
-	app->add_option("--kernel", o.kernel, "kernel preset (eevdf presets lists them): 6.6, 6.12, 6.15, 6.18 (= 6.18.0), 6.18.2, 6.18.5, 6.18.17, 6.18.33")->capture_default_str();
+	app->add_option("--kernel", o.kernel, "kernel preset (eevdf presets lists them): 6.6, 6.12, 6.15, 6.18 (= 6.18.0), 6.18.2, 6.18.5, 6.18.17, 6.18.33, 6.18.39")->capture_default_str();
 	app->add_option("--hz", o.hz, "CONFIG_HZ; TICK_NSEC = (1e9 + HZ/2) / HZ")->capture_default_str();
-	app->add_option("--cpus", o.cpus, "online CPUs, for the default base slice 0.70 ms x (1 + ilog2(min(N, 8)))")
+	app->add_option("--cpus", o.cpus, "CPUs to simulate (1.." + std::to_string(MAX_CPUS) + ")")->capture_default_str();
+	app->add_option("--online-cpus", o.online_cpus,
+			"online CPUs for the default base slice 0.70 ms x (1 + ilog2(min(N, 8))); default --cpus "
+			"(--cpus 1 --online-cpus 8: one CPU of an 8-CPU machine)");
+	app->add_option("--llc", o.llc, "CPUs per last-level cache (MC domain); default all");
+	app->add_flag("--skew-tick", o.skew_tick, "boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later");
+	app->add_option("--ipi-latency", o.ipi_latency, "IPI send -> handler on the target")->capture_default_str();
+	app->add_option("--idle-exit-latency", o.idle_exit_latency, "added when an IPI wakes an idle CPU")
+		->capture_default_str();
+	app->add_option("--wakeup-irq-cost", o.wakeup_irq_cost,
+			"time a wakelist IPI handler takes on a busy target, charged to its task")
+		->capture_default_str();
+	app->add_option("--balance-cost", o.balance_cost,
+			"sched_clock cost of one load-balance pass, for the newidle gate (no simulated time)")
 		->capture_default_str();
 	app->add_option("--slice", o.slice, "base slice (debugfs base_slice_ns), e.g. 3ms; default: the preset's");
 	app->add_option("--features", o.features, "sched features to switch, e.g. +HRTICK,-RUN_TO_PARITY or NO_DELAY_DEQUEUE");
@@ -195,12 +209,14 @@ int main(int argc, char** argv)
 		    "  eevdf sim --hogs 2 --hz 1000 --slice 3ms --tick-jitter 20us --trace out.trace\n"
 		    "  eevdf sim --hogs 3 --duration 1s --timehist th.txt --latency lat.txt --csv runs.csv --schbench\n"
 		    "  eevdf sim --hogs 2 --duration 100ms --chrome trace.json --svg-lag lag.svg\n"
+		    "  eevdf sim --hogs 3 --cpus 2 --duration 50ms --map map.txt --timehist th.txt\n"
 		    "  eevdf sim --hogs 4 --duration 5s --sweep hz=100,250,1000 --sweep slice=1ms..32ms\n"
 		    "Exit status: 0 success; 1 the model broke an invariant; 2 bad usage or input.\n"
 		    "Formats and layouts: docs/cli.md.\n");
 	sim->add_option("workload", so.workload, "rt-app JSON workload file");
 	sim->add_option("--hogs", so.hogs, "N CPU hogs (stress-ng --cpu N on one CPU) instead of a workload file");
 	sim->add_option("--nice", so.nice, "nice of the hogs");
+	sim->add_option("--pin", so.pin, "CPU list the hogs may run on, e.g. 0 or 0-3 (sched_setaffinity); default all");
 	sim->add_option("--custom-slice", so.custom_slice, "sched_setattr(sched_runtime) slice of the hogs (6.12+)");
 	sim->add_option("--duration", so.duration, "simulated time (default: the workload's, or 10s for --hogs)");
 	sim->add_flag("--json", so.json, "print one JSON document instead of the table");
@@ -211,6 +227,7 @@ int main(int argc, char** argv)
 			"schbench-style wakeup-latency percentiles: after the table, or to FILE if given")
 		->expected(0, 1);
 	sim->add_option("--csv", so.csv, "write one CSV row per run (task,pid,start_ns,end_ns,length_ns,reason,cpu) to FILE");
+	sim->add_option("--map", so.map, "write a 'perf sched map'-style chart (a column per CPU, a line per switch) to FILE");
 	sim->add_option("--chrome", so.chrome, "write Chrome JSON (run slices; lag, deadline and V counters) to FILE");
 	sim->add_option("--svg-lag", so.svg_lag, "write an SVG figure of lag and vruntime over time per task to FILE");
 	sim->add_option("--sweep", sweeps,
@@ -306,6 +323,9 @@ int main(int argc, char** argv)
 			so.want_schbench = sim->count("--schbench") > 0;
 			if (so.want_schbench && so.schbench.empty())
 				so.schbench = "-";
+			if (!sweeps.empty() && !so.map.empty())
+				throw UsageError("--map writes one schedule; it cannot be combined with --sweep "
+						 "(run 'eevdf sim' once for the configuration you want to see)");
 			if (!sweeps.empty())
 				return cmd_sweep(mo, so, sweeps, jobs);
 			return cmd_sim(mo, so);

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "cli/args.hpp"
+#include "model/cpumask.hpp"
 
 namespace eevdf::cli {
 
@@ -37,18 +38,39 @@ Config build_config(const ModelOptions& o)
 	}
 	if (o.hz < 1 || o.hz > 100000)
 		throw UsageError("--hz: " + std::to_string(o.hz) + " is outside 1..100000");
-	if (o.cpus < 1)
-		throw UsageError("--cpus: must be at least 1");
-	Config cfg = make_config(*preset, o.hz, o.cpus, parse_bugs(o.bugs));
+	if (o.cpus < 1 || o.cpus > MAX_CPUS)
+		throw UsageError("--cpus: " + std::to_string(o.cpus) + " is outside 1.." + std::to_string(MAX_CPUS));
+	const u32 online = o.online_cpus ? o.online_cpus : o.cpus;
+	if (online < o.cpus)
+		throw UsageError("--online-cpus: " + std::to_string(online) + " is below --cpus " + std::to_string(o.cpus));
+	if (o.llc && (o.llc > o.cpus || o.cpus % o.llc))
+		throw UsageError("--llc: " + std::to_string(o.llc) + " CPUs per LLC do not divide --cpus " +
+				 std::to_string(o.cpus));
+	Config cfg = make_config(*preset, o.hz, online, parse_bugs(o.bugs));
+	cfg.cpus = o.cpus;
+	cfg.llc_size = o.llc;
+	cfg.skew_tick = o.skew_tick;
 	if (!o.slice.empty()) {
 		cfg.base_slice_ns = parse_duration(o.slice, "--slice");
 		if (cfg.base_slice_ns == 0)
 			throw UsageError("--slice: must be positive");
 	}
 	cfg.features = apply_feature_list(cfg.features, o.features, "--features");
+	const Features have = available_features(*cfg.preset);
+	for (unsigned i = 0; i < feature_names.size(); i++) {
+		const Feature f = static_cast<Feature>(i);
+		if (cfg.features[f] && !have[f])
+			throw UsageError("--features: " + std::string(feature_names[i]) + " does not exist in the kernel of preset " +
+					 std::string(cfg.preset->name) + " (" + std::string(cfg.preset->description.substr(0, 8)) +
+					 "...); eevdf presets lists each preset's features");
+	}
 	cfg.knobs.tick_phase = parse_duration(o.tick_phase, "--tick-phase");
 	cfg.knobs.tick_jitter = parse_duration(o.tick_jitter, "--tick-jitter");
 	cfg.knobs.switch_cost = parse_duration(o.switch_cost, "--switch-cost");
+	cfg.knobs.ipi_latency = parse_duration(o.ipi_latency, "--ipi-latency");
+	cfg.knobs.idle_exit_latency = parse_duration(o.idle_exit_latency, "--idle-exit-latency");
+	cfg.knobs.wakeup_irq_cost = parse_duration(o.wakeup_irq_cost, "--wakeup-irq-cost");
+	cfg.knobs.balance_cost = parse_duration(o.balance_cost, "--balance-cost");
 	if (cfg.knobs.tick_phase >= cfg.tick_ns)
 		throw UsageError("--tick-phase: " + o.tick_phase + " must be below TICK_NSEC (" +
 				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");

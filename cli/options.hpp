@@ -13,8 +13,12 @@ namespace eevdf::cli {
 struct ModelOptions {
 	std::string kernel{DEFAULT_PRESET};
 	u32 hz = 250;
-	u32 cpus = 1;
-	std::string slice;  // sysctl_sched_base_slice; empty = the preset's default for --cpus
+	u32 cpus = 1;         // CPUs simulated
+	u32 online_cpus = 0;  // for the default base slice; 0 = cpus
+	u32 llc = 0;          // CPUs per LLC; 0 = all
+	bool skew_tick = false;
+	std::string slice;  // sysctl_sched_base_slice; empty = the preset's default for --online-cpus
+	std::string ipi_latency = "0", idle_exit_latency = "0", wakeup_irq_cost = "0", balance_cost = "0";
 	std::string features;
 	std::string tick_phase = "0", tick_jitter = "0", switch_cost = "0";
 	u64 seed = 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The schedule in the formats kernel developers read: perf sched timehist
-// (rows and -s summary), perf sched latency, schbench's wakeup-latency
-// percentiles, CSV of runs and Chrome JSON. Each is a complete file's text.
+// (rows and -s summary), perf sched latency, perf sched map, schbench's
+// wakeup-latency percentiles, CSV of runs and Chrome JSON. Each is a
+// complete file's text.
 // The exact layouts are in docs/cli.md.
 #pragma once
 
@@ -16,6 +17,7 @@ namespace eevdf::cli {
 std::string format_timehist(const Recorder& r);           // timehist.cpp
 std::string format_latency(const Recorder& r);            // latency.cpp
 std::string format_csv(const Recorder& r);                // csv.cpp
+std::string format_sched_map(const Recorder& r);          // sched_map.cpp; needs the Recorder's switches
 std::string format_chrome(const Recorder& r, const std::string& process_name);  // chrome.cpp
 
 // schbench.cpp: "Wakeup Latencies percentiles (usec) runtime S (s) (N total samples)" ...

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// The schedule as records: every run (one stay on the CPU, sched_switch in
+// The schedule as records: every run (one stay on a CPU, sched_switch in
 // to sched_switch out) with the wait and scheduling delay before it, every
-// wakeup, and optionally per-task samples of lag, vruntime and deadline and
-// of V. The timehist, latency, CSV, Chrome JSON and SVG outputs read these.
+// wakeup, and optionally every switch and per-task samples of lag, vruntime
+// and deadline and of V. The timehist, latency, CSV, map, Chrome JSON and
+// SVG outputs read these.
 #pragma once
 
 #include <string>
@@ -22,32 +23,47 @@ struct RunRecord {
 	u64 wait;      // start - its previous switch out (or its creation)
 	u64 delay;     // start - when it became runnable (wakeup, creation or preemption); 0 for idle
 	char state;    // prev_state at the end: R preempted, S blocked, X exited
+	u32 cpu = 0;   // the CPU it ran on (Simulation::event_cpu() of both switches)
+};
+
+// One sched_switch as the trace has it: at t on cpu, prev off and next on.
+struct SwitchRecord {
+	u64 t;
+	u32 cpu;
+	int prev, next;
 };
 
 struct Sample {
 	u64 t;
-	s64 lag_ns;    // Simulation::lag_ns(): w (V - v) / NICE_0_LOAD
+	s64 lag_ns;    // Simulation::lag_ns(): w (V - v) / NICE_0_LOAD on the task's CPU
 	u64 vruntime;
 	u64 deadline;
 };
 
 class Recorder : public eevdf::Observer {
 public:
-	explicit Recorder(bool samples = false) : want_samples_(samples) {}
+	explicit Recorder(bool samples = false, bool switches = false)
+		: want_samples_(samples), want_switches_(switches) {}
 
 	void on_switch(const Simulation&, u64 t, int prev, int next, bool prev_runnable, u64 run_start) override;
 	void on_wakeup(const Simulation&, u64 t, int task, int waker, bool new_task) override;
+	void on_migrate(const Simulation&, u64 t, int task, u32 from, u32 to) override;
 	void on_block(const Simulation&, u64 t, int task, bool delayed, bool exited) override;
 	void on_tick(const Simulation&, u64 t, bool hrtick) override;
 
-	// Names, pids and the end time, once the simulation has run.
+	// Names, pids, the end time and the runs still under way, once the simulation has run.
 	void finish(const Simulation& sim);
 
-	std::vector<RunRecord> runs;  // completed runs in time order, idle included
+	std::vector<RunRecord> runs;  // completed runs of every CPU in the order they ended, idle included
+	std::vector<RunRecord> open_runs;  // per CPU: the run under way at the end (end = end_ns); not a run
+	std::vector<SwitchRecord> switches;  // every sched_switch in order, when asked for
 	std::vector<std::string> names;
 	std::vector<int> pids;
+	std::vector<u64> migrations;  // per task: set_task_cpu() moves (sched_migrate_task)
 	std::vector<std::vector<Sample>> samples;    // per task, while queued
-	std::vector<std::pair<u64, u64>> v_samples;  // (t, V = avg_vruntime)
+	std::vector<std::pair<u64, u64>> v_samples;  // (t, V = avg_vruntime) of CPU 0
+	std::vector<std::vector<std::pair<u64, u64>>> cpu_v_samples;  // per CPU, only with several CPUs
+	u32 nr_cpus = 1;
 	u64 end_ns = 0;
 
 	std::string name(int task) const { return task < 0 ? "<idle>" : names[static_cast<size_t>(task)]; }
@@ -60,14 +76,19 @@ private:
 		u64 ready = NO_TIME;      // became runnable, not yet run
 		bool exited = false;
 	};
-	State& st(int task) { return task < 0 ? idle_ : states_[static_cast<size_t>(task)]; }
+	// Each CPU has its own idle task (swapper/N) and its run under way; a
+	// task's state follows it from CPU to CPU.
+	struct Cpu {
+		State idle{0, 0, NO_TIME, false};
+		RunRecord current{IDLE, 0, NO_TIME, 0, 0, 'R', 0};
+	};
+	State& st(int task, u32 cpu) { return task < 0 ? cpus_[cpu].idle : states_[static_cast<size_t>(task)]; }
 	void ensure(const Simulation& sim);
 	void sample(const Simulation& sim, u64 t);
 
-	bool want_samples_;
+	bool want_samples_, want_switches_;
 	std::vector<State> states_;
-	State idle_{0, 0, NO_TIME, false};
-	RunRecord current_{IDLE, 0, NO_TIME, 0, 0, 'R'};  // the run under way
+	std::vector<Cpu> cpus_;
 };
 
 }  // namespace eevdf::cli

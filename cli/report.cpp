@@ -37,7 +37,7 @@ std::vector<u64> tick_histogram(const std::vector<u64>& runs, u64 tick)
 	return counts;
 }
 
-ordered_json task_json(const TaskMetrics& m, u64 tick)
+ordered_json task_json(const TaskMetrics& m, u64 tick, bool smp)
 {
 	const Distribution runs = summarize(m.runs);
 	ordered_json j;
@@ -51,6 +51,13 @@ ordered_json task_json(const TaskMetrics& m, u64 tick)
 	j["involuntary_switches"] = m.involuntary_switches;
 	j["wakeup_latency_ns"] = latency_json(summarize(m.wakeup_latency));
 	j["max_abs_lag_ns"] = m.max_abs_lag_ns;
+	if (smp) {
+		j["migrations"] = m.migrations;
+		j["wakeups"] = ordered_json{{"total", m.wakeups}, {"local", m.wakeups_local},
+					   {"remote", m.wakeups_remote}, {"migrated", m.wakeups_migrate}};
+		j["run_delay_ns"] = m.run_delay_ns;
+		j["cpu_ns_per_cpu"] = m.cpu_ns_per_cpu;
+	}
 	return j;
 }
 
@@ -71,6 +78,16 @@ TaskMetrics total_metrics(const MetricsCollector& m)
 		t.involuntary_switches += x.involuntary_switches;
 		t.wakeup_latency.insert(t.wakeup_latency.end(), x.wakeup_latency.begin(), x.wakeup_latency.end());
 		t.max_abs_lag_ns = std::max(t.max_abs_lag_ns, x.max_abs_lag_ns);
+		t.migrations += x.migrations;
+		t.wakeups += x.wakeups;
+		t.wakeups_local += x.wakeups_local;
+		t.wakeups_remote += x.wakeups_remote;
+		t.wakeups_migrate += x.wakeups_migrate;
+		t.run_delay_ns += x.run_delay_ns;
+		if (t.cpu_ns_per_cpu.size() < x.cpu_ns_per_cpu.size())
+			t.cpu_ns_per_cpu.resize(x.cpu_ns_per_cpu.size());
+		for (size_t c = 0; c < x.cpu_ns_per_cpu.size(); c++)
+			t.cpu_ns_per_cpu[c] += x.cpu_ns_per_cpu[c];
 	}
 	return t;
 }
@@ -85,21 +102,37 @@ std::string format_json(const Report& r)
 	cfg["tick_ns"] = c.tick_ns;
 	cfg["base_slice_ns"] = c.base_slice_ns;
 	cfg["cpus"] = c.cpus;
+	if (c.online_cpus != c.cpus)
+		cfg["online_cpus"] = c.online_cpus;
+	if (c.cpus > 1) {
+		cfg["llc_size"] = llc_size_of(c);
+		cfg["skew_tick"] = c.skew_tick;
+	}
 	ordered_json feats = ordered_json::object();
-	for (unsigned i = 0; i < feature_names.size(); i++)
+	// The SMP features only where there are several CPUs (they decide
+	// nothing on one), so one-CPU documents keep their shape.
+	const unsigned nfeat = c.cpus > 1 ? static_cast<unsigned>(feature_names.size()) : FIRST_SMP_FEATURE;
+	for (unsigned i = 0; i < nfeat; i++)
 		feats[std::string(feature_names[i])] = c.features[static_cast<Feature>(i)];
 	cfg["features"] = feats;
 	cfg["seed"] = c.seed;
 	cfg["knobs"] = ordered_json{{"tick_phase_ns", c.knobs.tick_phase},
 				    {"tick_jitter_ns", c.knobs.tick_jitter},
 				    {"switch_cost_ns", c.knobs.switch_cost}};
+	if (c.cpus > 1) {
+		cfg["knobs"]["ipi_latency_ns"] = c.knobs.ipi_latency;
+		cfg["knobs"]["idle_exit_latency_ns"] = c.knobs.idle_exit_latency;
+		cfg["knobs"]["wakeup_irq_cost_ns"] = c.knobs.wakeup_irq_cost;
+		cfg["knobs"]["balance_cost_ns"] = c.knobs.balance_cost;
+	}
 	cfg["duration_ns"] = r.sim.now();
 
 	ordered_json tasks = ordered_json::array();
+	const bool smp = c.cpus > 1;
 	for (const TaskMetrics& m : r.metrics.tasks)
-		tasks.push_back(task_json(m, c.tick_ns));
+		tasks.push_back(task_json(m, c.tick_ns, smp));
 
-	ordered_json summary = task_json(total_metrics(r.metrics), c.tick_ns);
+	ordered_json summary = task_json(total_metrics(r.metrics), c.tick_ns, smp);
 	summary.erase("name");
 	summary.erase("pid");
 	summary["busy_ns"] = r.sim.busy_ns();
@@ -111,6 +144,21 @@ std::string format_json(const Report& r)
 	doc["config"] = cfg;
 	doc["tasks"] = tasks;
 	doc["summary"] = summary;
+	if (smp) {
+		ordered_json cpus = ordered_json::array();
+		for (size_t i = 0; i < r.metrics.cpus.size(); i++) {
+			const CpuMetrics& m = r.metrics.cpus[i];
+			cpus.push_back(ordered_json{{"cpu", i},
+						    {"busy_ns", m.busy_ns},
+						    {"idle_ns", m.idle_ns},
+						    {"switches", m.switches},
+						    {"ticks", m.ticks},
+						    {"ipis", m.ipis},
+						    {"balance_attempts", m.balance_attempts},
+						    {"tasks_pulled", m.tasks_pulled}});
+		}
+		doc["cpus"] = cpus;
+	}
 	return doc.dump(2) + "\n";
 }
 
@@ -147,6 +195,24 @@ std::string format_table(const Report& r)
 			if (hist[k])
 				out += " " + std::to_string(k) + ":" + std::to_string(hist[k]);
 		out += "\n";
+	}
+	if (r.sim.nr_cpus() > 1) {
+		out += "# migrations (wake-ups local/remote/migrated):";
+		for (const TaskMetrics& m : r.metrics.tasks)
+			out += " " + m.name + "=" + std::to_string(m.migrations) + " (" + std::to_string(m.wakeups_local) +
+			       "/" + std::to_string(m.wakeups_remote) + "/" + std::to_string(m.wakeups_migrate) + ")";
+		out += "\n";
+		for (size_t i = 0; i < r.metrics.cpus.size(); i++) {
+			const CpuMetrics& m = r.metrics.cpus[i];
+			std::snprintf(line, sizeof line,
+				      "# cpu %zu: busy %s ms, idle %s ms, %llu switches, %llu ticks, %llu IPIs, %llu balance "
+				      "attempts, %llu tasks pulled\n",
+				      i, ms(m.busy_ns).c_str(), ms(m.idle_ns).c_str(), static_cast<unsigned long long>(m.switches),
+				      static_cast<unsigned long long>(m.ticks), static_cast<unsigned long long>(m.ipis),
+				      static_cast<unsigned long long>(m.balance_attempts),
+				      static_cast<unsigned long long>(m.tasks_pulled));
+			out += line;
+		}
 	}
 	return out;
 }

@@ -39,6 +39,43 @@ std::string process_name(const Config& cfg)
 	return "eevdf model (kernel " + std::string(cfg.preset->name) + ", HZ=" + std::to_string(cfg.hz) + ")";
 }
 
+// "0-3,6" -> {0,1,2,3,6}, as the kernel's cpulist_parse() reads a list.
+std::vector<u32> parse_cpu_list(const std::string& text, const std::string& flag)
+{
+	std::vector<u32> cpus;
+	size_t i = 0;
+	auto number = [&]() -> u32 {
+		if (i >= text.size() || text[i] < '0' || text[i] > '9')
+			throw UsageError(flag + ": '" + text + "' is not a CPU list (e.g. 0, 0-3 or 0,2)");
+		u64 v = 0;
+		while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+			v = v * 10 + static_cast<u64>(text[i++] - '0');
+			if (v >= MAX_CPUS)
+				throw UsageError(flag + ": CPU " + std::to_string(v) + " in '" + text + "' is beyond " +
+						 std::to_string(MAX_CPUS - 1));
+		}
+		return static_cast<u32>(v);
+	};
+	while (i < text.size()) {
+		const u32 a = number();
+		u32 b = a;
+		if (i < text.size() && text[i] == '-') {
+			i++;
+			b = number();
+			if (b < a)
+				throw UsageError(flag + ": range " + std::to_string(a) + "-" + std::to_string(b) + " in '" +
+						 text + "' goes backwards");
+		}
+		for (u32 c = a; c <= b; c++)
+			cpus.push_back(c);
+		if (i < text.size() && text[i++] != ',')
+			throw UsageError(flag + ": '" + text + "' is not a CPU list (e.g. 0, 0-3 or 0,2)");
+	}
+	if (cpus.empty())
+		throw UsageError(flag + ": an empty CPU list");
+	return cpus;
+}
+
 }  // namespace
 
 Workload build_workload(const SimOptions& s)
@@ -56,8 +93,12 @@ Workload build_workload(const SimOptions& s)
 			t.nice = s.nice;
 			if (!s.custom_slice.empty())
 				t.custom_slice = parse_duration(s.custom_slice, "--custom-slice");
+			if (!s.pin.empty())
+				t.cpus = parse_cpu_list(s.pin, "--pin");
 		}
 	} else {
+		if (!s.pin.empty())
+			throw UsageError("--pin applies to --hogs; a workload file sets \"cpus\" per task");
 		if (s.nice || !s.custom_slice.empty())
 			throw UsageError("--nice and --custom-slice apply to --hogs; a workload file sets priority and dl-runtime per task");
 		wl = load_rtapp_file(s.workload);
@@ -79,12 +120,12 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	Simulation sim(cfg, wl);
 	MetricsCollector metrics;
 	FtraceWriter trace;
-	Recorder rec(!so.chrome.empty() || !so.svg_lag.empty());
+	Recorder rec(!so.chrome.empty() || !so.svg_lag.empty(), !so.map.empty());
 	sim.add_observer(&metrics);
 	if (!so.trace.empty())
 		sim.add_observer(&trace);
-	const bool recording = !(so.timehist.empty() && so.latency.empty() && so.csv.empty() && so.chrome.empty() &&
-				 so.svg_lag.empty());
+	const bool recording = !(so.timehist.empty() && so.latency.empty() && so.csv.empty() && so.map.empty() &&
+				 so.chrome.empty() && so.svg_lag.empty());
 	if (recording)
 		sim.add_observer(&rec);
 	InvariantChecker checker;
@@ -105,6 +146,8 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 		write_file_atomic(so.latency, format_latency(rec), "--latency");
 	if (!so.csv.empty())
 		write_file_atomic(so.csv, format_csv(rec), "--csv");
+	if (!so.map.empty())
+		write_file_atomic(so.map, format_sched_map(rec), "--map");
 	if (!so.chrome.empty())
 		write_file_atomic(so.chrome, format_chrome(rec, process_name(cfg)), "--chrome");
 	if (!so.svg_lag.empty())

@@ -15,12 +15,13 @@ struct SimOptions {
 	int hogs = 0;
 	int nice = 0;
 	std::string custom_slice;
+	std::string pin;  // --pin: CPU list every hog is allowed on ("0", "0-3", "0,2"); empty = all
 	std::string duration;
 	bool json = false;
 	bool check = false;
 	std::string counterexample = "eevdf-counterexample.json";
 	// outputs, each written whole or not at all; "" = not requested
-	std::string trace, timehist, latency, csv, chrome, svg_lag;
+	std::string trace, timehist, latency, csv, map, chrome, svg_lag;
 	std::string schbench;  // "-": after the table on stdout; else a file
 	bool want_schbench = false;
 };

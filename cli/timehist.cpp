@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // perf sched timehist: one row per run, written when it ends (the
-// sched_switch that takes the task off the CPU), then the -s summary.
-// Layout after tools/perf/builtin-sched.c (timehist_header(),
-// timehist_print_sample(), timehist_print_summary()); comm width 30.
+// sched_switch that takes the task off its CPU) with that CPU, then the -s
+// summary with one idle line per CPU. Layout after
+// tools/perf/builtin-sched.c (timehist_header(), timehist_print_sample(),
+// timehist_print_summary()); comm width 30.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <vector>
 
 #include "cli/outputs.hpp"
 
@@ -61,15 +64,18 @@ std::string format_timehist(const Recorder& r)
 	out += b;
 
 	std::map<int, Stats> stats;  // by task id; idle is -1
-	u64 idle_ns = 0, switches = 0;
+	const size_t ncpus = std::max<size_t>(r.nr_cpus, 1);
+	std::vector<u64> idle_ns(ncpus, 0), cpu_runs(ncpus, 0);
+	u64 switches = 0;
 	for (const RunRecord& run : r.runs) {
 		const u64 len = run.end - run.start;
-		std::snprintf(b, sizeof b, "%15s [%04d]  %-*s  %9s  %9s  %9s\n", sec_usec(run.end).c_str(), 0, COMM_WIDTH,
-			      commstr(r, run.task).c_str(), msec(run.wait).c_str(), msec(run.delay).c_str(),
+		std::snprintf(b, sizeof b, "%15s [%04u]  %-*s  %9s  %9s  %9s\n", sec_usec(run.end).c_str(), run.cpu,
+			      COMM_WIDTH, commstr(r, run.task).c_str(), msec(run.wait).c_str(), msec(run.delay).c_str(),
 			      msec(len).c_str());
 		out += b;
+		cpu_runs[run.cpu]++;
 		if (run.task < 0) {
-			idle_ns += len;
+			idle_ns[run.cpu] += len;
 			continue;
 		}
 		switches++;
@@ -91,13 +97,17 @@ std::string format_timehist(const Recorder& r)
 	out += b;
 	out += dots(COMM_WIDTH + 87) + "\n";
 	u64 total_run = 0;
+	auto migrations = [&](int task) {
+		return static_cast<size_t>(task) < r.migrations.size() ? r.migrations[static_cast<size_t>(task)] : 0;
+	};
 	auto row = [&](int task, const Stats& s) {
 		const double mean = static_cast<double>(s.total) / static_cast<double>(s.n);
 		const double var = s.sum_sq / static_cast<double>(s.n) - mean * mean;
 		const double rel = mean > 0 ? 100.0 * std::sqrt(var > 0 ? var : 0) / mean : 0;
-		std::snprintf(b, sizeof b, "%*s  %6d  %9llu  %11s  %9s  %10s  %10s  %6.2f  %10d\n", COMM_WIDTH,
+		std::snprintf(b, sizeof b, "%*s  %6d  %9llu  %11s  %9s  %10s  %10s  %6.2f  %10llu\n", COMM_WIDTH,
 			      commstr(r, task).c_str(), -1, static_cast<unsigned long long>(s.n), msec(s.total).c_str(),
-			      msec(s.min).c_str(), msec(s.total / s.n).c_str(), msec(s.max).c_str(), rel, 0);
+			      msec(s.min).c_str(), msec(s.total / s.n).c_str(), msec(s.max).c_str(), rel,
+			      static_cast<unsigned long long>(migrations(task)));
 		out += b;
 	};
 	for (const auto& [task, s] : stats) {
@@ -114,14 +124,25 @@ std::string format_timehist(const Recorder& r)
 			if (s.exited)
 				row(task, s);
 	}
-	const double pct = r.end_ns ? 100.0 * static_cast<double>(idle_ns) / static_cast<double>(r.end_ns) : 0;
-	std::snprintf(b, sizeof b, "\nIdle stats:\n    CPU  0 idle for %10s  msec  (%6.2f%%)\n", msec(idle_ns).c_str(), pct);
-	out += b;
+	out += "\nIdle stats:\n";
+	for (size_t c = 0; c < ncpus; c++) {
+		// perf's wording for a CPU whose idle task never ran a whole period:
+		// here one that never switched, so idle from 0 to the end.
+		const bool never_switched = cpu_runs[c] == 0 && c < r.open_runs.size() && r.open_runs[c].task < 0 &&
+					    r.open_runs[c].start == 0;
+		const double pct = r.end_ns ? 100.0 * static_cast<double>(idle_ns[c]) / static_cast<double>(r.end_ns) : 0;
+		if (never_switched)
+			std::snprintf(b, sizeof b, "    CPU %2zu idle entire time window\n", c);
+		else
+			std::snprintf(b, sizeof b, "    CPU %2zu idle for %10s  msec  (%6.2f%%)\n", c, msec(idle_ns[c]).c_str(),
+				      pct);
+		out += b;
+	}
 	std::snprintf(b, sizeof b,
 		      "\n    Total number of unique tasks: %zu\nTotal number of context switches: %llu\n"
-		      "           Total run time (msec): %s\n    Total scheduling time (msec): %s (x 1)\n",
+		      "           Total run time (msec): %s\n    Total scheduling time (msec): %s (x %zu)\n",
 		      stats.size(), static_cast<unsigned long long>(switches), msec(total_run).c_str(),
-		      msec(r.end_ns).c_str());
+		      msec(r.end_ns).c_str(), ncpus);
 	out += b;
 	return out;
 }

@@ -15,7 +15,8 @@ written to the kernel's format rather than to the model's writer:
   next_comm=%s next_pid=%d next_prio=%d, prev_state one of the task-state
   letters (R S D T t X Z P I, "+" appended when preempted with need-resched);
 - sched_wakeup/sched_wakeup_new/sched_waking: comm=%s pid=%d prio=%d
-  target_cpu=%03d.
+  target_cpu=%03d;
+- sched_migrate_task: comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d.
 """
 import re
 
@@ -26,6 +27,8 @@ SWITCH = re.compile(r"^prev_comm=(?P<prev_comm>.{1,15}) prev_pid=(?P<prev_pid>-?
                     r"prev_state=(?P<prev_state>[RSDTtXZPI](?:\|[RSDTtXZPI])*\+?) ==> "
                     r"next_comm=(?P<next_comm>.{1,15}) next_pid=(?P<next_pid>-?\d+) next_prio=(?P<next_prio>-?\d+)$")
 WAKEUP = re.compile(r"^comm=(?P<comm>.{1,15}) pid=(?P<pid>-?\d+) prio=(?P<prio>-?\d+)(?: success=1)? target_cpu=(?P<target_cpu>\d{3})$")
+MIGRATE = re.compile(r"^comm=(?P<comm>.{1,15}) pid=(?P<pid>-?\d+) prio=(?P<prio>-?\d+) "
+                     r"orig_cpu=(?P<orig_cpu>\d+) dest_cpu=(?P<dest_cpu>\d+)$")
 ENTRIES = re.compile(r"^# entries-in-buffer/entries-written: (\d+)/(\d+)\s+#P:(\d+)$")
 
 
@@ -59,6 +62,8 @@ def parse(text):
             f = SWITCH.match(m["body"])
         elif e["event"] in ("sched_wakeup", "sched_wakeup_new", "sched_waking"):
             f = WAKEUP.match(m["body"])
+        elif e["event"] == "sched_migrate_task":
+            f = MIGRATE.match(m["body"])
         else:
             raise ParseError(f"line {n}: unknown event {e['event']}")
         if not f:
@@ -74,17 +79,19 @@ def parse(text):
 
 
 def runs(events):
-    """On-CPU intervals from sched_switch: (pid, start_us, end_us, prev_state).
-    Checks that each switch's prev is the previous switch's next."""
-    out, cur, since = [], None, None
+    """On-CPU intervals from sched_switch: (pid, start_us, end_us, prev_state),
+    in the order they end. Checks that each switch's prev is the previous
+    switch's next on the same CPU."""
+    out, cur, since = [], {}, {}
     for e in events:
         if e["event"] != "sched_switch":
             continue
-        if cur is not None and e["prev_pid"] != cur:
-            raise ParseError(f"switch at {e['ts_us']} us: prev_pid {e['prev_pid']} is not the running pid {cur}")
+        c = e["cpu"]
+        if c in cur and e["prev_pid"] != cur[c]:
+            raise ParseError(f"switch at {e['ts_us']} us on CPU {c}: prev_pid {e['prev_pid']} is not the running pid {cur[c]}")
         if e["pid"] != e["prev_pid"]:
             raise ParseError(f"switch at {e['ts_us']} us is logged in the context of {e['pid']}, not prev {e['prev_pid']}")
-        if cur is not None and cur != 0:
-            out.append((cur, since, e["ts_us"], e["prev_state"]))
-        cur, since = e["next_pid"], e["ts_us"]
+        if cur.get(c, 0) != 0:
+            out.append((cur[c], since[c], e["ts_us"], e["prev_state"]))
+        cur[c], since[c] = e["next_pid"], e["ts_us"]
     return out

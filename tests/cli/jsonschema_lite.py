@@ -2,7 +2,7 @@
 """A small JSON Schema validator (no pip on the build machines): the subset
 the project's schemas use, with draft 2020-12 meaning: type, properties,
 required, additionalProperties (false or a schema), items, minItems, enum,
-const, minimum, pattern, oneOf, anyOf, $ref to "#/$defs/NAME"."""
+const, minimum, maximum, pattern, oneOf, anyOf, $ref to "#/$defs/NAME"."""
 import re
 
 TYPES = {
@@ -34,6 +34,8 @@ def errors(value, schema, root=None, path="$"):
         out.append(f"{path}: {value!r:.60} is not one of {schema['enum']}")
     if "minimum" in schema and TYPES["number"](value) and value < schema["minimum"]:
         out.append(f"{path}: {value} is below the minimum {schema['minimum']}")
+    if "maximum" in schema and TYPES["number"](value) and value > schema["maximum"]:
+        out.append(f"{path}: {value} is above the maximum {schema['maximum']}")
     if "pattern" in schema and isinstance(value, str) and not re.search(schema["pattern"], value):
         out.append(f"{path}: {value!r:.60} does not match {schema['pattern']}")
     if isinstance(value, dict):

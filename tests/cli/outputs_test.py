@@ -368,7 +368,7 @@ def probe_prints_the_kernel_beside_the_model():
     p = subprocess.run([EEVDF, "probe", "--hogs", "4", "--slice", "3ms"], capture_output=True, text=True, env=env)
     assert p.returncode == 0, (p.returncode, p.stderr)
     rows = {r.split("|")[1].strip(): [c.strip() for c in r.split("|")[2:5]] for r in p.stdout.splitlines() if r.startswith("| ")}
-    sim = json.loads(run("sim", "--hogs", "4", "--hz", "250", "--cpus", "2", "--custom-slice", "3ms",
+    sim = json.loads(run("sim", "--hogs", "4", "--hz", "250", "--cpus", "1", "--online-cpus", "2", "--custom-slice", "3ms",
                          "--duration", "1s", "--json").stdout)["summary"]["run_ns"]
     assert rows["hog runs"][0] == "250", rows
     assert rows["hog runs"][1] == str(sim["count"]), (rows, sim)
@@ -407,11 +407,104 @@ def probe_prints_a_row_per_hog_at_its_nice_level():
         json.dump({"global": {"duration": 1, "default_policy": "SCHED_OTHER"},
                    "tasks": {"heavy": {"priority": -10, "dl-runtime": 3000, "loop": -1, "run": 1000000},
                              "light": {"priority": 0, "dl-runtime": 3000, "loop": -1, "run": 1000000}}}, f)
-    sim = {t["name"]: t["run_ns"] for t in json.loads(run("sim", wl, "--hz", "250", "--cpus", "2", "--json").stdout)["tasks"]}
+    sim = {t["name"]: t["run_ns"] for t in json.loads(run("sim", wl, "--hz", "250", "--cpus", "1", "--online-cpus", "2", "--json").stdout)["tasks"]}
     h = sim["heavy"]
     assert rows["hog0 (nice -10) mean / p99 / max"][0] == "33.000 / 40.000 / 41.000", rows
     assert rows["hog0 (nice -10) mean / p99 / max"][1] == "%.3f / %.3f / %.3f" % (h["mean"] / 1e6, h["p99"] / 1e6, h["max"] / 1e6), (rows, h)
     assert rows["hog1 (nice 0) mean / p99 / max"][0] == "no whole run", rows
+
+
+# The same outputs on two CPUs: 3 hogs and the sleepers, so tasks share a
+# CPU, wake on either and the balancer moves some.
+SMP = ["--hz", "1000", "--slice", "3ms", "--cpus", "2"]
+SMP_DOC = json.loads(run("sim", WORKLOAD, *SMP, "--json").stdout)
+run("sim", WORKLOAD, *SMP, "--trace", path("smp.trace"), "--timehist", path("smp-th.txt"), "--csv", path("smp.csv"),
+    "--chrome", path("smp-c.json"), "--map", path("smp-map.txt"))
+with open(path("smp.csv"), newline="") as f:
+    SMP_CSV = list(csv.DictReader(f))
+
+
+@test
+def smp_csv_runs_are_per_cpu_and_never_overlap_on_one():
+    assert {r["cpu"] for r in SMP_CSV} == {"0", "1"}, "both CPUs run tasks"
+    for cpu in ("0", "1"):
+        mine = sorted((int(r["start_ns"]), int(r["end_ns"])) for r in SMP_CSV if r["cpu"] == cpu)
+        for (s0, e0), (s1, e1) in zip(mine, mine[1:]):
+            assert e0 <= s1, (cpu, (s0, e0), (s1, e1))
+    for t in SMP_DOC["tasks"]:
+        assert sum(1 for r in SMP_CSV if int(r["pid"]) == t["pid"]) == t["runs"], t["name"]
+
+
+@test
+def smp_ftrace_switches_carry_the_cpu_of_the_csv_runs():
+    header, events = ftrace_parser.parse(open(path("smp.trace")).read())
+    assert header["cpus"] == 2
+    assert {e["cpu"] for e in events if e["event"] == "sched_switch"} == {0, 1}
+    # a run begins with a sched_switch in on its CPU at its start
+    ins = {(e["next_pid"], e["ts_us"], e["cpu"]) for e in events if e["event"] == "sched_switch"}
+    for r in SMP_CSV:
+        assert (int(r["pid"]), int(r["start_ns"]) // 1000, int(r["cpu"])) in ins, r
+
+
+@test
+def smp_timehist_rows_name_the_cpu_and_the_summary_each_idle_cpu():
+    lines = open(path("smp-th.txt")).read().split("\n")
+    row = re.compile(r"^ *(\d+\.\d{6}) \[(\d{4})\]  (\S.{0,29}?) +(\d+\.\d{3})  +(\d+\.\d{3})  +(\d+\.\d{3})$")
+    rows, i = [], 3
+    while lines[i]:
+        m = row.match(lines[i])
+        assert m, lines[i]
+        rows.append(m.groups())
+        i += 1
+    got = sorted((r[2], r[0], int(r[1])) for r in rows if r[2] != "<idle>")
+    want = sorted((f"{r['task']}[{r['pid']}]", "%d.%06d" % divmod(int(r["end_ns"]) // 1000, 10**6), int(r["cpu"]))
+                  for r in SMP_CSV)
+    assert got == want, (got[:3], want[:3])
+    text = "\n".join(lines[i:])
+    assert re.search(r"CPU  0 idle (for|entire)", text) and re.search(r"CPU  1 idle (for|entire)", text), text
+    assert "Total scheduling time (msec): 200.000 (x 2)" in text
+    mig = {t["name"]: t["migrations"] for t in SMP_DOC["tasks"]}
+    summ = re.compile(r"^ *(\S+)\[\d+\] +-1 +\d+ +.* (\d+)$")
+    for l in lines[i:]:
+        m = summ.match(l)
+        if m and m[1] in mig:
+            assert int(m[2]) == mig[m[1]], (l, mig)
+
+
+@test
+def smp_map_has_a_line_per_switch_and_a_column_per_cpu():
+    lines = open(path("smp-map.txt")).read().rstrip("\n").split("\n")
+    _, events = ftrace_parser.parse(open(path("smp.trace")).read())
+    sw = [e for e in events if e["event"] == "sched_switch"]
+    assert len(lines) == len(sw), (len(lines), len(sw))
+    line = re.compile(r"^  ([ *])(..) ([ *])(..|  ) +(\d+\.\d{6}) secs ?(.*)$")
+    short = {}
+    for l, e in zip(lines, sw):
+        m = line.match(l)
+        assert m, l
+        star = 0 if m[1] == "*" else 1
+        assert (m[1] == "*") != (m[3] == "*"), l  # exactly the CPU that switched is starred
+        assert star == e["cpu"] and m[5] == "%d.%06d" % divmod(e["ts_us"], 10**6), (l, e)
+        if m[6]:
+            code, who = m[6].split(" => ")
+            short[code] = who
+        # the starred column shows what the switch put on that CPU
+        code = m[2] if star == 0 else m[4]
+        assert short[code].rsplit(":", 1)[1] == str(e["next_pid"]), (l, e, short[code])
+
+
+@test
+def smp_chrome_has_a_track_per_cpu_with_its_runs():
+    c = json.load(open(path("smp-c.json")))
+    validate(c, "chrome.schema.json")
+    procs = {e["pid"]: e["args"]["name"] for e in c["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"}
+    assert "CPU 0" in procs.values() and "CPU 1" in procs.values(), procs
+    cpu_pid = {v: k for k, v in procs.items()}
+    for cpu in ("0", "1"):
+        xs = sorted((round(e["ts"] * 1000), round((e["ts"] + e["dur"]) * 1000), e["name"])
+                    for e in c["traceEvents"] if e["ph"] == "X" and e["pid"] == cpu_pid["CPU " + cpu])
+        want = sorted((int(r["start_ns"]), int(r["end_ns"]), r["task"]) for r in SMP_CSV if r["cpu"] == cpu)
+        assert xs == want, (cpu, xs[:3], want[:3])
 
 
 print(f"outputs: {len(failures)} failed")
