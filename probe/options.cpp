@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "options.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+
+#include <sched.h>
+
+#include "scenario.hpp"
+
+namespace probe {
+
+void usage(FILE *f)
+{
+	std::fprintf(f,
+"usage: eevdf-probe [options]\n"
+"  --hogs N               CPU-hog threads (default 4)\n"
+"  --nices A,B,...        nice level of each hog (-20..19, one per hog;\n"
+"                         default: all 0), set with sched_setattr\n"
+"  --slice DUR|default    EEVDF slice set with sched_setattr(sched_runtime);\n"
+"                         'default' leaves the kernel's slice (default)\n"
+"  --duration DUR         measured window (default 5s; max 600s)\n"
+"  --cpu K                CPU the hogs are pinned to (default 1)\n"
+"  --waker PERIOD_US:RUN_US  add a periodic task on CPU K: sleeps until the\n"
+"                         next period (clock_nanosleep TIMER_ABSTIME), then\n"
+"                         spins RUN_US wall-clock microseconds\n"
+"  --waker-slice DUR|default  slice of the waker (default: same as --slice)\n"
+"  --waker-offset DUR     first expected wake is T0 + DUR (default 1ms); T0\n"
+"                         is put on a multiple of the tick period\n"
+"  --gap-us N             gap that ends a run (default 30)\n"
+"  --irq-gap-us N         shorter gaps are counted as interrupts (default 2)\n"
+"  --warmup DUR           spinning before the window opens (default 500ms)\n"
+"  --trace | --no-trace   require / disable sched_switch tracing (default:\n"
+"                         use tracefs if it is available)\n"
+"  --isolate              run in a new session (so a new autogroup of its own)\n"
+"                         and set that autogroup's nice to -20, so tasks of\n"
+"                         other autogroups barely get CPU K and the load\n"
+"                         balancer keeps them away; the hogs keep their own\n"
+"                         nice (0 unless --nices)\n"
+"  --json                 print a JSON document instead of tables\n"
+"  --json-out FILE        also write the JSON document to FILE\n"
+"  --dump-trace FILE      save the raw trace text (window and warm-up)\n"
+"multi-CPU scenarios (no pinning; with --isolate all tasks share one new\n"
+"autogroup; --duration, --warmup, --slice, --isolate, --json, --json-out,\n"
+"--dump-trace and --trace apply; sched_switch tracing is required):\n"
+"  --scenario NAME        run scenario NAME on every online CPU\n"
+"  --list-scenarios       print the scenarios and exit\n"
+"  --share-window DUR     CPU share measured over windows of DUR (default 100ms)\n"
+"  --sleeper PERIOD_US:RUN_US  periodic sleepers of the scenario (default\n"
+"                         10000:1000; RUN_US is CPU time)\n"
+"  --pingpong-run DUR     CPU time each ping-pong thread spends before waking\n"
+"                         the other (default 200us)\n"
+"DUR is a number with unit ns, us, ms or s (a bare number means ms).\n"
+"Exit status: 0 ok, 2 error (usage, permissions, kernel), 130 interrupted.\n");
+}
+
+Options parse_args(int argc, char **argv)
+{
+	Options o;
+	auto need = [&](int &i) -> std::string {
+		if (i + 1 >= argc) {
+			usage(stderr);
+			die(strf("%s needs a value", argv[i]));
+		}
+		return argv[++i];
+	};
+	for (int i = 1; i < argc; ++i) {
+		std::string a = argv[i];
+		if (a == "--hogs") {
+			if (o.pinned_only.empty())
+				o.pinned_only = a;
+			auto v = parse_int(need(i));
+			if (!v || *v < 1 || *v > 64)
+				die("--hogs must be 1..64");
+			o.hogs = int(*v);
+		} else if (a == "--nices") {
+			if (o.pinned_only.empty())
+				o.pinned_only = a;
+			const std::string v = need(i);
+			o.nices.clear();
+			size_t pos = 0;
+			while (pos <= v.size()) {
+				const size_t comma = std::min(v.find(',', pos), v.size());
+				auto n = parse_int(std::string_view(v).substr(pos, comma - pos));
+				if (!n || *n < -20 || *n > 19)
+					die("bad --nices " + v + ": each nice must be -20..19");
+				o.nices.push_back(int(*n));
+				pos = comma + 1;
+			}
+		} else if (a == "--slice") {
+			std::string v = need(i);
+			if (v == "default") {
+				o.slice_ns.reset();
+			} else {
+				auto d = parse_duration(v, kMs);
+				if (!d || *d <= 0)
+					die("bad --slice " + v);
+				o.slice_ns = *d;
+			}
+		} else if (a == "--duration") {
+			auto d = parse_duration(need(i), kMs);
+			if (!d || *d < 10 * kMs || *d > 600 * kSec)
+				die("--duration must be 10ms..600s");
+			o.duration_ns = *d;
+		} else if (a == "--cpu") {
+			if (o.pinned_only.empty())
+				o.pinned_only = a;
+			auto v = parse_int(need(i));
+			if (!v || *v < 0 || *v >= CPU_SETSIZE)
+				die("bad --cpu");
+			o.cpu = int(*v);
+		} else if (a == "--waker") {
+			if (o.pinned_only.empty())
+				o.pinned_only = a;
+			std::string v = need(i);
+			auto colon = v.find(':');
+			if (colon == std::string::npos)
+				die("--waker wants PERIOD_US:RUN_US");
+			auto p = parse_int(v.substr(0, colon));
+			auto r = parse_int(v.substr(colon + 1));
+			if (!p || !r || *p <= 0 || *r < 0 || *r >= *p)
+				die("--waker wants PERIOD_US:RUN_US with 0 <= RUN_US < PERIOD_US");
+			o.waker = true;
+			o.waker_period_ns = *p * kUs;
+			o.waker_run_ns = *r * kUs;
+		} else if (a == "--waker-slice") {
+			if (o.pinned_only.empty())
+				o.pinned_only = a;
+			std::string v = need(i);
+			o.waker_slice_given = true;
+			if (v == "default") {
+				o.waker_slice_ns.reset();
+			} else {
+				auto d = parse_duration(v, kMs);
+				if (!d || *d <= 0)
+					die("bad --waker-slice " + v);
+				o.waker_slice_ns = *d;
+			}
+		} else if (a == "--waker-offset") {
+			if (o.pinned_only.empty())
+				o.pinned_only = a;
+			auto d = parse_duration(need(i), kMs);
+			if (!d || *d > 10 * kSec)
+				die("bad --waker-offset");
+			o.waker_offset_ns = *d;
+		} else if (a == "--gap-us") {
+			if (o.pinned_only.empty())
+				o.pinned_only = a;
+			auto v = parse_int(need(i));
+			if (!v || *v < 1 || *v > 100000)
+				die("bad --gap-us");
+			o.gap_thr_ns = *v * kUs;
+		} else if (a == "--irq-gap-us") {
+			if (o.pinned_only.empty())
+				o.pinned_only = a;
+			auto v = parse_int(need(i));
+			if (!v || *v < 1)
+				die("bad --irq-gap-us");
+			o.irq_thr_ns = *v * kUs;
+		} else if (a == "--warmup") {
+			auto d = parse_duration(need(i), kMs);
+			if (!d || *d > 10 * kSec)
+				die("bad --warmup (max 10s)");
+			o.warmup_ns = *d;
+		} else if (a == "--trace") {
+			o.trace = Options::Trace::On;
+		} else if (a == "--no-trace") {
+			o.trace = Options::Trace::Off;
+		} else if (a == "--isolate") {
+			o.isolate = true;
+		} else if (a == "--json-out") {
+			o.json_out = need(i);
+		} else if (a == "--dump-trace") {
+			o.dump_trace = need(i);
+		} else if (a == "--scenario") {
+			o.scenario = need(i);
+			if (!find_scenario(o.scenario))
+				die("unknown --scenario " + o.scenario + " (see --list-scenarios)");
+		} else if (a == "--list-scenarios") {
+			list_scenarios(stdout);
+			std::exit(0);
+		} else if (a == "--share-window") {
+			auto d = parse_duration(need(i), kMs);
+			if (!d || *d < 1 * kMs)
+				die("bad --share-window (at least 1ms)");
+			o.share_window_ns = *d;
+		} else if (a == "--sleeper") {
+			std::string v = need(i);
+			auto colon = v.find(':');
+			if (colon == std::string::npos)
+				die("--sleeper wants PERIOD_US:RUN_US");
+			auto p = parse_int(v.substr(0, colon));
+			auto r = parse_int(v.substr(colon + 1));
+			if (!p || !r || *p <= 0 || *r <= 0 || *r >= *p)
+				die("--sleeper wants PERIOD_US:RUN_US with 0 < RUN_US < PERIOD_US");
+			o.sleeper_period_ns = *p * kUs;
+			o.sleeper_run_ns = *r * kUs;
+		} else if (a == "--pingpong-run") {
+			auto d = parse_duration(need(i), kMs);
+			if (!d || *d < 1 * kUs || *d > 1 * kSec)
+				die("bad --pingpong-run (1us..1s)");
+			o.pingpong_run_ns = *d;
+		} else if (a == "--json") {
+			o.json = true;
+		} else if (a == "-h" || a == "--help") {
+			usage(stdout);
+			std::exit(0);
+		} else {
+			usage(stderr);
+			die("unknown argument " + a);
+		}
+	}
+	if (!o.scenario.empty() && !o.pinned_only.empty())
+		die(o.pinned_only + " is for pinned runs, not --scenario");
+	if (o.irq_thr_ns >= o.gap_thr_ns)
+		die("--irq-gap-us must be below --gap-us");
+	if (!o.nices.empty() && int(o.nices.size()) != o.hogs)
+		die("--nices lists " + std::to_string(o.nices.size()) + " nice levels for " + std::to_string(o.hogs) +
+		    " hogs");
+	if (!o.waker_slice_given)
+		o.waker_slice_ns = o.slice_ns;
+	return o;
+}
+
+
+}  // namespace probe
