@@ -17,6 +17,11 @@
 //                            without observers and with the MetricsCollector
 //                            and summary the CLI uses; sim_s = simulated
 //                            seconds per wall second
+//   SmpEvents/{hogs,mixed}/cpus/n
+//                            events/s of the multi-CPU model (issue 13):
+//                            n tasks over `cpus` CPUs in one LLC, unpinned,
+//                            so wake-ups go through select_task_rq_fair and
+//                            idle CPUs balance; the 6.18 preset at HZ=1000
 //   Construct/{hogs,mixed}/n heap bytes per 1,000 tasks held by a built
 //                            Simulation (and by its input Workload)
 //
@@ -98,6 +103,51 @@ void events_args(benchmark::internal::Benchmark* b)
 			b->Args({kind, n});
 }
 BENCHMARK(BM_Events)->Apply(events_args)->MinTime(0.2);
+
+// ---------------------------------------------------------------- SMP events/s
+
+void BM_SmpEvents(benchmark::State& state)
+{
+	const int kind = static_cast<int>(state.range(0));
+	const u32 cpus = static_cast<u32>(state.range(1));
+	const int n = static_cast<int>(state.range(2));
+	const Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, cpus);
+	// The mixed workload offers ~1.25 CPUs of load whatever n is; scaled to
+	// the machine, each task runs its burst and sleeps cpus times as long.
+	Workload wl = make_workload(kind, n, FOREVER_NS);
+	if (kind == MIXED)
+		for (TaskSpec& t : wl.tasks)
+			t.phases[0].events[1].ns = (t.phases[0].events[0].ns + t.phases[0].events[1].ns) / cpus;
+	Simulation sim(cfg, wl);
+	sim.run_until(warmup_ns(kind, n));
+
+	constexpr u64 CHUNK = 20 * NSEC_PER_MSEC;
+	const u64 events0 = sim.events(), ticks0 = sim.ticks();
+	alloc::start();
+	for (auto _ : state)
+		sim.run_until(sim.now() + CHUNK);
+	const alloc::Stats a = alloc::stop();
+	const u64 events = sim.events() - events0;
+	u64 migrations = 0;
+	for (const Task& t : sim.tasks())
+		migrations += t.nr_migrations;
+	state.SetItemsProcessed(static_cast<int64_t>(events));
+	state.counters["allocs"] = static_cast<double>(a.count);
+	state.counters["tick_share"] =
+		events ? static_cast<double>(sim.ticks() - ticks0) / static_cast<double>(events) : 0.0;
+	state.counters["migrations"] = static_cast<double>(migrations);
+}
+
+void smp_events_args(benchmark::internal::Benchmark* b)
+{
+	b->ArgNames({"mixed", "cpus", "n"});
+	for (int kind : {HOGS, MIXED}) {
+		for (int cpus : {2, 8, 64})
+			b->Args({kind, cpus, 4 * cpus});
+		b->Args({kind, 64, 10000});
+	}
+}
+BENCHMARK(BM_SmpEvents)->Apply(smp_events_args)->MinTime(0.2);
 
 // ---------------------------------------------------------------- pick
 
