@@ -22,6 +22,7 @@ using namespace eevdf::fuzz;
 namespace {
 
 constexpr int PROP_CASES = 200;       // per property, RapidCheck seed 20261129
+constexpr int SMP_PROP_CASES = 50;    // per SMP property (2-8 CPUs: each case costs several)
 constexpr int WORKLOAD_CASES = 1000;  // fuzz_workload inputs
 constexpr int DIFF_CASES = 2000;      // fuzz_differential inputs
 constexpr u64 FUZZ_SEED = 20261129;
@@ -41,11 +42,11 @@ Result timed(F f)
 	return r;
 }
 
-Result run_property(const props::Testable& t)
+Result run_property(const props::Testable& t, int cases)
 {
 	rc::detail::TestParams params;
 	params.seed = 20261129;
-	params.maxSuccess = PROP_CASES;
+	params.maxSuccess = cases;
 	params.maxSize = 100;
 	params.disableShrinking = true;
 	const auto result = rc::detail::checkTestable(t, rc::detail::TestMetadata{}, params);
@@ -130,7 +131,11 @@ std::string cell(const Result& r, const char* unit, bool timing)
 int main(int argc, char** argv)
 {
 	const bool timing = argc > 1 && !std::strcmp(argv[1], "--timing");
-	using P = std::pair<const char*, props::Testable (*)(Bugs)>;
+	struct P {
+		const char* name;
+		props::Testable (*make)(Bugs);
+		int cases = PROP_CASES;
+	};
 	const std::vector<P> properties = {
 		{"checker_holds", props::checker_holds},
 		{"run_length_bound", props::run_length_bound},
@@ -145,6 +150,7 @@ int main(int argc, char** argv)
 		{"time_scaling", props::time_scaling},
 		{"pick_matches_oracle", props::pick_matches_oracle},
 		{"decision_oracle", props::decision_oracle_agrees},
+		{"smp_checker_holds", props::smp_checker_holds, SMP_PROP_CASES},
 	};
 
 	std::printf("# The bug zoo\n\n"
@@ -155,7 +161,8 @@ int main(int argc, char** argv)
 		    "checker catches it within CI-sized budgets, in cases to the first failure. A dash is a\n"
 		    "miss within the budget. Budgets and seeds are fixed, so the table is reproducible:\n\n"
 		    "- **props**: each property of `props/properties.hpp` with RapidCheck seed 20261129, at most\n"
-		    "  %d cases per property, no shrinking; the cases to the first counterexample.\n"
+		    "  %d cases per property (%d for the several-CPU `smp_checker_holds`), no shrinking; the cases\n"
+		    "  to the first counterexample.\n"
 		    "- **fuzz_workload**: the seed corpus, then seeded structural mutations of it (no coverage\n"
 		    "  feedback), at most %d inputs, each under the invariant checker and the bound checks\n"
 		    "  (`fuzz/genome.cpp`, `check_case`); in brackets, the check that failed first.\n"
@@ -165,7 +172,7 @@ int main(int argc, char** argv)
 		    "  kernel's rules), run once; the names of those the bug breaks.\n"
 		    "- **proofs**: not yet wired: `proofs/prove.hpp` runs its obligations against its own\n"
 		    "  encoding mutations, not against a model with `Config::bugs`.\n\n",
-		    PROP_CASES, WORKLOAD_CASES, DIFF_CASES);
+		    PROP_CASES, SMP_PROP_CASES, WORKLOAD_CASES, DIFF_CASES);
 	std::printf("| bug | fixed by | props (cases) | fuzz_workload | fuzz_differential | goldens | proofs |\n"
 		    "|---|---|---|---|---|---|---|\n");
 	std::vector<std::string> gaps;
@@ -173,8 +180,8 @@ int main(int argc, char** argv)
 		const Bugs bugs = Bugs{}.set(static_cast<Bug>(i));
 		std::string caught;
 		double prop_seconds = 0;
-		for (const auto& [name, make] : properties) {
-			const Result r = timed([&] { return run_property(make(bugs)); });
+		for (const auto& [name, make, cases] : properties) {
+			const Result r = timed([&] { return run_property(make(bugs), cases); });
 			prop_seconds += r.seconds;
 			if (r.cases)
 				caught += (caught.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(r.cases);

@@ -61,15 +61,14 @@
 //   the nohz_csd_func() cross-call is the IPI of Simulation::send_nohz_kick().
 // - Active balance: stop_one_cpu_nowait() is an IPI to the busiest CPU
 //   (ACTIVE_STOP_KICK), whose stopper runs active_load_balance_cpu_stop() on
-//   arrival. When the stopper takes the task that was running there, the
-//   model dequeues it as the running task (the preemption by the stopper and
-//   its deactivate_task() in one step), lets that CPU schedule at the end of
-//   the IPI, and enqueues the task on push_cpu with a second IPI
-//   (ACTIVE_ATTACH_KICK), which arrives after that schedule: for
-//   Knobs::ipi_latency the task is on no rq, as a wakelist task is. When the
-//   stopper takes a queued task instead, the running one is not preempted
-//   (the kernel's stopper would have switched it out and let a fresh pick
-//   choose again).
+//   arrival. When the stopper takes the task that was running there, it
+//   first preempts it (Simulation::stopper_preempt(): a switch to the idle
+//   task, since the model has no stop class), then detaches it as a queued
+//   task and attaches it to push_cpu at once, as attach_one_task() does
+//   under the target's lock; the busiest CPU picks again at the end of the
+//   IPI. When the stopper takes a queued task instead, the running one is
+//   not preempted (the kernel's stopper would have switched it out and let
+//   a fresh pick choose again).
 // - update_group_capacity() is left out: capacities never change.
 // - jiffies start at 0, not INITIAL_JIFFIES; task_h_load()'s per-jiffy cache
 //   (pelt.hpp) therefore reads 0 during jiffy 0.
@@ -1040,21 +1039,10 @@ Task* detach_one_task(LbEnv& env)
 		if (!can_migrate_task(env, p, hot_gained))
 			continue;
 		if (src.cfs.curr == &p.se) {
-			// The task the stopper preempted: dequeued as the running task,
-			// moved, and attached after its CPU has scheduled (see the top).
-			BalanceCpu& b = bcpu(sim, env.src_cpu);
-			if (b.pushed_task >= 0) {
-				// An earlier push from here is still on its way; this CPU has
-				// scheduled since, so it may land now.
-				Task& q = sim.task_mut(b.pushed_task);
-				b.pushed_task = -1;
-				attach_task(sim, q, env.src_cpu);
-			}
-			detach_task(sim, p, env.dst_cpu, env.src_cpu);
-			b.pushed_task = p.se.id;
+			// The stopper preempted p: a queued task now, moved like any other;
+			// this CPU picks again when the stopper is done.
+			sim.stopper_preempt(env.src_cpu);
 			src.cfs.need_resched = true;
-			sim.send_nohz_kick(env.dst_cpu, ACTIVE_ATTACH_KICK);
-			return &p;
 		}
 		detach_task(sim, p, env.dst_cpu, env.src_cpu);
 		attach_task(sim, p, env.src_cpu);  // attach_one_task()
@@ -1096,21 +1084,6 @@ void active_load_balance_cpu_stop(Simulation& sim, u32 busiest_cpu)
 		}
 	}
 	b.active_balance = false;
-}
-
-// The second half of a push of a running task: it arrives on push_cpu.
-void active_attach(Simulation& sim, u32 cpu)
-{
-	for (u32 c = 0; c < sim.nr_cpus(); c++) {
-		BalanceCpu& b = bcpu(sim, c);
-		if (b.pushed_task < 0)
-			continue;
-		Task& p = sim.task_mut(b.pushed_task);
-		if (p.cpu != cpu)
-			continue;
-		b.pushed_task = -1;
-		attach_task(sim, p, cpu);
-	}
 }
 
 }  // namespace
@@ -1225,13 +1198,11 @@ void nohz_balance_enter_idle(Simulation& sim, u32 cpu)
 }
 
 // nohz_csd_func(): the kick is taken; an idle CPU runs its softirq at once.
-// The model's stopper bits ride on the same IPI: the attach of a pushed task
-// first, then the softirq, then the stopper (a thread, after the IRQ exit).
+// The model's stopper bit rides on the same IPI: the softirq first, then the
+// stopper (a thread, after the IRQ exit).
 void nohz_csd_func(Simulation& sim, u32 cpu, unsigned flags)
 {
 	nohz_boot(sim, MAX_CPUS);
-	if (flags & ACTIVE_ATTACH_KICK)
-		active_attach(sim, cpu);
 	BalanceCpu& b = bcpu(sim, cpu);
 	const unsigned kick = b.nohz_flags & (NOHZ_KICK_MASK | NOHZ_NEWILB_KICK);
 	b.nohz_flags &= ~(NOHZ_KICK_MASK | NOHZ_NEWILB_KICK);

@@ -23,9 +23,8 @@ enum : unsigned {
 	NOHZ_KICK_MASK = NOHZ_BALANCE_KICK | NOHZ_STATS_KICK | NOHZ_NEXT_KICK,
 	// The model's own bits on the same IPI (Simulation::send_nohz_kick()),
 	// never set by the kernel's code: the CPU stopper's wake-up on the
-	// busiest CPU (active balance), and the attach of the task it pushed.
+	// busiest CPU (active balance).
 	ACTIVE_STOP_KICK = 1u << 30,
-	ACTIVE_ATTACH_KICK = 1u << 31,
 };
 
 // enum cpu_idle_type (include/linux/sched/idle.h).
@@ -39,11 +38,9 @@ struct BalanceCpu {
 	bool has_blocked_load = false;   // rq->has_blocked_load
 	u64 last_blocked_load_update_tick = 0;  // jiffies
 	bool sd_llc_nohz_idle = false;   // sd_llc->nohz_idle of this CPU
-	// rq->active_balance / push_cpu, and the task the stopper detached
-	// while it was running, on its way to push_cpu (see balance.cpp).
+	// rq->active_balance / push_cpu.
 	bool active_balance = false;
 	u32 push_cpu = 0;
-	int pushed_task = -1;
 	// schedstats (kernel/sched/stats.c names), indexed by CpuIdleType.
 	std::array<u64, CPU_MAX_IDLE_TYPES> lb_count{}, lb_balanced{}, lb_failed{}, lb_gained{}, lb_hot_gained{};
 	u64 alb_count = 0, alb_pushed = 0, alb_failed = 0;

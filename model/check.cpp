@@ -377,22 +377,7 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 			tr.saved_vlag = se.vlag;
 			tr.has_saved_vlag = true;
 		}
-		// A queued task the balancer (or an affinity change) moved kept its
-		// lag and, with PLACE_REL_DEADLINE, its relative deadline exactly:
-		// both were saved at the dequeue and placed on the new CPU.
-		if (tr.migrated_queued && se.on_rq && tr.cpu != task.cpu) {
-			const s64 lag = wrapped_diff(sim.cfs_rq(task.cpu).avg_vruntime(), se.vruntime);
-			if (c.features[Feature::PLACE_LAG] && sim.cfs_rq(task.cpu).nr_queued > 1 &&
-			    (lag - tr.saved_vlag > 2 || tr.saved_vlag - lag > 2))
-				fail(sim, t, "migration", who() + " moved to CPU " + num(task.cpu) + " with lag " + snum(lag) +
-								  ", it left with " + snum(tr.saved_vlag));
-			if (c.features[Feature::PLACE_REL_DEADLINE] &&
-			    wrapped_diff(se.deadline, se.vruntime) != tr.rel_deadline)
-				fail(sim, t, "migration", who() + " moved with d - v = " +
-								  snum(wrapped_diff(se.deadline, se.vruntime)) + ", it left with " +
-								  snum(tr.rel_deadline));
-		}
-		tr.migrated_queued = false;
+		tr.migrated_queued = false;  // a move not attached in its event (a woken task) is placed as a wake-up
 		tr.requeued = false;
 		tr.cpu = task.cpu;
 		if (se.on_rq)
@@ -456,7 +441,9 @@ void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 	// decides nothing.
 	if (cfs.curr->id == pc.last_curr && cfs.curr->sum_exec_runtime == pc.last_curr_sum)
 		return;
-	if (cfs.nr_queued == 1 && cfs.need_resched)
+	// (A resched another CPU asked for, whose IPI is still on its way, is
+	// not the tick's: the task it was for may have left since.)
+	if (cfs.nr_queued == 1 && cfs.need_resched && !pc.resched_waiting)
 		fail(sim, t, "resched", "a tick asked for a resched with one task queued");
 	if (cfs.nr_queued > 1 && !cfs.need_resched &&
 	    sim.config().preset->paths.protect == KernelPaths::Protect::Vprot && !cfs.protect_slice(cfs.curr))
@@ -536,6 +523,7 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 		const SchedEntity* c = sim.cfs_rq(cpu).curr;
 		cpu_[cpu].last_curr = c ? c->id : -1;
 		cpu_[cpu].last_curr_sum = c ? c->sum_exec_runtime : 0;
+		cpu_[cpu].resched_waiting = sim.cfs_rq(cpu).need_resched;
 	}
 	if (queued != on_rqs)
 		fail(sim, t, "smp", num(queued) + " tasks are queued, the rqs hold " + num(on_rqs));
@@ -566,6 +554,31 @@ void InvariantChecker::on_migrate(const Simulation& sim, u64, int task, u32, u32
 		if (se.rel_deadline)
 			tr.rel_deadline = static_cast<s64>(se.deadline);
 	}
+}
+
+// A queued task the balancer (or an affinity change) moved kept its lag
+// and, with PLACE_REL_DEADLINE, its relative deadline exactly: both were
+// saved at the dequeue and placed on the new CPU. Checked at the attach:
+// the V that places it is the one that includes it.
+void InvariantChecker::on_attach(const Simulation& sim, u64 t, int task)
+{
+	ensure(sim);
+	Track& tr = track_[static_cast<size_t>(task)];
+	if (!tr.migrated_queued)
+		return;
+	tr.migrated_queued = false;
+	const auto& p = sim.tasks()[static_cast<size_t>(task)];
+	const SchedEntity& se = p.se;
+	const Config& c = sim.config();
+	auto who = [task] { return "task " + std::to_string(task); };
+	const s64 lag = wrapped_diff(sim.cfs_rq(p.cpu).avg_vruntime(), se.vruntime);
+	if (c.features[Feature::PLACE_LAG] && sim.cfs_rq(p.cpu).nr_queued > 1 &&
+	    (lag - tr.saved_vlag > 2 || tr.saved_vlag - lag > 2))
+		fail(sim, t, "migration", who() + " moved to CPU " + num(p.cpu) + " with lag " + snum(lag) +
+						  ", it left with " + snum(tr.saved_vlag));
+	if (c.features[Feature::PLACE_REL_DEADLINE] && wrapped_diff(se.deadline, se.vruntime) != tr.rel_deadline)
+		fail(sim, t, "migration", who() + " moved with d - v = " + snum(wrapped_diff(se.deadline, se.vruntime)) +
+						  ", it left with " + snum(tr.rel_deadline));
 }
 
 }  // namespace eevdf

@@ -41,7 +41,8 @@
 //  runnable  no runnable task is lost (neither queued nor on a wakelist)
 //  affinity  a queued or waking task is on an allowed CPU
 //  migration a task moved while queued arrives with the lag and relative
-//            deadline its dequeue saved
+//            deadline its dequeue saved (checked as it is attached: the
+//            next task attached in the same pass moves V again)
 //  wakelist  ttwu_pending iff the wakelist is not empty, and then an IPI is
 //            on its way
 //  resched   a resched left pending on a CPU has its IPI on the way; an idle
@@ -80,6 +81,7 @@ public:
 	void on_reweight(const Simulation& sim, u64 t, int task, s64 vlag, u64 old_weight) override;
 	void on_attr(const Simulation& sim, u64 t, int task) override;
 	void on_migrate(const Simulation& sim, u64 t, int task, u32 from, u32 to) override;
+	void on_attach(const Simulation& sim, u64 t, int task) override;
 
 	u64 events_checked() const { return events_; }
 
@@ -112,6 +114,7 @@ private:
 		bool ticks_seen = false;
 		int last_curr = -1;     // curr and its sum_exec_runtime after the last event:
 		u64 last_curr_sum = 0;  // a tick that accounts nothing asks for nothing
+		bool resched_waiting = false;  // need_resched left set after the last event, for an IPI
 	};
 	std::vector<Track> track_;
 	std::vector<PerCpu> cpu_;

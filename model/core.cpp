@@ -287,6 +287,8 @@ void Simulation::set_task_cpu(Task& p, u32 cpu)
 		migrate_se_pelt_lag(p.se.avg, se_weight_of(p.se.load), src.cfs.avg, clk, src.idle(), pelt);
 	}
 	p.se.avg.last_update_time = 0;
+	if (cfg_.bugs[Bug::MIGRATE_DROPS_LAG])
+		p.se.vlag = 0;
 	const u32 from = p.cpu;
 	p.cpu = cpu;
 	p.nr_migrations++;
@@ -567,6 +569,8 @@ void Simulation::attach_task(Task& p, u32 this_cpu)
 	set_clock(dst);
 	on_rq_of(p.cpu, this_cpu, [&] { enqueue_task(p, ENQUEUE_MIGRATED); });
 	p.on_rq_migrating = false;
+	for (Observer* o : observers_)
+		o->on_attach(*this, now_, p.se.id);
 	wakeup_preempt(p.cpu, &p.se, 0, this_cpu);
 	dst.tasks_pulled++;
 }
@@ -654,6 +658,21 @@ void Simulation::sched_setattr_runtime(Task& t, u64 runtime)
 	});
 }
 
+// The CPU stopper preempts the running task of `cpu` (migration/N; shown
+// as a switch to the idle task, the model has no stop class): put back as a
+// queued task, curr cleared, so it can be moved like any queued task.
+void Simulation::stopper_preempt(u32 cpu)
+{
+	Rq& rq = rqs_[cpu];
+	set_clock(rq);
+	const int prev = rq.cfs.curr->id;
+	rq.cfs.put_prev_entity(rq.cfs.curr);
+	rq.switches++;
+	event_cpu_ = cpu;
+	for (Observer* o : observers_)
+		o->on_switch(*this, now_, prev, IDLE, true, now_);
+}
+
 // sched_setaffinity() by the running task on `cpu`: the new mask applies
 // at once; if this CPU is no longer allowed, the stopper preempts the task
 // and move_queued_task() takes it to an allowed CPU (the kernel picks it
@@ -669,20 +688,15 @@ bool Simulation::sched_setaffinity(u32 cpu, Task& t, const CpuMask& mask)
 	if (allowed.test(cpu))
 		return false;
 	Rq& rq = rqs_[cpu];
-	set_clock(rq);
-	// The stopper preempts t (shown as the idle task: the model has no stop
-	// class) and t, now queued, is moved.
-	rq.cfs.put_prev_entity(&t.se);
-	rq.switches++;
-	event_cpu_ = cpu;
-	for (Observer* o : observers_)
-		o->on_switch(*this, now_, t.se.id, IDLE, true, now_);
+	stopper_preempt(cpu);  // t, now queued, is moved
 	t.on_rq_migrating = true;
 	dequeue_task(t, DEQUEUE_MIGRATING);
 	set_task_cpu(t, allowed.first());
 	set_clock(rqs_[t.cpu]);
 	on_rq_of(t.cpu, cpu, [&] { enqueue_task(t, ENQUEUE_MIGRATED); });
 	t.on_rq_migrating = false;
+	for (Observer* o : observers_)
+		o->on_attach(*this, now_, t.se.id);
 	wakeup_preempt(t.cpu, &t.se, 0, cpu);
 	rq.cfs.need_resched = true;  // the stopper is done; this CPU picks again
 	return true;

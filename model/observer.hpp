@@ -27,6 +27,10 @@ struct Observer {
 	virtual void on_ttwu(const Simulation&, u64 /*t*/, int /*task*/, int /*waker*/) {}
 	// A task moved from one CPU's rq to another's (set_task_cpu()).
 	virtual void on_migrate(const Simulation&, u64 /*t*/, int /*task*/, u32 /*from*/, u32 /*to*/) {}
+	// A queued task moved by the balancer or an affinity change was just
+	// enqueued on its new CPU (ENQUEUE_MIGRATED), before that CPU's wake-up
+	// preemption check and before any other task joins it.
+	virtual void on_attach(const Simulation&, u64 /*t*/, int /*task*/) {}
 	// A task became runnable on its rq (enqueued): forked (new) or woken.
 	virtual void on_wakeup(const Simulation&, u64 /*t*/, int /*task*/, int /*waker*/, bool /*new_task*/) {}
 	// A task blocked (slept, suspended or exited); `delayed`: DELAY_DEQUEUE kept it queued.

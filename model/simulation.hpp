@@ -103,6 +103,8 @@ public:
 	// resched either leaves on a remote rq is sent by IPI.
 	void detach_task(Task& p, u32 dst, u32 this_cpu);
 	void attach_task(Task& p, u32 this_cpu);
+	// The CPU stopper preempts `cpu`'s running task, which stays queued.
+	void stopper_preempt(u32 cpu);
 	// resched_curr() of `cpu` from `this_cpu`: local, or an IPI.
 	void resched_curr(u32 cpu, u32 this_cpu);
 	// kick_ilb(): an IPI to `cpu` that runs nohz_csd_func(flags) there.

@@ -103,6 +103,63 @@ rc::Gen<Workload> gen_workload()
 	});
 }
 
+rc::Gen<Config> gen_smp_config()
+{
+	return rc::gen::exec([] {
+		const auto& presets = kernel_presets();
+		const KernelPreset& preset = presets[*rc::gen::inRange<size_t>(0, presets.size())];
+		const u32 hz = *rc::gen::element<u32>(100, 250, 300, 1000);
+		const u32 cpus = *rc::gen::inRange<u32>(2, 9);
+		Config cfg = make_config(preset, hz, cpus);
+		std::vector<u32> llcs;
+		for (u32 d = 1; d <= cpus; d++)
+			if (cpus % d == 0)
+				llcs.push_back(d);
+		cfg.llc_size = *rc::gen::elementOf(llcs);
+		if (cfg.llc_size == cpus)
+			cfg.llc_size = 0;
+		cfg.skew_tick = *rc::gen::inRange(0, 4) == 0;
+		const Features have = available_features(preset);
+		for (unsigned i = 0; i < static_cast<unsigned>(Feature::COUNT); i++) {
+			const Feature f = static_cast<Feature>(i);
+			if (have[f] && *rc::gen::inRange(0, 5) == 0)
+				cfg.features.set(f, !cfg.features[f]);
+		}
+		if (*rc::gen::arbitrary<bool>())
+			cfg.knobs.tick_phase = *rc::gen::inRange<u64>(0, cfg.tick_ns);
+		if (*rc::gen::inRange(0, 3) == 0)
+			cfg.knobs.tick_jitter = *rc::gen::inRange<u64>(0, cfg.tick_ns / 4);
+		if (*rc::gen::inRange(0, 3) == 0)
+			cfg.knobs.switch_cost = *rc::gen::inRange<u64>(0, 50 * US);
+		if (*rc::gen::inRange(0, 3) == 0)
+			cfg.knobs.ipi_latency = *rc::gen::inRange<u64>(0, 50 * US);
+		if (*rc::gen::inRange(0, 3) == 0)
+			cfg.knobs.idle_exit_latency = *rc::gen::inRange<u64>(0, 100 * US);
+		if (*rc::gen::inRange(0, 3) == 0)
+			cfg.knobs.wakeup_irq_cost = *rc::gen::inRange<u64>(0, 20 * US);
+		if (*rc::gen::inRange(0, 3) == 0)
+			cfg.knobs.balance_cost = *rc::gen::inRange<u64>(0, 200 * US);
+		cfg.seed = *rc::gen::arbitrary<u64>();
+		return cfg;
+	});
+}
+
+rc::Gen<Workload> gen_smp_workload(u32 cpus)
+{
+	return rc::gen::exec([cpus] {
+		Workload w = *gen_workload();
+		for (TaskSpec& t : w.tasks) {
+			if (*rc::gen::inRange(0, 3) != 0)
+				continue;
+			const u32 mask = *rc::gen::inRange<u32>(1, 1u << cpus);
+			for (u32 c = 0; c < cpus; c++)
+				if (mask & (1u << c))
+					t.cpus.push_back(c);
+		}
+		return w;
+	});
+}
+
 Workload equal_hogs(int n, int nice, u64 duration)
 {
 	Workload w = hogs_workload(n, duration);

@@ -21,6 +21,17 @@ rc::Gen<Config> gen_config();
 // custom slices and arrival times; 0.1-2 s long.
 rc::Gen<Workload> gen_workload();
 
+// Several CPUs: any preset and HZ on 2-8 simulated CPUs (all online), one
+// LLC or LLCs of a divisor's size, skew_tick, every feature (the SMP ones
+// and the experimental TTWU_QUEUE_DELAYED included) flipped at random, the
+// one-CPU knobs and the SMP ones (IPI and idle-exit latency, wake-up IRQ
+// cost, balance cost).
+rc::Gen<Config> gen_smp_config();
+
+// gen_workload() with affinity: each task keeps every CPU or gets a random
+// non-empty subset of `cpus` (as rt-app's "cpus").
+rc::Gen<Workload> gen_smp_workload(u32 cpus);
+
 // n equal-nice CPU hogs forked at t=0.
 Workload equal_hogs(int n, int nice, u64 duration);
 

@@ -2,6 +2,7 @@
 #include "props/properties.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <rapidcheck.h>
 
 #include "cli/ftrace.hpp"
@@ -131,6 +132,69 @@ Testable decision_oracle_agrees(Bugs bugs)
 		}
 		if (!why.empty())
 			fail("decision_oracle", bugs, cfg, wl, why);
+	};
+}
+
+Testable smp_checker_holds(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_smp_config();
+		cfg.bugs = bugs;
+		const Workload wl = *gen_smp_workload(cfg.cpus);
+		const std::string bad = run_checked(cfg, wl);
+		if (!bad.empty())
+			fail("smp_checker_holds", bugs, cfg, wl, bad);
+	};
+}
+
+namespace {
+
+struct CpuSwitchLog : Observer {
+	std::vector<std::tuple<u64, u32, int>> switches;  // (t, cpu, next)
+	void on_switch(const Simulation& sim, u64 t, int, int next, bool, u64) override
+	{
+		switches.emplace_back(t, sim.event_cpu(), next);
+	}
+};
+
+std::vector<std::tuple<u64, u32, int>> cpu_switches(const Config& cfg, const Workload& wl)
+{
+	Simulation sim(cfg, wl);
+	CpuSwitchLog log;
+	sim.add_observer(&log);
+	sim.run();
+	return log.switches;
+}
+
+}  // namespace
+
+Testable pinned_matches_one_cpu(Bugs bugs)
+{
+	return [=] {
+		Config smp = *gen_smp_config();
+		smp.bugs = bugs;
+		Workload wl = *gen_workload();
+		for (TaskSpec& t : wl.tasks)
+			t.cpus = {0};
+		Config one = smp;  // the same preset, HZ, flags, knobs, seed and base slice, on one CPU
+		one.cpus = 1;
+		one.llc_size = 0;
+		one.skew_tick = false;  // skew_tick offsets CPU c by c (TICK_NSEC/2)/cpus: CPU 0 by 0
+		const auto a = cpu_switches(one, wl), b = cpu_switches(smp, wl);
+		if (a != b) {
+			size_t i = 0;
+			while (i < a.size() && i < b.size() && a[i] == b[i])
+				i++;
+			auto show = [](const std::vector<std::tuple<u64, u32, int>>& v, size_t k) {
+				if (k >= v.size())
+					return std::string("(none)");
+				return "t=" + std::to_string(std::get<0>(v[k])) + " cpu " + std::to_string(std::get<1>(v[k])) +
+				       " -> task " + std::to_string(std::get<2>(v[k]));
+			};
+			fail("pinned_matches_one_cpu", bugs, smp, wl,
+			     "switch " + std::to_string(i) + ": one CPU " + show(a, i) + ", " + std::to_string(smp.cpus) +
+				     " CPUs with every task pinned to CPU 0 " + show(b, i));
+		}
 	};
 }
 

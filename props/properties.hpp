@@ -77,4 +77,19 @@ Testable pick_matches_oracle(Bugs bugs = {});
 //    mainline's wake-up of a delayed task).
 Testable decision_oracle_agrees(Bugs bugs = {});
 
+// ---- several CPUs (issue 14)
+
+// 10. The invariant checker, SMP rules included (model/check.hpp: a task
+//     on one rq or wakelist, affinity, lag and relative deadline kept on
+//     migration, IPIs on their way, every CPU's kept next event), holds on
+//     every event of every generated workload with random affinity on 2-8
+//     CPUs, any preset, LLC grouping, flag and knob.
+Testable smp_checker_holds(Bugs bugs = {});
+
+// 11. Tasks all pinned to CPU 0 of N CPUs are scheduled exactly as on one
+//     CPU with the same base slice: every switch at the same instant to the
+//     same task, whatever the idle CPUs do (newidle and nohz balancing find
+//     nothing they may move, and no wake-up may leave CPU 0).
+Testable pinned_matches_one_cpu(Bugs bugs = {});
+
 }  // namespace eevdf::props

@@ -295,3 +295,50 @@ TEST_CASE("F9: a slice a task gave up stays in max_slice and loosens the lag cla
 	const Config old = make_config(*find_preset("6.18.5"), 1000);
 	CHECK(switches_of(old, wl, false) == switches_of(old, wl, true));
 }
+
+// F10. Active balance of a running task (several CPUs). The stopper on the
+// busiest CPU preempts the task it pushes and attach_one_task() puts it on
+// push_cpu in the same stopper run; the model used to enqueue it only at a
+// second IPI, so for that while the task was runnable and on no rq, and
+// the SMP checker property's "runnable" rule (a lost wake-up) caught it.
+// Shrunk by RapidCheck; replay:
+//   eevdf sim tests/data/findings/smp_active_balance_push.json --kernel 6.15 --hz 300 --cpus 4 --llc 2
+//     --skew-tick --slice 2100000ns --features -PLACE_LAG,-PLACE_DEADLINE_INITIAL,-PLACE_REL_DEADLINE,
+//     -RUN_TO_PARITY,-DELAY_DEQUEUE,-DELAY_ZERO,-WAKEUP_PREEMPTION,-WA_IDLE,-WA_WEIGHT,-WA_BIAS
+//     --switch-cost 198ns --wakeup-irq-cost 3830ns --check
+TEST_CASE("F10: a running task pushed by active balance is queued on its new CPU at once", "[findings][smp]")
+{
+	const Workload wl = load_rtapp_file(data("smp_active_balance_push.json"));
+	Config cfg = make_config(*find_preset("6.15"), 300, 4);
+	cfg.llc_size = 2;
+	cfg.skew_tick = true;
+	cfg.base_slice_ns = 2'100'000;
+	for (Feature f : {Feature::PLACE_LAG, Feature::PLACE_DEADLINE_INITIAL, Feature::PLACE_REL_DEADLINE,
+			  Feature::RUN_TO_PARITY, Feature::DELAY_DEQUEUE, Feature::DELAY_ZERO, Feature::WAKEUP_PREEMPTION,
+			  Feature::WA_IDLE, Feature::WA_WEIGHT, Feature::WA_BIAS})
+		cfg.features.set(f, false);
+	cfg.knobs.switch_cost = 198;
+	cfg.knobs.wakeup_irq_cost = 3830;
+	// The pushes of running tasks: a switch to the stopper (shown as idle)
+	// and the migration of the task it preempted, at one instant.
+	struct Pushes : Observer {
+		u64 t_out = ~0ULL;
+		int out = -1;
+		std::vector<std::pair<u64, int>> pushed;
+		void on_switch(const Simulation&, u64 t, int prev, int next, bool, u64) override
+		{
+			if (next == IDLE && prev >= 0) {
+				t_out = t;
+				out = prev;
+			}
+		}
+		void on_migrate(const Simulation&, u64 t, int task, u32, u32) override
+		{
+			if (task == out && t == t_out)
+				pushed.emplace_back(t, task);
+		}
+	} pushes;
+	CHECK(run_checked(cfg, wl, {&pushes}) == "");
+	REQUIRE_FALSE(pushes.pushed.empty());
+	CHECK(pushes.pushed.front() == std::pair<u64, int>{817'916'583, 7});
+}

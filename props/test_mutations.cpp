@@ -67,3 +67,8 @@ TEST_CASE("the slice-cap golden schedule catches a base slice scaled beyond 8 CP
 	REQUIRE(slice_cap_golden_holds(Bugs{}));
 	CHECK_FALSE(slice_cap_golden_holds(bug(Bug::SLICE_SCALE_UNCAPPED)));
 }
+
+TEST_CASE("the SMP checker property catches a migration that drops the saved lag", "[mutations][smp]")
+{
+	CHECK(catches(smp_checker_holds(bug(Bug::MIGRATE_DROPS_LAG))));
+}

@@ -72,3 +72,13 @@ TEST_CASE("the tree pick equals the brute-force pick over random cfs_rq operatio
 {
 	rc::prop("fast pick == brute-force pick", pick_matches_oracle());
 }
+
+TEST_CASE("the invariant checker holds on every event on 2-8 CPUs with random affinity", "[props][smp]")
+{
+	rc::prop("SMP checker holds", smp_checker_holds());
+}
+
+TEST_CASE("tasks pinned to CPU 0 of N CPUs are scheduled exactly as on one CPU", "[props][smp]")
+{
+	rc::prop("pinned on N CPUs == one CPU", pinned_matches_one_cpu());
+}

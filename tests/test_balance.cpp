@@ -537,13 +537,17 @@ TEST_CASE("active balance: the stopper pushes the running task after four failur
 	CHECK(sim.topology().sd(1)->nr_balance_failed == 0);
 	CHECK(sim.current(0) == 1);
 	CHECK(sim.current(1) == 0);
-	// R left CPU 0 as a preempted task, and started on CPU 1 at once.
-	bool out = false, in = false;
+	// R left CPU 0 preempted by the stopper (migration/0, shown as the idle
+	// task), Q was picked there when the stopper was done, and R started on
+	// CPU 1 at the same instant: attach_one_task() runs in the stopper.
+	bool to_stopper = false, q_in = false, in = false;
 	for (const Switch& s : sw.switches) {
-		out = out || (s.t == 8 * MS && s.prev == 0 && s.next == 1);
+		to_stopper = to_stopper || (s.t == 8 * MS && s.prev == 0 && s.next == IDLE);
+		q_in = q_in || (s.t == 8 * MS && s.prev == IDLE && s.next == 1);
 		in = in || (s.t == 8 * MS && s.prev == IDLE && s.next == 0);
 	}
-	CHECK(out);
+	CHECK(to_stopper);
+	CHECK(q_in);
 	CHECK(in);
 }
 
