@@ -79,7 +79,8 @@ Genome Genome::decode(const uint8_t* data, size_t size)
 	g.tick_phase_ns = static_cast<uint32_t>(r.get(4));
 	g.jitter_ns = static_cast<uint32_t>(r.get(4));
 	g.switch_cost_ns = fold<uint16_t>(r.get(2), 0, 50'000);
-	r.get(2);  // reserved
+	g.sim_cpus = static_cast<uint8_t>(r.get(1) % 8 + 1);  // 0, as in genomes before several CPUs: one
+	g.smp_bits = static_cast<uint8_t>(r.get(1));
 	canonicalise(g);
 	const size_t n = size > HEADER ? std::min((size - HEADER) / GENE, MAX_TASKS) : 0;
 	for (size_t i = 0; i < n; i++) {
@@ -87,7 +88,7 @@ Genome Genome::decode(const uint8_t* data, size_t size)
 		e.kind = static_cast<Kind>(r.get(1) % static_cast<unsigned>(Kind::COUNT));
 		e.nice = fold_nice(static_cast<int8_t>(r.get(1)));
 		e.nice2 = fold_nice(static_cast<int8_t>(r.get(1)));
-		r.get(1);
+		e.cpus_mask = static_cast<uint8_t>(r.get(1));
 		e.a_us = fold<uint32_t>(r.get(4), 10, 20'000);
 		e.b_us = fold<uint32_t>(r.get(4), 10, 50'000);
 		const u64 s = r.get(4);
@@ -116,12 +117,13 @@ std::vector<uint8_t> Genome::encode() const
 	put(out, tick_phase_ns, 4);
 	put(out, jitter_ns, 4);
 	put(out, switch_cost_ns, 2);
-	put(out, 0, 2);
+	put(out, sim_cpus - 1u, 1);
+	put(out, smp_bits, 1);
 	for (const Gene& e : tasks) {
 		put(out, static_cast<uint8_t>(e.kind), 1);
 		put(out, static_cast<uint8_t>(e.nice), 1);
 		put(out, static_cast<uint8_t>(e.nice2), 1);
-		put(out, 0, 1);
+		put(out, e.cpus_mask, 1);
 		put(out, e.a_us, 4);
 		put(out, e.b_us, 4);
 		put(out, e.slice_us, 4);
@@ -152,7 +154,8 @@ u64 interesting_us(uint64_t& rng, u64 hi)
 
 void mutate_gene(Gene& e, uint64_t& rng)
 {
-	switch (pick(rng, 7)) {
+	switch (pick(rng, 8)) {
+	case 7: e.cpus_mask = pick(rng, 2) ? 0 : static_cast<uint8_t>(next_rand(rng)); break;
 	case 0: e.kind = static_cast<Kind>(pick(rng, static_cast<u64>(Kind::COUNT))); break;
 	case 1: e.nice = static_cast<int8_t>(pick(rng, 3) ? static_cast<int>(pick(rng, 40)) - 20 : 0); break;
 	case 2: e.nice2 = static_cast<int8_t>(static_cast<int>(pick(rng, 40)) - 20); break;
@@ -177,7 +180,9 @@ Gene random_gene(uint64_t& rng)
 void mutate(Genome& g, uint64_t& rng)
 {
 	static const uint16_t hzs[] = {100, 250, 300, 1000, 128, 1024, 1200};
-	switch (pick(rng, 16)) {
+	switch (pick(rng, 18)) {
+	case 16: g.sim_cpus = static_cast<uint8_t>(pick(rng, 2) ? 1 : 2 + pick(rng, 7)); break;
+	case 17: g.smp_bits = static_cast<uint8_t>(next_rand(rng)); break;
 	case 0: g.preset = static_cast<uint8_t>(pick(rng, kernel_presets().size())); break;
 	case 1: g.hz = pick(rng, 3) ? one_of(rng, hzs) : static_cast<uint16_t>(100 + pick(rng, 1401)); break;
 	case 2: g.feature_flips ^= static_cast<uint16_t>(1u << pick(rng, u64{FIRST_SMP_FEATURE})); break;
@@ -240,7 +245,25 @@ Event ev(Event::Kind k, u64 ns = 0, int ref = -1, int value = 0) { return Event{
 Case build(const Genome& g, Bugs bugs)
 {
 	Case c;
-	c.cfg = make_config_one_of(kernel_presets()[g.preset], g.hz, g.cpus, bugs);
+	const u32 sim = g.hogs ? 1 : g.sim_cpus;
+	c.cfg = make_config_one_of(kernel_presets()[g.preset], g.hz, std::max<u32>(g.cpus, sim), bugs);
+	if (sim > 1) {
+		c.cfg.cpus = sim;
+		std::vector<u32> llcs;
+		for (u32 d = 1; d <= sim; d++)
+			if (sim % d == 0)
+				llcs.push_back(d);
+		c.cfg.llc_size = (g.smp_bits & 3) == 0 ? 0 : llcs[(g.smp_bits & 3) % llcs.size()];
+		if (c.cfg.llc_size == sim)
+			c.cfg.llc_size = 0;
+		c.cfg.skew_tick = (g.smp_bits >> 2) & 1;
+		const Features have_smp = available_features(kernel_presets()[g.preset]);
+		for (unsigned i = 0; i < 5; i++) {
+			const Feature f = static_cast<Feature>(FIRST_SMP_FEATURE + i);
+			if (((g.smp_bits >> (3 + i)) & 1) && have_smp[f])
+				c.cfg.features.set(f, !c.cfg.features[f]);
+		}
+	}
 	// Only the one-CPU features the preset's kernel has (16 flip bits).
 	const Features have = available_features(kernel_presets()[g.preset]);
 	for (unsigned f = 0; f < FIRST_SMP_FEATURE; f++)
@@ -302,6 +325,11 @@ Case build(const Genome& g, Bugs bugs)
 			t.nice = e.nice;
 			t.custom_slice = e.slice_us * US;
 			t.delay = e.delay_us * US;
+			const u32 allowed = e.cpus_mask & ((1u << c.cfg.cpus) - 1);
+			if (c.cfg.cpus > 1 && allowed)
+				for (u32 cpu = 0; cpu < c.cfg.cpus; cpu++)
+					if (allowed & (1u << cpu))
+						t.cpus.push_back(cpu);
 			w.tasks.push_back(std::move(t));
 		}
 	}
@@ -318,7 +346,7 @@ std::string check_case(const Case& c)
 	const bool any_hogs = wl.tasks.size() >= 2 && std::all_of(wl.tasks.begin(), wl.tasks.end(), [&](const TaskSpec& t) {
 		return t.phases.size() == 1 && t.phases[0].events.size() == 1 && t.phases[0].events[0].kind == Event::Kind::Run &&
 		       t.phases[0].events[0].ns == RUN_FOREVER && t.delay == 0 && t.custom_slice == 0;
-	}) && !cfg.features[Feature::HRTICK];
+	}) && !cfg.features[Feature::HRTICK] && cfg.cpus == 1;  // the bounds are one CPU's
 	const bool hogs = any_hogs && std::all_of(wl.tasks.begin(), wl.tasks.end(), [&](const TaskSpec& t) {
 		return t.nice == wl.tasks[0].nice;
 	});
@@ -467,6 +495,24 @@ std::vector<std::pair<std::string, Genome>> seed_genomes()
 		g.slice_us = 1056;
 		g.tasks = {Gene{}, Gene{Kind::Periodic, 0, 0, 500, 3000, 0, 0}, Gene{Kind::Waker, 0, 0, 400, 2500, 0, 0}};
 		out.emplace_back("lag_clamp_binds", g);
+	}
+	{  // several CPUs: every kind, some pinned, on 4 CPUs in 2 LLCs and on 8 in one
+		for (uint8_t n : {uint8_t{4}, uint8_t{8}}) {
+			Genome g;
+			g.preset = static_cast<uint8_t>(kernel_presets().size() - 1);
+			g.hz = 250;
+			g.cpus = n;
+			g.sim_cpus = n;
+			g.smp_bits = n == 4 ? 1 : 0;  // LLCs of 2 CPUs (divisors 1, 2, 4: index 1); one LLC
+			for (unsigned k = 0; k < static_cast<unsigned>(Kind::COUNT); k++) {
+				Gene e{static_cast<Kind>(k), static_cast<int8_t>(k * 3 - 10), 5, 800 + 300 * k, 2000 + 700 * k,
+				       k % 3 ? 0u : 1500u, 100 * k};
+				e.cpus_mask = k % 4 == 1 ? static_cast<uint8_t>(1u << (k % n)) : 0;
+				g.tasks.push_back(e);
+				g.tasks.push_back(e);
+			}
+			out.emplace_back("smp_mix_all_kinds_" + std::to_string(n) + "cpus", g);
+		}
 	}
 	return out;
 }

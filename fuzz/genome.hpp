@@ -37,6 +37,7 @@ struct Gene {
 	uint32_t b_us = 1000; // sleep or period, 10..50000 us
 	uint32_t slice_us = 0;// custom slice (dl-runtime), 0 = none, else 1..200000 us (the model clamps)
 	uint32_t delay_us = 0;// creation time, 0..50000 us
+	uint8_t cpus_mask = 0;// several CPUs: bit c allows CPU c (rt-app "cpus"); 0 or no simulated CPU: all
 };
 
 struct Genome {
@@ -54,6 +55,14 @@ struct Genome {
 	uint32_t jitter_ns = 0;     // folded into [0, TICK_NSEC / 4]
 	uint16_t switch_cost_ns = 0;// folded into [0, 50000]
 	uint8_t seed = 0;
+	// Several CPUs, mixed shape only (hogs genomes stay on one CPU, where
+	// the bound checks hold): CPUs simulated, 1..8 (at most `cpus` online
+	// is not required: online becomes max(cpus, sim_cpus)); smp_bits: bits
+	// 0-1 pick the LLC size among the divisors of sim_cpus (0: one LLC),
+	// bit 2 skew_tick, bits 3-7 flip TTWU_QUEUE, SIS_UTIL, WA_IDLE,
+	// WA_WEIGHT and WA_BIAS.
+	uint8_t sim_cpus = 1;
+	uint8_t smp_bits = 0;
 	std::vector<Gene> tasks;    // mixed shape: 1..MAX_TASKS genes
 
 	static Genome decode(const uint8_t* data, size_t size);
