@@ -151,6 +151,7 @@ int main(int argc, char** argv)
 		{"pick_matches_oracle", props::pick_matches_oracle},
 		{"decision_oracle", props::decision_oracle_agrees},
 		{"smp_checker_holds", props::smp_checker_holds, SMP_PROP_CASES},
+		{"smp_hog_run_bound", props::smp_hog_run_bound},
 	};
 
 	std::printf("# The bug zoo\n\n"

@@ -198,6 +198,85 @@ Testable pinned_matches_one_cpu(Bugs bugs)
 	};
 }
 
+namespace {
+
+// Runs on each CPU and the fewest tasks queued there during each.
+struct SharedRuns : Observer {
+	struct Cpu {
+		int task = IDLE;
+		u64 start = 0;
+		u64 min_queued = 0;
+		bool migrated = false;  // a task has moved onto or off it
+	};
+	std::vector<Cpu> cpu;
+	u64 bound = 0;
+	std::string bad;
+	void seen(const Simulation& sim)
+	{
+		if (cpu.size() < sim.nr_cpus())
+			cpu.resize(sim.nr_cpus());
+		for (u32 c = 0; c < sim.nr_cpus(); c++)
+			cpu[c].min_queued = std::min(cpu[c].min_queued, sim.cfs_rq(c).nr_queued);
+	}
+	void on_switch(const Simulation& sim, u64 t, int prev, int next, bool, u64) override
+	{
+		seen(sim);
+		Cpu& c = cpu[sim.event_cpu()];
+		if (prev >= 0 && c.task == prev && c.min_queued >= 2 && !c.migrated && t - c.start > bound && bad.empty())
+			bad = "task " + std::to_string(prev) + " ran " + std::to_string(t - c.start) + " ns on CPU " +
+			      std::to_string(sim.event_cpu()) + " from " + std::to_string(c.start) +
+			      " with another task queued throughout, beyond " + std::to_string(bound) + " ns";
+		c = {next, t, sim.cfs_rq(sim.event_cpu()).nr_queued, c.migrated};
+	}
+	void on_migrate(const Simulation& sim, u64, int, u32 from, u32 to) override
+	{
+		seen(sim);
+		cpu[from].migrated = cpu[to].migrated = true;
+	}
+	void on_event(const Simulation& sim, u64) override { seen(sim); }
+	// The runs still going at the end: cut short, so judged only when
+	// already too long.
+	void finish(u64 end)
+	{
+		for (u32 c = 0; c < cpu.size(); c++)
+			if (cpu[c].task >= 0 && cpu[c].min_queued >= 2 && !cpu[c].migrated && end - cpu[c].start > bound &&
+			    bad.empty())
+				bad = "task " + std::to_string(cpu[c].task) + " has run " + std::to_string(end - cpu[c].start) +
+				      " ns on CPU " + std::to_string(c) + " since " + std::to_string(cpu[c].start) +
+				      " with another task queued throughout, beyond " + std::to_string(bound) + " ns";
+	}
+};
+
+}  // namespace
+
+Testable smp_hog_run_bound(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_smp_config();
+		cfg.cpus = *rc::gen::inRange<u32>(2, 5);
+		cfg = [&] {
+			Config c = make_config(*cfg.preset, cfg.hz, cfg.cpus, bugs);
+			c.features = cfg.features;
+			c.knobs = cfg.knobs;
+			c.seed = cfg.seed;
+			c.skew_tick = cfg.skew_tick;
+			return c;
+		}();
+		cfg.features.set(Feature::HRTICK, false);
+		cfg.base_slice_ns = *rc::gen::inRange<u64>(100, 30'001) * US;
+		const int n = *rc::gen::inRange(2, 13);
+		const Workload wl = equal_hogs(n, 0, *rc::gen::inRange<u64>(50, 501) * MS);
+		SharedRuns runs;
+		runs.bound = hog_run_bound(cfg, false);
+		const std::string bad = run_checked(cfg, wl, {&runs});
+		if (!bad.empty())
+			fail("smp_hog_run_bound", bugs, cfg, wl, bad);
+		runs.finish(wl.duration);
+		if (!runs.bad.empty())
+			fail("smp_hog_run_bound", bugs, cfg, wl, runs.bad);
+	};
+}
+
 Testable run_length_bound(Bugs bugs) { return run_length_with("run_length_bound", bugs, false, true); }
 Testable run_length_max_form(Bugs bugs) { return run_length_with("run_length_max_form", bugs, true, true); }
 Testable run_length_with_jitter(Bugs bugs) { return run_length_with("run_length_with_jitter", bugs, false, false); }

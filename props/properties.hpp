@@ -92,4 +92,15 @@ Testable smp_checker_holds(Bugs bugs = {});
 //     nothing they may move, and no wake-up may leave CPU 0).
 Testable pinned_matches_one_cpu(Bugs bugs = {});
 
+// 12. Per-CPU run length: 2-12 equal nice-0 hogs forked together on 2-4
+//     CPUs (no HRTICK; any preset, HZ, knobs, skew_tick). On a CPU no
+//     migration has touched yet, a run during which it never had fewer than
+//     two tasks queued is at most the one-CPU bound with one re-pick
+//     (property 2c's hog_run_bound), whatever the other CPUs do (their
+//     ticks, IPIs, balance attempts). After a migration it is not: lag
+//     travels, and a hog that arrives owed time runs longer (F11,
+//     docs/findings.md). A run while alone on the CPU is not bounded; a
+//     run cut by the end of the simulation counts once already too long.
+Testable smp_hog_run_bound(Bugs bugs = {});
+
 }  // namespace eevdf::props

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "io/rtapp.hpp"
+#include "props/bounds.hpp"
 #include "props/gen.hpp"
 #include "props/harness.hpp"
 
@@ -341,4 +342,57 @@ TEST_CASE("F10: a running task pushed by active balance is queued on its new CPU
 	CHECK(run_checked(cfg, wl, {&pushes}) == "");
 	REQUIRE_FALSE(pushes.pushed.empty());
 	CHECK(pushes.pushed.front() == std::pair<u64, int>{817'916'583, 7});
+}
+
+// F11. Lag travels with a migrating task (6.6+, e8f331bcc270), so on several
+// CPUs the one-CPU run bound does not hold after a migration: a hog that
+// arrives owed time is eligible longer and is re-picked. Seven nice-0 hogs
+// on 3 CPUs, 16.001 ms slices (5 ticks a request) at HZ=250: property 2c's
+// bound is r + 2 TICK_NSEC - 1 = 24.000999 ms, and a hog moved to CPU 1 at
+// 132 ms runs 144 -> 172 ms there (7 ticks) with another hog queued
+// throughout. Found by smp_hog_run_bound (2026-12-01) before it was limited
+// to CPUs no migration has touched; replay:
+//   eevdf sim --hogs 7 --cpus 3 --hz 250 --kernel 6.18.5 --slice 16001us --duration 200ms --trace t.txt
+TEST_CASE("F11: a hog migrated with positive lag runs beyond the one-CPU bound", "[findings][smp]")
+{
+	Config cfg = make_config(*find_preset("6.18.5"), 250, 3);
+	cfg.base_slice_ns = 16'001'000;
+	struct Runs : Observer {
+		std::vector<std::pair<int, u64>> on;  // per CPU: task, since
+		std::vector<u64> min_queued;
+		u64 longest = 0, longest_at = 0, migrated_in_at = 0;
+		int longest_task = -1, moved = -1;
+		void on_switch(const Simulation& sim, u64 t, int prev, int next, bool, u64) override
+		{
+			const u32 c = sim.event_cpu();
+			on.resize(sim.nr_cpus(), {IDLE, 0});
+			min_queued.resize(sim.nr_cpus(), 0);
+			if (prev >= 0 && on[c].first == prev && min_queued[c] >= 2 && t - on[c].second > longest) {
+				longest = t - on[c].second;
+				longest_at = on[c].second;
+				longest_task = prev;
+			}
+			on[c] = {next, t};
+			min_queued[c] = sim.cfs_rq(c).nr_queued;
+		}
+		void on_migrate(const Simulation&, u64 t, int task, u32, u32 to) override
+		{
+			if (to == 1 && t < 144'000'000) {
+				migrated_in_at = t;
+				moved = task;
+			}
+		}
+		void on_event(const Simulation& sim, u64) override
+		{
+			min_queued.resize(sim.nr_cpus(), 0);
+			for (u32 c = 0; c < sim.nr_cpus(); c++)
+				min_queued[c] = std::min<u64>(min_queued[c], sim.cfs_rq(c).nr_queued);
+		}
+	} runs;
+	CHECK(run_checked(cfg, equal_hogs(7, 0, 200 * MS), {&runs}) == "");
+	CHECK(hog_run_bound(cfg, false) == 24'000'999);
+	CHECK(runs.longest == 28 * MS);
+	CHECK(runs.longest_at == 144 * MS);
+	CHECK(runs.longest_task == runs.moved);
+	CHECK(runs.migrated_in_at == 132 * MS);
 }

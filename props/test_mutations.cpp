@@ -72,3 +72,8 @@ TEST_CASE("the SMP checker property catches a migration that drops the saved lag
 {
 	CHECK(catches(smp_checker_holds(bug(Bug::MIGRATE_DROPS_LAG))));
 }
+
+TEST_CASE("the per-CPU run-length property catches a renewal that does not reschedule", "[mutations][smp]")
+{
+	CHECK(catches(smp_hog_run_bound(bug(Bug::NO_RESCHED_ON_RENEWAL))));
+}

@@ -82,3 +82,8 @@ TEST_CASE("tasks pinned to CPU 0 of N CPUs are scheduled exactly as on one CPU",
 {
 	rc::prop("pinned on N CPUs == one CPU", pinned_matches_one_cpu());
 }
+
+TEST_CASE("on several CPUs a hog that shares its CPU runs at most the one-CPU bound", "[props][smp]")
+{
+	rc::prop("per-CPU run length", smp_hog_run_bound());
+}
