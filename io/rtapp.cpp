@@ -410,6 +410,11 @@ private:
 		case Event::Kind::SetNice:
 		case Event::Kind::SetSlice:
 		case Event::Kind::SetAffinity:
+		case Event::Kind::FutexBlock:  // never parsed: rt-app has no futex events
+		case Event::Kind::FutexWait:
+		case Event::Kind::FutexPost:
+		case Event::Kind::ListPush:
+		case Event::Kind::ListPost:
 			break;
 		}
 		return e;
@@ -887,6 +892,12 @@ private:
 		case Event::Kind::SetSlice:
 		case Event::Kind::SetAffinity:
 			break;  // written as phase properties by segments()
+		case Event::Kind::FutexBlock:
+		case Event::Kind::FutexWait:
+		case Event::Kind::FutexPost:
+		case Event::Kind::ListPush:
+		case Event::Kind::ListPost:
+			throw std::invalid_argument(what + ": a futex event (eevdf schbench's protocol) has no rt-app form");
 		}
 	}
 };

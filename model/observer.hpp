@@ -49,6 +49,11 @@ struct Observer {
 	// (whether or not it changed anything); the new values are in the task.
 	virtual void on_attr(const Simulation&, u64 /*t*/, int /*task*/) {}
 	// After every event the simulation processed (the checker's hook).
+	// A futex word was posted (fpost: it was BLOCKED and is RUNNING now), or
+	// a task's fwait returned (`blocked` false: it found the word RUNNING)
+	// or went to sleep on it (`blocked` true).
+	virtual void on_futex_post(const Simulation&, u64 /*t*/, int /*task*/, int /*word*/) {}
+	virtual void on_futex_wait(const Simulation&, u64 /*t*/, int /*task*/, int /*word*/, bool /*blocked*/) {}
 	virtual void on_event(const Simulation&, u64 /*t*/) {}
 };
 

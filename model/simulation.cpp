@@ -105,10 +105,15 @@ void validate(const Config& cfg, const Workload& wl)
 						    "' loops forever without run, runtime, sleep or timer time: no time would pass");
 			any_time = any_time || phase_time;
 			for (const Event& e : p.events) {
+				const bool futex = e.kind == Event::Kind::FutexBlock || e.kind == Event::Kind::FutexWait ||
+						   e.kind == Event::Kind::FutexPost || e.kind == Event::Kind::ListPush ||
+						   e.kind == Event::Kind::ListPost;
 				if ((e.kind == Event::Kind::Timer || e.kind == Event::Kind::Suspend ||
-				     e.kind == Event::Kind::Resume) &&
+				     e.kind == Event::Kind::Resume || futex) &&
 				    (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.refs.size()))
 					throw WorkloadError(where + " phase '" + p.name + "': event with unknown ref");
+				if (e.kind == Event::Kind::ListPush && (e.value < 0 || static_cast<size_t>(e.value) >= wl.refs.size()))
+					throw WorkloadError(where + " phase '" + p.name + "': list push of an unknown futex word");
 				if (e.kind == Event::Kind::SetNice && (e.value < MIN_NICE || e.value > MAX_NICE))
 					throw WorkloadError(where + " phase '" + p.name + "': nice " +
 							    std::to_string(e.value) + " outside -20..19");
@@ -158,6 +163,14 @@ Simulation::Simulation(const Config& cfg, const Workload& wl)
 	}
 	tasks_.resize(n);
 	timers_.assign(n * wl_.refs.size(), NEVER);
+	futex_word_.assign(wl_.refs.size(), 0);
+	futex_waiters_.assign(wl_.refs.size(), {-1, -1});
+	lists_.assign(wl_.refs.size(), {});
+	for (const TaskSpec& ts : wl_.tasks)
+		for (const Phase& p : ts.phases)
+			for (const Event& e : p.events)
+				if (e.kind == Event::Kind::ListPush || e.kind == Event::Kind::ListPost)
+					lists_[static_cast<size_t>(e.ref)].reserve(n);
 	heap_.reserve(n);
 	heap_pos_.assign(n, NPOS);
 

@@ -133,6 +133,8 @@ private:
 	void send_ipi(u32 cpu, bool wakelist, bool resched);
 	void deliver_ipi(u32 cpu);
 	void block_current(u32 cpu, TaskState why, int suspended_on);
+	bool futex_wait(u32 cpu, Task& t, int word);  // true: it blocked
+	void futex_post(u32 cpu, int word);
 	template <class Change>
 	void sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& change);
 	template <class Op>
@@ -200,6 +202,12 @@ private:
 	std::vector<Rq> rqs_;
 	std::vector<Task> tasks_;
 	std::vector<u64> timers_;       // per task x ref: next absolute expiry (0 = unused)
+	// Futex words and lists by ref (Event::Kind::Futex*, List*): the word,
+	// its waiters' FIFO (head, tail; Task::futex_next links them), and each
+	// list's words, most recent last. Capacities are reserved up front.
+	std::vector<unsigned char> futex_word_;
+	std::vector<std::pair<int, int>> futex_waiters_;
+	std::vector<std::vector<int>> lists_;
 	std::vector<int> heap_;         // task ids
 	std::vector<size_t> heap_pos_;  // position in heap_, or npos
 	std::vector<Observer*> observers_;

@@ -32,6 +32,7 @@ struct Task {
 	bool in_runtime = false;
 	u64 wake_at = ~0ULL;   // pending timed wakeup (sleep, timer, fork)
 	int suspended_on = -1; // ref it is suspended on
+	int futex_next = -1;   // the next waiter on the same futex word (FIFO), while in FutexWait
 	size_t timer_base = 0; // index of its first timer slot in Simulation::timers_
 
 	// ---- SMP (task_struct fields of the same names)

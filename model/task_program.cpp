@@ -43,6 +43,56 @@ void Simulation::timed_wakeup(int task)
 		try_to_wake_up(task, IDLE, t.timer_cpu);
 }
 
+// schbench's fwait(): CAS(word, RUNNING -> BLOCKED) returns at once;
+// otherwise FUTEX_WAIT(word, BLOCKED) puts the task to sleep at the tail
+// of the word's waiters (the CAS is retried when it is woken).
+bool Simulation::futex_wait(u32 cpu, Task& t, int word)
+{
+	const int self = t.se.id;
+	event_cpu_ = cpu;
+	if (futex_word_[static_cast<size_t>(word)]) {
+		futex_word_[static_cast<size_t>(word)] = 0;
+		for (Observer* o : observers_)
+			o->on_futex_wait(*this, now_, self, word, false);
+		return false;
+	}
+	auto& [head, tail] = futex_waiters_[static_cast<size_t>(word)];
+	t.futex_next = -1;
+	if (tail >= 0)
+		tasks_[static_cast<size_t>(tail)].futex_next = self;
+	else
+		head = self;
+	tail = self;
+	for (Observer* o : observers_)
+		o->on_futex_wait(*this, now_, self, word, true);
+	block_current(cpu, TaskState::Suspended, word);
+	return true;
+}
+
+// schbench's fpost(): CAS(word, BLOCKED -> RUNNING); only then
+// FUTEX_WAKE(word, 1), which wakes the first waiter, if any
+// (try_to_wake_up() without WF_SYNC, from this CPU).
+void Simulation::futex_post(u32 cpu, int word)
+{
+	unsigned char& w = futex_word_[static_cast<size_t>(word)];
+	if (w)
+		return;
+	w = 1;
+	const int self = rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE;
+	event_cpu_ = cpu;
+	for (Observer* o : observers_)
+		o->on_futex_post(*this, now_, self, word);
+	auto& [head, tail] = futex_waiters_[static_cast<size_t>(word)];
+	if (head < 0)
+		return;
+	const int woken = head;
+	head = tasks_[static_cast<size_t>(woken)].futex_next;
+	if (head < 0)
+		tail = -1;
+	tasks_[static_cast<size_t>(woken)].futex_next = -1;
+	try_to_wake_up(woken, self, cpu);
+}
+
 // Runs curr's program from its program counter: instantaneous events
 // execute now; the first event that takes CPU time, blocks or yields ends
 // the step, and so does one after which this CPU must reschedule. An event
@@ -119,13 +169,34 @@ void Simulation::step_current(u32 cpu)
 		}
 		case Event::Kind::Resume:
 			for (size_t i = 0; i < tasks_.size(); i++)
-				if (tasks_[i].state == TaskState::Suspended && tasks_[i].suspended_on == e->ref)
+				if (tasks_[i].state == TaskState::Suspended && tasks_[i].suspended_on == e->ref &&
+				    current_event(tasks_[i])->kind != Event::Kind::FutexWait)  // only a post ends an fwait
 					try_to_wake_up(static_cast<int>(i), self, cpu);
 			break;
 		case Event::Kind::Yield:
 			advance_pc(t);
 			do_sched_yield(cpu);
 			return;
+		case Event::Kind::FutexBlock:
+			futex_word_[static_cast<size_t>(e->ref)] = 0;
+			break;
+		case Event::Kind::FutexWait:
+			if (futex_wait(cpu, t, e->ref))
+				return;  // the counter stays: woken, it retries the CAS
+			break;
+		case Event::Kind::FutexPost:
+			futex_post(cpu, e->ref);
+			break;
+		case Event::Kind::ListPush:
+			lists_[static_cast<size_t>(e->ref)].push_back(e->value);
+			break;
+		case Event::Kind::ListPost: {
+			std::vector<int>& list = lists_[static_cast<size_t>(e->ref)];
+			for (size_t i = list.size(); i-- > 0;)  // the most recent poster first
+				futex_post(cpu, list[i]);
+			list.clear();
+			break;
+		}
 		case Event::Kind::SetNice:
 			set_user_nice(t, e->value);
 			event_cpu_ = cpu;

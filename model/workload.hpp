@@ -29,11 +29,18 @@ struct Event {
 		SetNice,   // set_user_nice(value) (rt-app phase-level "priority")
 		SetSlice,  // sched_setattr(sched_runtime = ns); ns == 0 clears the custom slice
 		SetAffinity,  // sched_setaffinity(Workload::cpu_sets[ref]) (rt-app phase-level "cpus")
+		// A futex word per ref, BLOCKED (0) or RUNNING (1), as schbench's
+		// fpost()/fwait() use one (the model's own; rt-app has no futex):
+		FutexBlock,   // plain store: word[ref] = BLOCKED
+		FutexWait,    // fwait: CAS RUNNING -> BLOCKED and go on, else FUTEX_WAIT until posted, then retry
+		FutexPost,    // fpost: CAS BLOCKED -> RUNNING, then FUTEX_WAKE one waiter (none: no syscall)
+		ListPush,     // push word `value` (a ref) on list `ref` (schbench's lock-free prepend)
+		ListPost,     // splice list `ref` and fpost each word on it, most recent first
 	};
 	Kind kind = Kind::Run;
 	u64 ns = 0;     // duration, period or slice
 	int ref = -1;   // index into Workload::refs (Timer, Suspend, Resume)
-	int value = 0;  // nice for SetNice
+	int value = 0;  // nice for SetNice; the pushed word's ref for ListPush
 
 	bool operator==(const Event&) const = default;
 };

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli/schbench_cmd.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/args.hpp"
+#include "cli/outputs.hpp"
+#include "io/schbench.hpp"
+#include "model/simulation.hpp"
+
+namespace eevdf::cli {
+
+SchbenchMeter::SchbenchMeter(const Simulation& sim, u64 warmup_ns)
+	: worker_of_word_(sim.workload().refs.size(), -1), posted_at_(sim.workload().refs.size(), 0), warmup_ns_(warmup_ns)
+{
+	const Workload& w = sim.workload();
+	for (size_t i = 0; i < w.tasks.size(); i++)
+		if (w.tasks[i].name.rfind("worker-", 0) == 0)
+			for (size_t r = 0; r < w.refs.size(); r++)
+				if (w.refs[r] == "w-" + w.tasks[i].name.substr(7))
+					worker_of_word_[r] = static_cast<int>(i);
+	requests_per_s.assign(static_cast<size_t>(w.duration / NSEC_PER_SEC), 0);
+}
+
+void SchbenchMeter::on_futex_post(const Simulation&, u64 t, int, int word)
+{
+	if (worker_of_word_[static_cast<size_t>(word)] >= 0)
+		posted_at_[static_cast<size_t>(word)] = t;
+}
+
+// A worker's fwait on its own word returned: one request handed to it (its
+// previous one complete), with this wake-up latency.
+void SchbenchMeter::on_futex_wait(const Simulation&, u64 t, int task, int word, bool blocked)
+{
+	if (blocked || worker_of_word_[static_cast<size_t>(word)] != task)
+		return;
+	const size_t sec = static_cast<size_t>(t / NSEC_PER_SEC);
+	if (sec < requests_per_s.size())
+		requests_per_s[sec]++;
+	if (t < warmup_ns_)
+		return;
+	wakeup_ns.push_back(t - posted_at_[static_cast<size_t>(word)]);
+	requests++;
+}
+
+// schbench's show_latencies() for the RPS samples: percentiles 20, 50
+// (starred) and 90, nearest rank, each with the samples above the previous
+// one and up to it; then min and max.
+std::string format_schbench_rps(const std::vector<u64>& per_second, u64 runtime_s)
+{
+	std::vector<u64> v = per_second;
+	std::sort(v.begin(), v.end());
+	char b[160];
+	std::snprintf(b, sizeof b, "RPS percentiles (requests) runtime %llu (s) (%zu total samples)\n",
+		      static_cast<unsigned long long>(runtime_s), v.size());
+	std::string out = b;
+	if (v.empty())
+		return out + "\t  (no samples)\n";
+	const struct { unsigned tenths; bool star; } pcts[] = {{200, false}, {500, true}, {900, false}};
+	size_t prev = 0;
+	for (const auto& p : pcts) {
+		const size_t rank = std::max<size_t>((static_cast<size_t>(p.tenths) * v.size() + 999) / 1000, 1);
+		const size_t upto = std::max(rank, prev);
+		std::snprintf(b, sizeof b, "\t%s%2u.%uth: %-10llu (%zu samples)\n", p.star ? "* " : "  ", p.tenths / 10,
+			      p.tenths % 10, static_cast<unsigned long long>(v[rank - 1]), upto - prev);
+		out += b;
+		prev = upto;
+	}
+	std::snprintf(b, sizeof b, "\t  min=%llu, max=%llu\n", static_cast<unsigned long long>(v.front()),
+		      static_cast<unsigned long long>(v.back()));
+	return out + b;
+}
+
+namespace {
+
+nlohmann::ordered_json percentiles(std::vector<u64> v, double scale)
+{
+	std::sort(v.begin(), v.end());
+	nlohmann::ordered_json j = {{"count", v.size()}};
+	if (v.empty())
+		return j;
+	for (const auto& [name, tenths] : {std::pair{"p20", 200u}, {"p50", 500u}, {"p90", 900u}, {"p99", 990u}, {"p99.9", 999u}}) {
+		const size_t rank = std::max<size_t>((static_cast<size_t>(tenths) * v.size() + 999) / 1000, 1);
+		j[name] = static_cast<double>(v[rank - 1]) / scale;
+	}
+	j["min"] = static_cast<double>(v.front()) / scale;
+	j["max"] = static_cast<double>(v.back()) / scale;
+	return j;
+}
+
+}  // namespace
+
+int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
+{
+	if (so.message_threads < 1)
+		throw UsageError("schbench -m: " + std::to_string(so.message_threads) + " message threads; need at least 1");
+	if (so.workers < 0)
+		throw UsageError("schbench -t: " + std::to_string(so.workers) + " workers; need at least 1 (0: the default)");
+	if (so.operations < 0)
+		throw UsageError("schbench -n: " + std::to_string(so.operations) + " operations; need 0 or more");
+	if (so.runtime_s < 1)
+		throw UsageError("schbench -r: runtime 0; need at least 1 second");
+	if (!so.pin.empty() && so.pin != "auto")
+		throw UsageError("schbench -M " + so.pin + ": only 'auto' is modelled (message thread i on CPU i)");
+	if (so.operations > 0 && so.op_cost.empty())
+		throw UsageError("schbench -n " + std::to_string(so.operations) +
+				 ": give --op-cost DUR, the CPU time of one matrix operation on the machine modelled (or -n 0)");
+	const Config cfg = build_config(mo);
+	SchbenchOptions o;
+	o.message_threads = so.message_threads;
+	o.workers = so.workers;
+	o.runtime_ns = so.runtime_s * NSEC_PER_SEC;
+	o.sleep_ns = so.sleep_us * NSEC_PER_USEC;
+	o.operations = so.operations;
+	o.op_cost_ns = so.op_cost.empty() ? 0 : parse_duration(so.op_cost, "--op-cost");
+	o.no_locking = so.no_locking;
+	o.pin_auto = so.pin == "auto";
+	o.timer_slack_ns = parse_duration(so.timer_slack, "--timer-slack");
+	o.msg_cost_ns = parse_duration(so.msg_cost, "--msg-cost");
+	o.worker_cost_ns = parse_duration(so.worker_cost, "--worker-cost");
+	if (so.stress < 0)
+		throw UsageError("--stress: " + std::to_string(so.stress) + " stressors; need 0 or more");
+	o.stress = so.stress;
+	if (o.msg_cost_ns == 0 || o.sleep_ns + o.timer_slack_ns == 0)
+		throw UsageError("schbench: --msg-cost and the sleep (-s plus --timer-slack) must be above 0, or no time passes");
+	// schbench forces the warm-up to 0 for runs under 30 s.
+	const u64 warmup_s = so.runtime_s < 30 ? 0 : so.warmup_s;
+	Simulation sim(cfg, schbench_workload(o, cfg.cpus));
+	SchbenchMeter meter(sim, warmup_s * NSEC_PER_SEC);
+	sim.add_observer(&meter);
+	sim.run();
+	const double avg = static_cast<double>(meter.requests) / static_cast<double>(so.runtime_s - warmup_s);
+	if (so.json) {
+		nlohmann::ordered_json j;
+		j["model"] = describe(cfg);
+		j["schbench"] = {{"message_threads", o.message_threads}, {"workers_per_message_thread", schbench_workers(o, cfg.cpus)},
+				 {"runtime_s", so.runtime_s}, {"sleep_us", so.sleep_us}, {"operations", o.operations},
+				 {"op_cost_ns", o.op_cost_ns}, {"pin", o.pin_auto ? "auto" : "none"}, {"timer_slack_ns", o.timer_slack_ns},
+				 {"msg_cost_ns", o.msg_cost_ns}, {"worker_cost_ns", o.worker_cost_ns}, {"warmup_s", warmup_s},
+				 {"stress", o.stress}};
+		j["wakeup_latency_us"] = percentiles(meter.wakeup_ns, 1000.0);
+		j["rps"] = percentiles(meter.requests_per_s, 1.0);
+		j["average_rps"] = avg;
+		j["busy_ns"] = sim.busy_ns();
+		j["idle_ns"] = sim.idle_ns();
+		std::cout << j.dump(2) << "\n";
+		return 0;
+	}
+	std::cout << "# eevdf model: " << describe(cfg) << "\n";
+	std::cout << format_schbench(meter.wakeup_ns, o.runtime_ns);
+	std::cout << format_schbench_rps(meter.requests_per_s, so.runtime_s);
+	char b[64];
+	std::snprintf(b, sizeof b, "average rps: %.2f\n", avg);
+	std::cout << b;
+	return 0;
+}
+
+}  // namespace eevdf::cli

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// schbench (masoncl/schbench) as a workload: its message and worker threads
+// with their futex protocol, from schbench's own options. What is exact and
+// what is fixed CPU work is in docs/schbench.md.
+//
+//   message thread i:  loop { word m_i = BLOCKED; splice list_i and fpost
+//                             each worker's word, most recent first;
+//                             run msg_cost; fwait(m_i) }
+//   worker j of i:     loop { word w_ij = BLOCKED; push w_ij on list_i;
+//                             fpost(m_i); fwait(w_ij);
+//                             usleep(sleep) -> sleep + timer slack;
+//                             operations * op_cost + worker_cost of CPU }
+//
+// A worker's wake-up latency, as schbench measures it, runs from the fpost
+// of its word (the message thread's batch) to its fwait's return.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/workload.hpp"
+
+namespace eevdf {
+
+struct SchbenchOptions {
+	int message_threads = 1;     // -m
+	int workers = 0;             // -t, per message thread; 0 = ceil(cpus / m), schbench's default
+	u64 runtime_ns = 30 * NSEC_PER_SEC;  // -r
+	u64 sleep_ns = 100 * NSEC_PER_USEC;  // -s (usec): usleep() in each request
+	int operations = 5;          // -n: matrix multiplications per request
+	u64 op_cost_ns = 0;          // CPU time of one operation (the model's; no default: machine-dependent)
+	bool no_locking = false;     // -L: no per-CPU lock (the model never takes it)
+	bool pin_auto = false;       // -M auto: message thread i on CPU i; workers on every CPU (schbench's quirk)
+	u64 timer_slack_ns = 50 * NSEC_PER_USEC;  // the hrtimer slack of a SCHED_OTHER usleep()
+	u64 msg_cost_ns = 1 * NSEC_PER_USEC;      // a message thread's splice and futex syscalls, per batch
+	u64 worker_cost_ns = 2 * NSEC_PER_USEC;   // a worker's futex and usleep syscalls, per request
+	int stress = 0;              // stress-ng --cpu N beside it: N nice-0 hogs "stress-K", forked at 0
+};
+
+// The tasks: message threads "msg-I", then their workers "worker-I-J", then
+// the stress-ng hogs "stress-K"; refs
+// "m-I" (a message thread's word), "list-I", "w-I-J" (a worker's word).
+Workload schbench_workload(const SchbenchOptions& o, u32 cpus);
+
+// Workers per message thread once the default is resolved.
+int schbench_workers(const SchbenchOptions& o, u32 cpus);
+
+}  // namespace eevdf

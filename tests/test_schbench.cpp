@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// schbench's futex protocol in the model (Event::Kind::Futex*, List*) and
+// `eevdf schbench`'s measurement, on schedules computed by hand.
+#include <catch2/catch.hpp>
+
+#include "cli/schbench_cmd.hpp"
+#include "io/schbench.hpp"
+#include "model/check.hpp"
+#include "model/simulation.hpp"
+
+using namespace eevdf;
+
+namespace {
+
+constexpr u64 US = NSEC_PER_USEC;
+
+struct Waits : Observer {
+	std::vector<std::tuple<u64, int, bool>> waits;  // t, task, blocked
+	std::vector<std::pair<u64, int>> posts;         // t, word
+	void on_futex_wait(const Simulation&, u64 t, int task, int, bool blocked) override
+	{
+		waits.emplace_back(t, task, blocked);
+	}
+	void on_futex_post(const Simulation&, u64 t, int, int word) override { posts.emplace_back(t, word); }
+};
+
+// One message thread on CPU 0 and one worker on CPU 1, pinned apart: every
+// hand-off is a wake-up of an idle CPU by IPI.
+Workload pinned_pair(u64 duration)
+{
+	SchbenchOptions o;
+	o.message_threads = 1;
+	o.workers = 1;
+	o.operations = 0;
+	o.runtime_ns = duration;
+	Workload w = schbench_workload(o, 2);
+	w.tasks[0].cpus = {0};
+	w.tasks[1].cpus = {1};
+	return w;
+}
+
+}  // namespace
+
+TEST_CASE("schbench: a post to a word nobody waits on is kept, so the next fwait does not block", "[schbench]")
+{
+	using K = Event::Kind;
+	Workload w;
+	w.duration = 10 * NSEC_PER_MSEC;
+	const int word = w.ref("f");
+	// a runs first (0-1 ms), posts and exits; b then runs, sleeps 2 ms and
+	// waits at 3 ms: it must find the word RUNNING and go on.
+	w.tasks.push_back(looping_task("a", {Event{K::Run, 1000 * US, -1, 0}, Event{K::FutexPost, 0, word, 0}}));
+	w.tasks.back().loop = 1;
+	w.tasks.push_back(looping_task("b", {Event{K::Sleep, 2000 * US, -1, 0}, Event{K::FutexWait, 0, word, 0},
+					     Event{K::Run, 100 * US, -1, 0}}));
+	w.tasks.back().loop = 1;
+	Simulation sim(make_config(*find_preset("6.18"), 1000, 1), w);
+	Waits obs;
+	InvariantChecker checker;
+	sim.add_observer(&obs);
+	sim.add_observer(&checker);
+	sim.run();
+	REQUIRE(obs.posts.size() == 1);
+	CHECK(obs.posts[0].first == 1000 * US);
+	REQUIRE(obs.waits.size() == 1);
+	INFO("wait at " << std::get<0>(obs.waits[0]) << " by " << std::get<1>(obs.waits[0]) << " blocked " << std::get<2>(obs.waits[0]));
+	CHECK(obs.waits[0] == std::tuple<u64, int, bool>{3000 * US, 1, false});
+}
+
+// The hand-off chain with IPI latency L = 5 us and nothing else to run:
+// the worker's 2 us of work ends, it posts the message thread (idle CPU 0:
+// it runs L later), which posts the worker back (idle CPU 1: L later), and
+// the worker sleeps 100 + 50 us. One request every 150 + 2 + 2L = 162 us,
+// and every wake-up latency is exactly L. (The message thread's 1 us of
+// CPU overlaps the worker's sleep.)
+TEST_CASE("schbench: across two idle CPUs each hand-off costs one IPI, and the latency is the IPI's", "[schbench]")
+{
+	Config cfg = make_config(*find_preset("6.18"), 1000, 2);
+	cfg.knobs.ipi_latency = 5 * US;
+	Simulation sim(cfg, pinned_pair(NSEC_PER_SEC));
+	cli::SchbenchMeter meter(sim, 0);
+	InvariantChecker checker;
+	sim.add_observer(&meter);
+	sim.add_observer(&checker);
+	sim.run();
+	REQUIRE(meter.wakeup_ns.size() > 6000);
+	// the first hand-off starts from fork, not from a request: skip it
+	for (size_t i = 1; i < meter.wakeup_ns.size(); i++)
+		REQUIRE(meter.wakeup_ns[i] == 5 * US);
+	REQUIRE(meter.requests_per_s.size() == 1);
+	CHECK(meter.requests_per_s[0] >= NSEC_PER_SEC / (162 * US) - 1);
+	CHECK(meter.requests_per_s[0] <= NSEC_PER_SEC / (162 * US) + 1);
+}
+
+TEST_CASE("schbench: -M auto pins message thread i to CPU i and leaves workers on every CPU", "[schbench]")
+{
+	SchbenchOptions o;
+	o.message_threads = 4;
+	o.workers = 60;
+	o.pin_auto = true;
+	const Workload w = schbench_workload(o, 40);
+	REQUIRE(w.tasks.size() == 4 + 240);
+	for (u32 i = 0; i < 4; i++)
+		CHECK(w.tasks[i].cpus == std::vector<u32>{i});
+	for (size_t i = 4; i < w.tasks.size(); i++)
+		CHECK(w.tasks[i].cpus.empty());
+}
+
+TEST_CASE("schbench: the default worker count is ceil(CPUs / message threads)", "[schbench]")
+{
+	SchbenchOptions o;
+	o.message_threads = 3;
+	CHECK(schbench_workers(o, 40) == 14);
+	o.message_threads = 4;
+	CHECK(schbench_workers(o, 40) == 10);
+	o.workers = 60;
+	CHECK(schbench_workers(o, 40) == 60);
+}
+
+TEST_CASE("schbench: the RPS block has schbench's percentiles and sample counts", "[schbench]")
+{
+	const std::string out = cli::format_schbench_rps({100, 300, 200, 400, 500}, 5);
+	CHECK(out ==
+	      "RPS percentiles (requests) runtime 5 (s) (5 total samples)\n"
+	      "\t  20.0th: 100        (1 samples)\n"
+	      "\t* 50.0th: 300        (2 samples)\n"
+	      "\t  90.0th: 500        (2 samples)\n"
+	      "\t  min=100, max=500\n");
+}
