@@ -9,9 +9,11 @@
 #include <sstream>
 
 #include "cli/args.hpp"
+#include "cli/schbench_cmd.hpp"
 #include "io/input_error.hpp"
 #include "io/json.hpp"
 #include "io/rtapp.hpp"
+#include "io/schbench.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
 
@@ -22,11 +24,12 @@ using json::Value;
 
 const std::vector<std::string> setting_keys = {"kernel", "hz", "cpus", "online_cpus", "slice", "custom_slice", "features",
 					       "tick_phase", "tick_jitter", "switch_cost", "seed", "duration",
-					       "nice", "hogs", "bug", "workload"};
+					       "nice", "hogs", "bug", "workload", "schbench"};
 const std::vector<std::string> metric_names = {
 	"mean_run_ms",   "p50_run_ms",    "p90_run_ms",     "p99_run_ms",    "max_run_ms",
 	"context_switches", "involuntary_switches", "wakeup_p50_us", "wakeup_p90_us", "wakeup_p99_us",
-	"wakeup_max_us", "cpu_share",     "ticks_per_second", "runs_at_least", "runs_at_least_fraction"};
+	"wakeup_max_us", "cpu_share",     "ticks_per_second", "runs_at_least", "runs_at_least_fraction",
+	"schbench_wakeup_p50_us", "schbench_wakeup_p99_us", "schbench_rps"};
 
 [[noreturn]] void bad(const std::string& file, int line, int col, const std::string& field, const std::string& what)
 {
@@ -145,6 +148,7 @@ ClaimRow row_of(const std::string& file, const Value& v, const std::string& fiel
 struct RunSpec {
 	ModelOptions model;
 	Workload workload;
+	std::string schbench;  // a schbench command line: the workload is eevdf schbench's
 };
 
 RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
@@ -188,8 +192,16 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 				s.model.bugs.push_back(v);
 			else if (k == "workload")
 				workload_file = v;
+			else if (k == "schbench")
+				s.schbench = v;
 		}
-		if (workload_file.empty()) {
+		if (!s.schbench.empty()) {
+			if (duration.empty())
+				throw UsageError("schbench: the claim must give a duration (schbench's -r)");
+			SchbenchOptions o = parse_schbench_command(s.schbench);
+			o.runtime_ns = parse_duration(duration, "duration");
+			s.workload = schbench_workload(o, s.model.cpus);
+		} else if (workload_file.empty()) {
 			if (hogs < 1 || hogs > 100000)
 				throw UsageError("hogs: " + std::to_string(hogs) + " is outside 1..100000");
 			s.workload = hogs_workload(hogs, 0);
@@ -206,6 +218,8 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 			s.workload.duration = parse_duration(duration, "duration");
 		if (s.workload.duration == 0)
 			throw UsageError("duration: the claim must give one");
+	} catch (const std::invalid_argument& e) {  // std::stoi and the schbench command line
+		throw InputError(c.file + ": " + where + ": bad setting: " + e.what());
 	} catch (const std::logic_error& e) {  // std::stoi and friends
 		throw InputError(c.file + ": " + where + ": bad setting: " + e.what());
 	} catch (const UsageError& e) {
@@ -226,6 +240,17 @@ double metric_value(const Claim& c, const Settings& row, const std::string& wher
 	MetricsCollector m;
 	try {
 		Simulation sim(cfg, s.workload);
+		if (c.metric.name.rfind("schbench_", 0) == 0) {
+			if (s.schbench.empty())
+				throw InputError(c.file + ": " + where + ": metric " + c.metric.name + " needs a \"schbench\" setting");
+			SchbenchMeter meter(sim, 0);
+			sim.add_observer(&meter);
+			sim.run();
+			if (c.metric.name == "schbench_rps")
+				return static_cast<double>(meter.requests) * 1e9 / static_cast<double>(s.workload.duration);
+			const Distribution w = summarize(meter.wakeup_ns);
+			return static_cast<double>(c.metric.name == "schbench_wakeup_p50_us" ? w.p50 : w.p99) / 1e3;
+		}
 		sim.add_observer(&m);
 		sim.run();
 		m.finish(sim);

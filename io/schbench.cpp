@@ -1,7 +1,88 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "io/schbench.hpp"
 
+#include <sstream>
+#include <stdexcept>
+
 namespace eevdf {
+
+namespace {
+
+long long integer(const std::string& opt, const std::string& v, long long lo)
+{
+	size_t used = 0;
+	long long x = 0;
+	try {
+		x = std::stoll(v, &used);
+	} catch (const std::exception&) {
+		used = 0;
+	}
+	if (used != v.size() || v.empty() || x < lo)
+		throw std::invalid_argument("schbench " + opt + ": '" + v + "' is not a whole number >= " + std::to_string(lo));
+	return x;
+}
+
+// "400us", "2ms", "1s", "500ns": a whole number and a unit.
+u64 duration(const std::string& opt, const std::string& v)
+{
+	size_t i = 0;
+	while (i < v.size() && v[i] >= '0' && v[i] <= '9')
+		i++;
+	const std::string num = v.substr(0, i), unit = v.substr(i);
+	const u64 mult = unit == "ns" ? 1 : unit == "us" ? NSEC_PER_USEC : unit == "ms" ? NSEC_PER_MSEC : unit == "s" ? NSEC_PER_SEC : 0;
+	if (num.empty() || !mult)
+		throw std::invalid_argument("schbench " + opt + ": '" + v + "' is not a duration (a whole number with ns, us, ms or s)");
+	return static_cast<u64>(integer(opt, num, 0)) * mult;
+}
+
+}  // namespace
+
+SchbenchOptions parse_schbench_command(const std::string& args)
+{
+	std::istringstream in(args);
+	std::vector<std::string> w;
+	for (std::string x; in >> x;)
+		w.push_back(x);
+	SchbenchOptions o;
+	for (size_t i = 0; i < w.size(); i++) {
+		const std::string& opt = w[i];
+		if (opt == "-L") {
+			o.no_locking = true;
+			continue;
+		}
+		if (i + 1 >= w.size())
+			throw std::invalid_argument("schbench " + opt + ": needs a value, or is not an option");
+		const std::string& v = w[++i];
+		if (opt == "-m")
+			o.message_threads = static_cast<int>(integer(opt, v, 1));
+		else if (opt == "-t")
+			o.workers = static_cast<int>(integer(opt, v, 1));
+		else if (opt == "-s")
+			o.sleep_ns = static_cast<u64>(integer(opt, v, 0)) * NSEC_PER_USEC;
+		else if (opt == "-n")
+			o.operations = static_cast<int>(integer(opt, v, 0));
+		else if (opt == "-M") {
+			if (v != "auto")
+				throw std::invalid_argument("schbench -M " + v + ": only 'auto' is modelled");
+			o.pin_auto = true;
+		} else if (opt == "--op-cost")
+			o.op_cost_ns = duration(opt, v);
+		else if (opt == "--worker-cost")
+			o.worker_cost_ns = duration(opt, v);
+		else if (opt == "--msg-cost")
+			o.msg_cost_ns = duration(opt, v);
+		else if (opt == "--timer-slack")
+			o.timer_slack_ns = duration(opt, v);
+		else if (opt == "--stress")
+			o.stress = static_cast<int>(integer(opt, v, 0));
+		else
+			throw std::invalid_argument("schbench " + opt + ": not an option here (known: -m -t -s -n -M auto -L "
+						    "--op-cost --worker-cost --msg-cost --timer-slack --stress)");
+	}
+	if (o.operations > 0 && o.op_cost_ns == 0)
+		throw std::invalid_argument("schbench -n " + std::to_string(o.operations) + ": needs --op-cost");
+	return o;
+}
 
 int schbench_workers(const SchbenchOptions& o, u32 cpus)
 {

@@ -42,6 +42,13 @@ struct SchbenchOptions {
 // "m-I" (a message thread's word), "list-I", "w-I-J" (a worker's word).
 Workload schbench_workload(const SchbenchOptions& o, u32 cpus);
 
+// A schbench command line as a claim file gives it ("-m 1 -t 8 -n 5
+// --op-cost 400us --stress 8"): schbench's -m -t -s -n -M auto -L and the
+// model's --op-cost --worker-cost --msg-cost --timer-slack --stress, a
+// repeated option's last value winning. The runtime is the claim's
+// duration. Throws std::invalid_argument naming the option and value.
+SchbenchOptions parse_schbench_command(const std::string& args);
+
 // Workers per message thread once the default is resolved.
 int schbench_workers(const SchbenchOptions& o, u32 cpus);
 

@@ -104,6 +104,7 @@ check "--help exits 0" [ $? -eq 0 ]
 # Claims: a bad file exits 2 naming file, line and field; a false claim exits 1.
 expect_exit 2 "bad_metric.json:4:22: metric.name" check "$data/claims/bad_metric.json"
 expect_exit 2 "cannot read" check "$tmp/missing-claim.json"
+expect_exit 2 "bad_schbench.json: .*schbench -p: not an option" check "$data/claims/bad_schbench.json"
 "$eevdf" check "$data/claims/disagrees.json" >"$tmp/out" 2>&1
 rc=$?
 check "a false claim exits 1 (got $rc)" [ "$rc" -eq 1 ]
