@@ -46,6 +46,16 @@ void SchbenchMeter::on_futex_wait(const Simulation&, u64 t, int task, int word, 
 	requests++;
 }
 
+// How often a worker's wake-up finds it still queued, delayed (DELAY_DEQUEUE:
+// it blocked while ineligible): the wake-ups TTWU_QUEUE_DELAYED changes.
+void SchbenchMeter::on_ttwu(const Simulation& sim, u64 t, int task, int)
+{
+	if (t < warmup_ns_ || sim.workload().tasks[static_cast<size_t>(task)].name.rfind("worker-", 0) != 0)
+		return;
+	wakeups++;
+	delayed_wakeups += sim.tasks()[static_cast<size_t>(task)].se.sched_delayed;
+}
+
 // schbench's show_latencies() for the RPS samples: percentiles 20, 50
 // (starred) and 90, nearest rank, each with the samples above the previous
 // one and up to it; then min and max.
@@ -144,6 +154,8 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		j["wakeup_latency_us"] = percentiles(meter.wakeup_ns, 1000.0);
 		j["rps"] = percentiles(meter.requests_per_s, 1.0);
 		j["average_rps"] = avg;
+		j["worker_wakeups"] = meter.wakeups;
+		j["worker_wakeups_delayed"] = meter.delayed_wakeups;
 		j["busy_ns"] = sim.busy_ns();
 		j["idle_ns"] = sim.idle_ns();
 		std::cout << j.dump(2) << "\n";

@@ -29,10 +29,12 @@ public:
 	SchbenchMeter(const Simulation& sim, u64 warmup_ns);
 	void on_futex_post(const Simulation&, u64 t, int task, int word) override;
 	void on_futex_wait(const Simulation&, u64 t, int task, int word, bool blocked) override;
+	void on_ttwu(const Simulation& sim, u64 t, int task, int waker) override;
 
 	std::vector<u64> wakeup_ns;       // after the warm-up
 	std::vector<u64> requests_per_s;  // per whole second of the run
 	u64 requests = 0;                 // after the warm-up
+	u64 wakeups = 0, delayed_wakeups = 0;  // try_to_wake_up() of a worker; of one still queued, delayed
 
 private:
 	std::vector<int> worker_of_word_;  // task id, or -1 for a non-worker word

@@ -87,6 +87,8 @@ TEST_CASE("schbench: across two idle CPUs each hand-off costs one IPI, and the l
 	// the first hand-off starts from fork, not from a request: skip it
 	for (size_t i = 1; i < meter.wakeup_ns.size(); i++)
 		REQUIRE(meter.wakeup_ns[i] == 5 * US);
+	CHECK(meter.delayed_wakeups == 0);  // alone on its CPU, a worker is never ineligible when it blocks
+	CHECK(meter.wakeups >= meter.wakeup_ns.size());
 	REQUIRE(meter.requests_per_s.size() == 1);
 	CHECK(meter.requests_per_s[0] >= NSEC_PER_SEC / (162 * US) - 1);
 	CHECK(meter.requests_per_s[0] <= NSEC_PER_SEC / (162 * US) + 1);
