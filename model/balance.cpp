@@ -221,7 +221,8 @@ bool can_migrate_task(LbEnv& env, Task& p, bool& hot_gained)
 	Simulation& sim = *env.sim;
 	const KernelPaths& kp = paths(sim);
 	hot_gained = false;
-	if (kp.lb_skips_delayed && p.se.sched_delayed && env.migration_type != MigrationType::load)
+	if (kp.lb_skips_delayed && p.se.sched_delayed && env.migration_type != MigrationType::load &&
+	    !sim.config().bugs[Bug::MIGRATE_DELAYED])
 		return false;
 	// No throttled hierarchies, per-CPU kthreads or proxy-blocked tasks.
 	if (kp.lb_prefers_eligible && !env.sd->nr_balance_failed && task_is_ineligible_on_dst_cpu(env, p))
