@@ -203,7 +203,7 @@ int main(int argc, char** argv)
 	SimOptions so;
 	std::vector<std::string> sweeps;
 	unsigned jobs = 0;
-	auto* sim = app.add_subcommand("sim", "simulate a workload on one CPU and report run lengths, switches, latency and lag");
+	auto* sim = app.add_subcommand("sim", "simulate a workload on one or more CPUs and report run lengths, switches, latency and lag");
 	sim->footer("Examples:\n"
 		    "  eevdf sim --hogs 4 --hz 1000 --slice 3ms --duration 30s\n"
 		    "  eevdf sim workload.json --hz 250 --kernel 6.12 --json\n"
@@ -215,7 +215,7 @@ int main(int argc, char** argv)
 		    "Exit status: 0 success; 1 the model broke an invariant; 2 bad usage or input.\n"
 		    "Formats and layouts: docs/cli.md.\n");
 	sim->add_option("workload", so.workload, "rt-app JSON workload file");
-	sim->add_option("--hogs", so.hogs, "N CPU hogs (stress-ng --cpu N on one CPU) instead of a workload file");
+	sim->add_option("--hogs", so.hogs, "N CPU hogs (stress-ng --cpu N) instead of a workload file");
 	sim->add_option("--nice", so.nice, "nice of the hogs");
 	sim->add_option("--pin", so.pin, "CPU list the hogs may run on, e.g. 0 or 0-3 (sched_setaffinity); default all");
 	sim->add_option("--custom-slice", so.custom_slice, "sched_setattr(sched_runtime) slice of the hogs (6.12+)");
