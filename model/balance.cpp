@@ -1223,46 +1223,6 @@ void nohz_csd_func(Simulation& sim, u32 cpu, unsigned flags)
 
 namespace lb {
 
-// group_has_capacity(): fewer tasks than CPUs, or utilisation and
-// runnable pressure both below capacity by the imbalance_pct margin.
-bool group_has_capacity(u32 imbalance_pct, const SgLbStats& sgs)
-{
-	if (sgs.sum_nr_running < sgs.group_weight)
-		return true;
-	if (sgs.group_capacity * imbalance_pct < sgs.group_runnable * 100)
-		return false;
-	return sgs.group_capacity * 100 > sgs.group_util * imbalance_pct;
-}
-
-// group_is_overloaded(): more tasks than CPUs and one of the two pressures
-// above capacity by the margin (not the negation of has_capacity: exactly
-// one task per CPU is neither).
-bool group_is_overloaded(u32 imbalance_pct, const SgLbStats& sgs)
-{
-	if (sgs.sum_nr_running <= sgs.group_weight)
-		return false;
-	if (sgs.group_capacity * 100 < sgs.group_util * imbalance_pct)
-		return true;
-	return sgs.group_capacity * imbalance_pct < sgs.group_runnable * 100;
-}
-
-GroupType group_classify(u32 imbalance_pct, bool sg_imbalanced, const SgLbStats& sgs)
-{
-	if (group_is_overloaded(imbalance_pct, sgs))
-		return GroupType::overloaded;
-	if (sg_imbalanced)
-		return GroupType::imbalanced;
-	if (sgs.group_asym_packing)
-		return GroupType::asym_packing;
-	if (sgs.group_smt_balance)
-		return GroupType::smt_balance;
-	if (sgs.group_misfit_task_load)
-		return GroupType::misfit_task;
-	if (!group_has_capacity(imbalance_pct, sgs))
-		return GroupType::fully_busy;
-	return GroupType::has_spare;
-}
-
 // sibling_imbalance(): the difference in tasks, normalised by cores when
 // the groups differ in size; an empty local group takes at least two.
 s64 sibling_imbalance(const ImbalanceEnv& env, const SdLbStats& sds, const SgLbStats& busiest,

@@ -9,6 +9,8 @@
 #include "model/cpumask.hpp"
 #include "model/types.hpp"
 
+#include "model/sg_lb_stats.hpp"
+
 namespace eevdf {
 
 class Simulation;
@@ -83,34 +85,11 @@ void nohz_csd_func(Simulation& sim, u32 cpu, unsigned flags);
 // for the unit tests.
 namespace lb {
 
-enum class GroupType : unsigned {
-	has_spare = 0,
-	fully_busy,
-	misfit_task,
-	smt_balance,
-	asym_packing,
-	imbalanced,
-	overloaded,
-};
+using eevdf::GroupType;
 
 enum class MigrationType : unsigned { load = 0, util, task, misfit };
 
-// struct sg_lb_stats.
-struct SgLbStats {
-	u64 avg_load = 0;
-	u64 group_load = 0;
-	u64 group_capacity = 0;
-	u64 group_util = 0;
-	u64 group_runnable = 0;
-	u32 sum_nr_running = 0;
-	u32 sum_h_nr_running = 0;
-	u32 idle_cpus = 0;
-	u32 group_weight = 0;
-	GroupType group_type = GroupType::has_spare;
-	bool group_asym_packing = false;
-	bool group_smt_balance = false;
-	u64 group_misfit_task_load = 0;
-};
+using eevdf::SgLbStats;
 
 // struct sd_lb_stats, with the sched_group fields sibling_imbalance() and
 // update_sd_pick_busiest() read (cores, flags) copied in.
@@ -136,9 +115,9 @@ struct ImbalanceEnv {
 	s64 imbalance = 0;
 };
 
-bool group_has_capacity(u32 imbalance_pct, const SgLbStats& sgs);
-bool group_is_overloaded(u32 imbalance_pct, const SgLbStats& sgs);
-GroupType group_classify(u32 imbalance_pct, bool sg_imbalanced, const SgLbStats& sgs);
+using eevdf::group_classify;
+using eevdf::group_has_capacity;
+using eevdf::group_is_overloaded;
 s64 sibling_imbalance(const ImbalanceEnv& env, const SdLbStats& sds, const SgLbStats& busiest,
 		      const SgLbStats& local);
 void calculate_imbalance(ImbalanceEnv& env, SdLbStats& sds);

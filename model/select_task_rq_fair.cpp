@@ -295,41 +295,13 @@ bool idle_cpu_without(const Simulation& sim, u32 cpu, const Task& p)
 	return !rq.ttwu_pending;
 }
 
-bool group_has_capacity(u32 imbalance_pct, const SgWakeupStats& sgs)
-{
-	if (sgs.sum_nr_running < sgs.group_weight)
-		return true;
-	if (sgs.group_capacity * imbalance_pct < sgs.group_runnable * 100)
-		return false;
-	if (sgs.group_capacity * 100 > sgs.group_util * imbalance_pct)
-		return true;
-	return false;
-}
-
-bool group_is_overloaded(u32 imbalance_pct, const SgWakeupStats& sgs)
-{
-	if (sgs.sum_nr_running <= sgs.group_weight)
-		return false;
-	if (sgs.group_capacity * 100 < sgs.group_util * imbalance_pct)
-		return true;
-	if (sgs.group_capacity * imbalance_pct < sgs.group_runnable * 100)
-		return true;
-	return false;
-}
-
 // group_asym_packing and group_smt_balance come from flags only
 // update_sg_lb_stats() sets, misfit from SD_ASYM_CPUCAPACITY (absent), so the
 // wake-up path can see overloaded, imbalanced (sgc->imbalance, left by a
 // balance that affinity defeated one level down), fully_busy and has_spare.
 GroupType group_classify(u32 imbalance_pct, const SchedGroup& group, const SgWakeupStats& sgs)
 {
-	if (group_is_overloaded(imbalance_pct, sgs))
-		return GroupType::overloaded;
-	if (group.imbalance)
-		return GroupType::imbalanced;
-	if (!group_has_capacity(imbalance_pct, sgs))
-		return GroupType::fully_busy;
-	return GroupType::has_spare;
+	return group_classify(imbalance_pct, group.imbalance != 0, sgs);
 }
 
 // The group's load, utilisation and task counts as if p had left it; a CPU

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/cpumask.hpp"
+#include "model/sg_lb_stats.hpp"
 #include "model/topology.hpp"
 #include "model/types.hpp"
 
@@ -49,30 +50,9 @@ u32 select_idle_sibling(Simulation& sim, Task& p, u32 prev, u32 target);
 
 // ---- the fork/exec slow path
 
-// enum group_type, in the kernel's order (lower is less busy).
-enum class GroupType : unsigned {
-	has_spare = 0,
-	fully_busy,
-	misfit_task,
-	smt_balance,
-	asym_packing,
-	imbalanced,
-	overloaded,
-};
-
-// The struct sg_lb_stats fields that update_sg_wakeup_stats() fills.
-struct SgWakeupStats {
-	u64 avg_load = 0;
-	u64 group_load = 0;
-	u64 group_capacity = 0;
-	u64 group_util = 0;
-	u64 group_runnable = 0;
-	u32 sum_nr_running = 0;
-	u32 sum_h_nr_running = 0;
-	u32 idle_cpus = 0;
-	u32 group_weight = 0;
-	GroupType group_type = GroupType::has_spare;
-};
+// The struct sg_lb_stats that update_sg_wakeup_stats() fills (the
+// balancer's type: model/sg_lb_stats.hpp).
+using SgWakeupStats = SgLbStats;
 
 // p's contribution taken out of a CPU's signals (task_cpu(p) == cpu and p
 // attached), as the kernel computes them.
@@ -82,8 +62,7 @@ u64 cpu_runnable_without(const Simulation& sim, u32 cpu, const Task& p);
 u32 task_running_on_cpu(u32 cpu, const Task& p);
 bool idle_cpu_without(const Simulation& sim, u32 cpu, const Task& p);
 
-bool group_has_capacity(u32 imbalance_pct, const SgWakeupStats& sgs);
-bool group_is_overloaded(u32 imbalance_pct, const SgWakeupStats& sgs);
+// group_classify() of the wake-up path: sgc->imbalance from the group.
 GroupType group_classify(u32 imbalance_pct, const SchedGroup& group, const SgWakeupStats& sgs);
 
 // update_sg_wakeup_stats(). allowed_only: 6.18.39+ sums only the CPUs in
