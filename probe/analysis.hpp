@@ -72,6 +72,7 @@ struct Report {
 	Summary end_after_timer;  // switch-out minus preceding local_timer_entry
 	size_t foreign_runs = 0;
 	i64 foreign_ns = 0, idle_ns = 0;
+	std::optional<i64> steal_ns;  // /proc/stat steal of the CPU over [T0, T1]
 	std::vector<std::pair<std::string, std::pair<i64, size_t>>> foreign_top;
 	size_t spin_gaps_no_switch = 0;
 	i64 spin_gaps_no_switch_ns = 0;

@@ -9,12 +9,16 @@
 # (the 10-tick runs happen). Skips (77) where the kernel or permissions do
 # not allow the measurement.
 # The heavy hog's p99 is printed, not asserted: on 6.18.44-fc-v1045 it is
-# 44-84 ms against the model's 40 ms in about half of the runs, partly
-# 12-tick runs with nothing else on the CPU, which the model does not
-# explain yet (docs/kernel-probe.md, "Caveats"), partly runs merged across
-# foreign tasks of this shared VM. Noise pulls the kernel away from the
-# model, never onto it, so up to 3 measurements are made, each printed, and
-# the test passes at the first that agrees.
+# 44-84 ms against the model's 40 ms in about half of the runs. Those are
+# runs during which the host stole the CPU: clock_task leaves steal out
+# (CONFIG_PARAVIRT_TIME_ACCOUNTING), so the heavy hog needs more wall-clock
+# ticks to pass the light one (a CI run saw the median move from 9 to 10
+# ticks, 3 times in a row). A measurement whose CPU lost more than 1 % of
+# the window to steal (/proc/stat) is printed and not compared; the model
+# simulates no steal (docs/kernel-probe.md, "Caveats"). Noise pulls the
+# kernel away from the model, never onto it, so up to 3 measurements are
+# made, each printed, and the test passes at the first that agrees; if all
+# 3 had steal, it skips (77).
 # Usage: kernel_weighted_test.sh EEVDF_PROBE EEVDF
 set -u
 probe=$1
@@ -40,6 +44,8 @@ k = json.load(open(sys.argv[1]))
 if not k["config"].get("traced"):
     print("skip: no sched_switch tracing here"); sys.exit(77)
 hz, cpus = k["kernel"]["hz"], k["kernel"]["cpus_online"]
+steal, window = k["noise"].get("steal_ns"), k["config"]["duration_ns"]
+print(f"host steal on CPU {k['config']['cpu']}: " + ("unknown" if steal is None else f"{steal/1e6:.0f} ms"))
 hogs = [t for t in k["tasks"] if t["role"] == "hog"]
 if [t["nice"] for t in hogs] != [-10, 0]:
     print("the probe did not report the nice levels it was given"); sys.exit(1)
@@ -67,15 +73,23 @@ p99 = field_of(hogs[0], "p99")
 if p99 is not None:
     print(f"nice -10: p99 run kernel {p99/1e6:.3f} ms, model {model['heavy']['p99']/1e6:.3f} ms (not asserted)")
 print(f"kernel {k['kernel']['release']} HZ={hz}")
+if not ok and steal is not None and steal > window // 100:
+    print("not comparable: the host stole more than 1 % of the window"); sys.exit(3)
 sys.exit(0 if ok else 1)
 PY
 }
+stolen=0
 for attempt in 1 2 3; do
 	echo "measurement $attempt:"
 	measure
 	compare
 	rc=$?
+	[ $rc -eq 3 ] && { stolen=$((stolen + 1)); continue; }
 	[ $rc -eq 1 ] || exit $rc
 done
-echo "no measurement of 3 agreed with the model within 5 %"
+if [ $stolen -eq 3 ]; then
+	echo "skip: the host stole CPU time in all 3 measurements"
+	exit 77
+fi
+echo "no steal-free measurement of 3 agreed with the model within 5 %"
 exit 1

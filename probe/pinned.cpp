@@ -177,14 +177,18 @@ int run_pinned(int argc, char **argv)
 	g_gate.cv.notify_all();
 
 	bool ok = wait_until(g_plan.t0, sigs);
+	std::optional<i64> steal0, steal1;
 	if (ok) {
 		for (auto &t : tasks)
 			t.st0 = read_proc_sched(t.tid);
+		steal0 = read_cpu_steal_ns(o.cpu);
 		ok = wait_until(g_plan.t1, sigs);
 	}
-	if (ok)
+	if (ok) {
 		for (auto &t : tasks)
 			t.st1 = read_proc_sched(t.tid);
+		steal1 = read_cpu_steal_ns(o.cpu);
+	}
 	if (!ok)
 		g_stop = true;
 	g_tail_done = true;
@@ -220,6 +224,8 @@ int run_pinned(int argc, char **argv)
 	r.plan = g_plan;
 	r.tasks = &tasks;
 	r.trace_note = tracer.note;
+	if (steal0 && steal1)
+		r.steal_ns = *steal1 - *steal0;
 	analyse(r, trace_text);
 	if (o.json)
 		std::fputs(make_json(r).c_str(), stdout);

@@ -224,6 +224,12 @@ void print_text(const Report &r)
 		    r.opt.gap_thr_ns / kUs,
 		    r.gaps_known, r.gaps_foreign, r.gaps_mixed,
 		    std::max(r.opt.gap_thr_ns, kSwitchSlack) / kUs, ms3(r.unexplained_ns).c_str());
+	if (r.steal_ns)
+		std::printf("  host steal time on CPU %d in the window: %s ms (/proc/stat; left out of "
+			    "clock_task, so runs are longer than the model's by it)\n",
+			    r.opt.cpu, ms3(*r.steal_ns).c_str());
+	else
+		std::printf("  host steal time: unknown (/proc/stat unreadable)\n");
 	if (r.traced) {
 		std::printf("  trace: %zu foreign runs, %s ms foreign CPU time, %s ms idle",
 			    r.foreign_runs, ms3(r.foreign_ns).c_str(), ms3(r.idle_ns).c_str());
@@ -419,6 +425,7 @@ std::string make_json(const Report &r)
 	j.key("spin_gaps_foreign").v(r.gaps_foreign);
 	j.key("spin_gaps_mixed").v(r.gaps_mixed);
 	j.key("spin_no_probe_task_ns").v(r.unexplained_ns);
+	j.key("steal_ns").opt(r.steal_ns);
 	if (r.traced) {
 		j.key("foreign_runs").v(r.foreign_runs);
 		j.key("foreign_ns").v(r.foreign_ns);

@@ -164,6 +164,31 @@ ProcSched read_proc_sched(pid_t tid)
 	return ps;
 }
 
+std::optional<i64> read_cpu_steal_ns(int cpu)
+{
+	auto text = read_text("/proc/stat");
+	const long user_hz = sysconf(_SC_CLK_TCK);
+	if (!text || user_hz <= 0)
+		return std::nullopt;
+	std::istringstream in(*text);
+	std::string line;
+	const std::string want = strf("cpu%d", cpu);
+	while (std::getline(in, line)) {
+		std::istringstream f(line);
+		std::string name;
+		f >> name;
+		if (name != want)
+			continue;
+		// user nice system idle iowait irq softirq steal
+		long long col[8];
+		for (auto &c : col)
+			if (!(f >> c))
+				return std::nullopt;
+		return i64(col[7]) * (kSec / user_hz);
+	}
+	return std::nullopt;
+}
+
 // -------------------------------------------------------------- sched_attr
 
 }  // namespace probe

@@ -41,4 +41,12 @@ struct ProcSched {
 
 ProcSched read_proc_sched(pid_t tid);
 
+// Time the hypervisor stole from CPU `cpu` so far (the steal column of
+// /proc/stat, in USER_HZ units, so 10 ms resolution at USER_HZ=100). With
+// CONFIG_PARAVIRT_TIME_ACCOUNTING, update_rq_clock_task() leaves stolen
+// time out of rq->clock_task, so a task does not age while the host runs
+// something else: its runs get longer in wall time by whole ticks. The
+// model simulates no steal, so a measurement with steal is not comparable.
+std::optional<i64> read_cpu_steal_ns(int cpu);
+
 }  // namespace probe
