@@ -152,6 +152,7 @@ int main(int argc, char** argv)
 		{"decision_oracle", props::decision_oracle_agrees},
 		{"smp_checker_holds", props::smp_checker_holds, SMP_PROP_CASES},
 		{"smp_hog_run_bound", props::smp_hog_run_bound},
+		{"smp_wakeup_placement", props::smp_wakeup_placement},
 	};
 
 	std::printf("# The bug zoo\n\n"

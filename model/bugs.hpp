@@ -30,6 +30,7 @@ enum class Bug : unsigned {
 	SLICE_SCALE_UNCAPPED, // mutation: the default base slice scales by 1 + ilog2(cpus) without min(cpus, 8)
 	MIGRATE_DROPS_LAG,    // mutation: set_task_cpu() forgets the saved lag, so a migrated task is placed at V
 	MIGRATE_DELAYED,      // 61b82dfb6b7e (6.14): can_migrate_task() let the balancer move a delayed task
+	WA_IDLE_SKIPS_PREV,   // mutation: wake_affine_idle() does not return an idle prev_cpu
 	COUNT
 };
 
@@ -59,6 +60,7 @@ inline constexpr std::array<BugInfo, static_cast<unsigned>(Bug::COUNT)> bug_info
 	{"slice-scale-uncapped", "mutation", "the default base slice scaled by 1 + ilog2(cpus) without capping cpus at 8"},
 	{"migrate-drops-lag", "mutation", "a task changing CPU lost its saved lag and was placed at the new CPU's V (6.6's e8f331bcc270 made lag travel)"},
 	{"migrate-delayed", "61b82dfb6b7e", "the load balancer moved delayed (sleeping, still queued) tasks, which adds no runnable task where it lands (6.14 refuses them)"},
+	{"wa-idle-skips-prev", "mutation", "wake_affine_idle() did not prefer an idle prev_cpu, so a busy waker's CPU became the target"},
 }};
 
 inline std::optional<Bug> bug_by_name(std::string_view name)

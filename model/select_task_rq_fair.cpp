@@ -144,7 +144,7 @@ u32 wake_affine_idle(const Simulation& sim, u32 this_cpu, u32 prev_cpu, bool syn
 		if (nr == 1)
 			return this_cpu;
 	}
-	if (available_idle_cpu(sim, prev_cpu))
+	if (available_idle_cpu(sim, prev_cpu) && !sim.config().bugs[Bug::WA_IDLE_SKIPS_PREV])
 		return prev_cpu;
 	return NO_TARGET;
 }

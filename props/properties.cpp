@@ -11,6 +11,7 @@
 #include "oracle/decision_oracle.hpp"
 #include "props/bounds.hpp"
 #include "props/gen.hpp"
+#include "props/fail.hpp"
 #include "props/harness.hpp"
 
 namespace eevdf::props {
@@ -18,22 +19,6 @@ namespace {
 
 constexpr u64 US = NSEC_PER_USEC;
 constexpr u64 MS = NSEC_PER_MSEC;
-
-std::string tag(const std::string& name, Bugs bugs)
-{
-	std::string s = name;
-	for (unsigned i = 0; i < bug_info.size(); i++)
-		if (bugs[static_cast<Bug>(i)])
-			s += "+" + std::string(bug_info[i].name);
-	return s;
-}
-
-[[noreturn]] void fail(const std::string& property, Bugs bugs, const Config& cfg, const Workload& wl,
-		       const std::string& why)
-{
-	const std::string file = save_counterexample(tag(property, bugs), cfg, wl, why);
-	RC_FAIL(why + "\ncounterexample: " + file + "\nreplay: eevdf sim " + file + " " + command_line_flags(cfg));
-}
 
 // The configuration of the hog properties: any preset, HZ, knobs, flags,
 // except HRTICK (which ends slices between ticks), and a base slice drawn
@@ -134,148 +119,6 @@ Testable decision_oracle_agrees(Bugs bugs)
 		}
 		if (!why.empty())
 			fail("decision_oracle", bugs, cfg, wl, why);
-	};
-}
-
-Testable smp_checker_holds(Bugs bugs)
-{
-	return [=] {
-		Config cfg = *gen_smp_config();
-		cfg.bugs = bugs;
-		const Workload wl = *gen_smp_workload(cfg.cpus);
-		const std::string bad = run_checked(cfg, wl);
-		if (!bad.empty())
-			fail("smp_checker_holds", bugs, cfg, wl, bad);
-	};
-}
-
-namespace {
-
-struct CpuSwitchLog : Observer {
-	std::vector<std::tuple<u64, u32, int>> switches;  // (t, cpu, next)
-	void on_switch(const Simulation& sim, u64 t, int, int next, bool, u64) override
-	{
-		switches.emplace_back(t, sim.event_cpu(), next);
-	}
-};
-
-std::vector<std::tuple<u64, u32, int>> cpu_switches(const Config& cfg, const Workload& wl)
-{
-	Simulation sim(cfg, wl);
-	CpuSwitchLog log;
-	sim.add_observer(&log);
-	sim.run();
-	return log.switches;
-}
-
-}  // namespace
-
-Testable pinned_matches_one_cpu(Bugs bugs)
-{
-	return [=] {
-		Config smp = *gen_smp_config();
-		smp.bugs = bugs;
-		Workload wl = *gen_workload();
-		for (TaskSpec& t : wl.tasks)
-			t.cpus = {0};
-		Config one = smp;  // the same preset, HZ, flags, knobs, seed and base slice, on one CPU
-		one.cpus = 1;
-		one.llc_size = 0;
-		one.skew_tick = false;  // skew_tick offsets CPU c by c (TICK_NSEC/2)/cpus: CPU 0 by 0
-		const auto a = cpu_switches(one, wl), b = cpu_switches(smp, wl);
-		if (a != b) {
-			size_t i = 0;
-			while (i < a.size() && i < b.size() && a[i] == b[i])
-				i++;
-			auto show = [](const std::vector<std::tuple<u64, u32, int>>& v, size_t k) {
-				if (k >= v.size())
-					return std::string("(none)");
-				return "t=" + std::to_string(std::get<0>(v[k])) + " cpu " + std::to_string(std::get<1>(v[k])) +
-				       " -> task " + std::to_string(std::get<2>(v[k]));
-			};
-			fail("pinned_matches_one_cpu", bugs, smp, wl,
-			     "switch " + std::to_string(i) + ": one CPU " + show(a, i) + ", " + std::to_string(smp.cpus) +
-				     " CPUs with every task pinned to CPU 0 " + show(b, i));
-		}
-	};
-}
-
-namespace {
-
-// Runs on each CPU and the fewest tasks queued there during each.
-struct SharedRuns : Observer {
-	struct Cpu {
-		int task = IDLE;
-		u64 start = 0;
-		u64 min_queued = 0;
-		bool migrated = false;  // a task has moved onto or off it
-	};
-	std::vector<Cpu> cpu;
-	u64 bound = 0;
-	std::string bad;
-	void seen(const Simulation& sim)
-	{
-		if (cpu.size() < sim.nr_cpus())
-			cpu.resize(sim.nr_cpus());
-		for (u32 c = 0; c < sim.nr_cpus(); c++)
-			cpu[c].min_queued = std::min(cpu[c].min_queued, sim.cfs_rq(c).nr_queued);
-	}
-	void on_switch(const Simulation& sim, u64 t, int prev, int next, bool, u64) override
-	{
-		seen(sim);
-		Cpu& c = cpu[sim.event_cpu()];
-		if (prev >= 0 && c.task == prev && c.min_queued >= 2 && !c.migrated && t - c.start > bound && bad.empty())
-			bad = "task " + std::to_string(prev) + " ran " + std::to_string(t - c.start) + " ns on CPU " +
-			      std::to_string(sim.event_cpu()) + " from " + std::to_string(c.start) +
-			      " with another task queued throughout, beyond " + std::to_string(bound) + " ns";
-		c = {next, t, sim.cfs_rq(sim.event_cpu()).nr_queued, c.migrated};
-	}
-	void on_migrate(const Simulation& sim, u64, int, u32 from, u32 to) override
-	{
-		seen(sim);
-		cpu[from].migrated = cpu[to].migrated = true;
-	}
-	void on_event(const Simulation& sim, u64) override { seen(sim); }
-	// The runs still going at the end: cut short, so judged only when
-	// already too long.
-	void finish(u64 end)
-	{
-		for (u32 c = 0; c < cpu.size(); c++)
-			if (cpu[c].task >= 0 && cpu[c].min_queued >= 2 && !cpu[c].migrated && end - cpu[c].start > bound &&
-			    bad.empty())
-				bad = "task " + std::to_string(cpu[c].task) + " has run " + std::to_string(end - cpu[c].start) +
-				      " ns on CPU " + std::to_string(c) + " since " + std::to_string(cpu[c].start) +
-				      " with another task queued throughout, beyond " + std::to_string(bound) + " ns";
-	}
-};
-
-}  // namespace
-
-Testable smp_hog_run_bound(Bugs bugs)
-{
-	return [=] {
-		Config cfg = *gen_smp_config();
-		cfg.cpus = *rc::gen::inRange<u32>(2, 5);
-		cfg = [&] {
-			Config c = make_config(*cfg.preset, cfg.hz, cfg.cpus, bugs);
-			c.features = cfg.features;
-			c.knobs = cfg.knobs;
-			c.seed = cfg.seed;
-			c.skew_tick = cfg.skew_tick;
-			return c;
-		}();
-		cfg.features.set(Feature::HRTICK, false);
-		cfg.base_slice_ns = *rc::gen::inRange<u64>(100, 30'001) * US;
-		const int n = *rc::gen::inRange(2, 13);
-		const Workload wl = equal_hogs(n, 0, *rc::gen::inRange<u64>(50, 501) * MS);
-		SharedRuns runs;
-		runs.bound = hog_run_bound(cfg, false);
-		const std::string bad = run_checked(cfg, wl, {&runs});
-		if (!bad.empty())
-			fail("smp_hog_run_bound", bugs, cfg, wl, bad);
-		runs.finish(wl.duration);
-		if (!runs.bad.empty())
-			fail("smp_hog_run_bound", bugs, cfg, wl, runs.bad);
 	};
 }
 

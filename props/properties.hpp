@@ -103,4 +103,17 @@ Testable pinned_matches_one_cpu(Bugs bugs = {});
 //     run cut by the end of the simulation counts once already too long.
 Testable smp_hog_run_bound(Bugs bugs = {});
 
+// 13. Wake-up placement (issue 14, item 7), generated workloads as in 10.
+//     At the wake-up of a sleeping task p (not delayed, not a fork):
+//     (A) if its prev CPU is idle, allowed, and shares the LLC with the
+//         waker's CPU or WA_IDLE is on, p is placed on prev (or, WA_IDLE
+//         off, on the waker's CPU when that is idle: a timer's);
+//     (B) if all CPUs form one LLC, SIS_UTIL is off and an allowed CPU is
+//         idle, p is placed on an idle CPU.
+//     Either way p runs within ipi_latency + idle_exit_latency (at once when
+//     the idle CPU is the waker's own: a timer), unless another task joins
+//     that CPU first. With SIS_UTIL on and prev busy the kernel does not
+//     promise to find an idle CPU (nr_idle_scan may be 0).
+Testable smp_wakeup_placement(Bugs bugs = {});
+
 }  // namespace eevdf::props

@@ -77,3 +77,8 @@ TEST_CASE("the per-CPU run-length property catches a renewal that does not resch
 {
 	CHECK(catches(smp_hog_run_bound(bug(Bug::NO_RESCHED_ON_RENEWAL))));
 }
+
+TEST_CASE("the wake-up placement property catches a wake_affine_idle() that skips an idle prev", "[mutations][smp]")
+{
+	CHECK(catches(smp_wakeup_placement(bug(Bug::WA_IDLE_SKIPS_PREV))));
+}

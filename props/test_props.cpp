@@ -87,3 +87,8 @@ TEST_CASE("on several CPUs a hog that shares its CPU runs at most the one-CPU bo
 {
 	rc::prop("per-CPU run length", smp_hog_run_bound());
 }
+
+TEST_CASE("a task woken with an idle allowed CPU to go to is placed there and runs within the IPI latency", "[props][smp]")
+{
+	rc::prop("wake-up placement", smp_wakeup_placement());
+}

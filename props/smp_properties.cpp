@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The properties on several CPUs (issue 14): the checker with its SMP rules,
+// pinned tasks against the one-CPU model, the per-CPU run length, and where
+// the wake-up path places a task.
+#include "props/properties.hpp"
+
+#include <tuple>
+#include <vector>
+#include <rapidcheck.h>
+
+#include "model/check.hpp"
+#include "model/select_task_rq_fair.hpp"
+#include "props/bounds.hpp"
+#include "props/gen.hpp"
+#include "props/fail.hpp"
+#include "props/harness.hpp"
+
+namespace eevdf::props {
+namespace {
+
+constexpr u64 US = NSEC_PER_USEC;
+constexpr u64 MS = NSEC_PER_MSEC;
+
+}  // namespace
+
+Testable smp_checker_holds(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_smp_config();
+		cfg.bugs = bugs;
+		const Workload wl = *gen_smp_workload(cfg.cpus);
+		const std::string bad = run_checked(cfg, wl);
+		if (!bad.empty())
+			fail("smp_checker_holds", bugs, cfg, wl, bad);
+	};
+}
+
+namespace {
+
+struct CpuSwitchLog : Observer {
+	std::vector<std::tuple<u64, u32, int>> switches;  // (t, cpu, next)
+	void on_switch(const Simulation& sim, u64 t, int, int next, bool, u64) override
+	{
+		switches.emplace_back(t, sim.event_cpu(), next);
+	}
+};
+
+std::vector<std::tuple<u64, u32, int>> cpu_switches(const Config& cfg, const Workload& wl)
+{
+	Simulation sim(cfg, wl);
+	CpuSwitchLog log;
+	sim.add_observer(&log);
+	sim.run();
+	return log.switches;
+}
+
+}  // namespace
+
+Testable pinned_matches_one_cpu(Bugs bugs)
+{
+	return [=] {
+		Config smp = *gen_smp_config();
+		smp.bugs = bugs;
+		Workload wl = *gen_workload();
+		for (TaskSpec& t : wl.tasks)
+			t.cpus = {0};
+		Config one = smp;  // the same preset, HZ, flags, knobs, seed and base slice, on one CPU
+		one.cpus = 1;
+		one.llc_size = 0;
+		one.skew_tick = false;  // skew_tick offsets CPU c by c (TICK_NSEC/2)/cpus: CPU 0 by 0
+		const auto a = cpu_switches(one, wl), b = cpu_switches(smp, wl);
+		if (a != b) {
+			size_t i = 0;
+			while (i < a.size() && i < b.size() && a[i] == b[i])
+				i++;
+			auto show = [](const std::vector<std::tuple<u64, u32, int>>& v, size_t k) {
+				if (k >= v.size())
+					return std::string("(none)");
+				return "t=" + std::to_string(std::get<0>(v[k])) + " cpu " + std::to_string(std::get<1>(v[k])) +
+				       " -> task " + std::to_string(std::get<2>(v[k]));
+			};
+			fail("pinned_matches_one_cpu", bugs, smp, wl,
+			     "switch " + std::to_string(i) + ": one CPU " + show(a, i) + ", " + std::to_string(smp.cpus) +
+				     " CPUs with every task pinned to CPU 0 " + show(b, i));
+		}
+	};
+}
+
+namespace {
+
+// Runs on each CPU and the fewest tasks queued there during each.
+struct SharedRuns : Observer {
+	struct Cpu {
+		int task = IDLE;
+		u64 start = 0;
+		u64 min_queued = 0;
+		bool migrated = false;  // a task has moved onto or off it
+	};
+	std::vector<Cpu> cpu;
+	u64 bound = 0;
+	std::string bad;
+	void seen(const Simulation& sim)
+	{
+		if (cpu.size() < sim.nr_cpus())
+			cpu.resize(sim.nr_cpus());
+		for (u32 c = 0; c < sim.nr_cpus(); c++)
+			cpu[c].min_queued = std::min(cpu[c].min_queued, sim.cfs_rq(c).nr_queued);
+	}
+	void on_switch(const Simulation& sim, u64 t, int prev, int next, bool, u64) override
+	{
+		seen(sim);
+		Cpu& c = cpu[sim.event_cpu()];
+		if (prev >= 0 && c.task == prev && c.min_queued >= 2 && !c.migrated && t - c.start > bound && bad.empty())
+			bad = "task " + std::to_string(prev) + " ran " + std::to_string(t - c.start) + " ns on CPU " +
+			      std::to_string(sim.event_cpu()) + " from " + std::to_string(c.start) +
+			      " with another task queued throughout, beyond " + std::to_string(bound) + " ns";
+		c = {next, t, sim.cfs_rq(sim.event_cpu()).nr_queued, c.migrated};
+	}
+	void on_migrate(const Simulation& sim, u64, int, u32 from, u32 to) override
+	{
+		seen(sim);
+		cpu[from].migrated = cpu[to].migrated = true;
+	}
+	void on_event(const Simulation& sim, u64) override { seen(sim); }
+	// The runs still going at the end: cut short, so judged only when
+	// already too long.
+	void finish(u64 end)
+	{
+		for (u32 c = 0; c < cpu.size(); c++)
+			if (cpu[c].task >= 0 && cpu[c].min_queued >= 2 && !cpu[c].migrated && end - cpu[c].start > bound &&
+			    bad.empty())
+				bad = "task " + std::to_string(cpu[c].task) + " has run " + std::to_string(end - cpu[c].start) +
+				      " ns on CPU " + std::to_string(c) + " since " + std::to_string(cpu[c].start) +
+				      " with another task queued throughout, beyond " + std::to_string(bound) + " ns";
+	}
+};
+
+}  // namespace
+
+Testable smp_hog_run_bound(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_smp_config();
+		cfg.cpus = *rc::gen::inRange<u32>(2, 5);
+		cfg = [&] {
+			Config c = make_config(*cfg.preset, cfg.hz, cfg.cpus, bugs);
+			c.features = cfg.features;
+			c.knobs = cfg.knobs;
+			c.seed = cfg.seed;
+			c.skew_tick = cfg.skew_tick;
+			return c;
+		}();
+		cfg.features.set(Feature::HRTICK, false);
+		cfg.base_slice_ns = *rc::gen::inRange<u64>(100, 30'001) * US;
+		const int n = *rc::gen::inRange(2, 13);
+		const Workload wl = equal_hogs(n, 0, *rc::gen::inRange<u64>(50, 501) * MS);
+		SharedRuns runs;
+		runs.bound = hog_run_bound(cfg, false);
+		const std::string bad = run_checked(cfg, wl, {&runs});
+		if (!bad.empty())
+			fail("smp_hog_run_bound", bugs, cfg, wl, bad);
+		runs.finish(wl.duration);
+		if (!runs.bad.empty())
+			fail("smp_hog_run_bound", bugs, cfg, wl, runs.bad);
+	};
+}
+
+
+namespace {
+
+// Wake-up placement (property 13). At try_to_wake_up() of a sleeping task
+// p (not queued: not a delayed task, not a fork), with this_cpu the waker's
+// CPU (a timer's: the CPU p slept on), select_task_rq_fair() of 6.6 .. 6.18
+// guarantees, on this model's machine (no SMT, no EAS, symmetric capacity,
+// no WF_SYNC wake-ups):
+//
+// (A) prev = task_cpu(p) idle (idle_cpu(): nothing queued or on its way),
+//     allowed, and sharing the LLC with this_cpu or WA_IDLE on: p is placed
+//     on prev, or (WA_IDLE off) on this_cpu if that is idle. wake_affine()
+//     returns prev (wake_affine_idle(): an idle prev wins when this_cpu is
+//     busy, or when this_cpu is idle and shares the cache) or, with WA_IDLE
+//     off, wake_affine_weight() may return this_cpu; wake_wide() or p not
+//     allowed on this_cpu leave prev. select_idle_sibling(p, prev, target)
+//     returns an idle target, else an idle prev of target's LLC.
+// (B) all CPUs in one LLC, SIS_UTIL off, an allowed CPU idle: p is placed
+//     on a CPU that was idle. select_idle_cpu() then scans every allowed
+//     CPU of the LLC (nr = INT_MAX); recent_used_cpu is taken only if idle.
+//     With SIS_UTIL the scan stops after nr_idle_scan CPUs, and a busy LLC
+//     scans none (nr_idle_scan = 0): no guarantee.
+//
+// Placed on an idle CPU c, p runs once c handles the IPI that carries it
+// (the wakelist's, or the resched of a direct remote enqueue): within
+// ipi_latency + idle_exit_latency of the wake-up, at once when c is
+// this_cpu (a timer on an idle CPU). The bound is void if another task
+// joins c before p runs (a second wake-up onto c, a pull); then EEVDF
+// decides between them.
+struct WakePlacement : Observer {
+	struct Armed {
+		bool on = false;
+		bool exact_prev = false;  // (A): must land on prev (or an idle this_cpu, WA_IDLE off)
+		bool spoiled = false;     // another task joined the CPU first
+		u64 t = 0, bound = 0;
+		u32 prev = 0, this_cpu = 0;
+		u32 target = 0;         // where ttwu sends it: prev, or set_task_cpu()'s CPU
+		bool enqueued = false;
+		CpuMask idle;             // idle CPUs at the wake-up
+	};
+	std::vector<Armed> armed;
+	std::string bad;
+	u64 checked_a = 0, checked_b = 0;
+
+	void on_ttwu(const Simulation& sim, u64 t, int task, int waker) override
+	{
+		const Task& p = sim.tasks()[static_cast<size_t>(task)];
+		if (armed.size() < sim.tasks().size())
+			armed.resize(sim.tasks().size());
+		Armed& a = armed[static_cast<size_t>(task)];
+		a.on = false;
+		if (p.se.on_rq)
+			return;
+		const Config& cfg = sim.config();
+		const Topology& topo = sim.topology();
+		const u32 this_cpu = waker >= 0 ? sim.tasks()[static_cast<size_t>(waker)].cpu : p.timer_cpu;
+		CpuMask idle;
+		for (u32 c = 0; c < sim.nr_cpus(); c++)
+			if (p.cpus_ptr.test(c) && selection::available_idle_cpu(sim, c))
+				idle.set(c);
+		const u32 prev = p.cpu;
+		const bool a_holds = idle.test(prev) &&
+				     (topo.cpus_share_cache(prev, this_cpu) || cfg.features[Feature::WA_IDLE]);
+		const bool one_llc = topo.sd_llc(prev) && topo.sd_llc_size(prev) == sim.nr_cpus();
+		const bool b_holds = one_llc && !cfg.features[Feature::SIS_UTIL] && !idle.empty();
+		if (!a_holds && !b_holds)
+			return;
+		a = Armed{true, a_holds, false, t, 0, prev, this_cpu, prev, false, idle};
+		(a_holds ? checked_a : checked_b)++;
+	}
+	void on_wakeup(const Simulation& sim, u64 t, int task, int, bool new_task) override
+	{
+		joined(sim.event_cpu(), task);
+		if (new_task || static_cast<size_t>(task) >= armed.size())
+			return;
+		Armed& a = armed[static_cast<size_t>(task)];
+		if (!a.on || a.enqueued)
+			return;
+		a.enqueued = true;
+		const u32 cpu = sim.event_cpu();
+		const bool affine_idle = !sim.config().features[Feature::WA_IDLE] && cpu == a.this_cpu && a.idle.test(cpu);
+		if (a.exact_prev && cpu != a.prev && !affine_idle)
+			report(task, "was woken at " + std::to_string(a.t) + " by CPU " + std::to_string(a.this_cpu) +
+					     " with its prev CPU " + std::to_string(a.prev) + " idle and was placed on CPU " +
+					     std::to_string(cpu) + " (at " + std::to_string(t) + ")");
+		else if (!a.idle.test(cpu))
+			report(task, "was woken at " + std::to_string(a.t) + " with an allowed CPU idle (SIS_UTIL off, one LLC)" +
+					     " and was placed on CPU " + std::to_string(cpu) + ", which was busy");
+		const Knobs& k = sim.config().knobs;
+		a.bound = cpu == a.this_cpu ? 0 : k.ipi_latency + k.idle_exit_latency;
+	}
+	void on_attach(const Simulation& sim, u64, int task) override { joined(sim.event_cpu(), task); }
+	void on_migrate(const Simulation&, u64 t, int task, u32 from, u32 to) override
+	{
+		if (static_cast<size_t>(task) >= armed.size() || !armed[static_cast<size_t>(task)].on)
+			return;
+		Armed& a = armed[static_cast<size_t>(task)];
+		if (!a.enqueued)
+			a.target = to;  // try_to_wake_up()'s set_task_cpu()
+		else if (a.spoiled)
+			a.on = false;   // it shared the CPU: the balancer may move it
+		else
+			report(task, "was moved from CPU " + std::to_string(from) + " to " + std::to_string(to) + " at " +
+					     std::to_string(t) + " before it ran on the idle CPU it was woken onto");
+	}
+	void on_switch(const Simulation& sim, u64 t, int, int next, bool, u64) override
+	{
+		if (next < 0 || static_cast<size_t>(next) >= armed.size())
+			return;
+		Armed& a = armed[static_cast<size_t>(next)];
+		if (!a.on)
+			return;
+		a.on = false;
+		if (!a.spoiled && t > a.t + a.bound)
+			report(next, "was woken at " + std::to_string(a.t) + " onto idle CPU " + std::to_string(sim.event_cpu()) +
+					     " and ran at " + std::to_string(t) + ", beyond the IPI + idle-exit bound of " +
+					     std::to_string(a.bound) + " ns");
+	}
+
+	void joined(u32 cpu, int task)
+	{
+		for (size_t i = 0; i < armed.size(); i++)
+			if (armed[i].on && armed[i].target == cpu && static_cast<int>(i) != task)
+				armed[i].spoiled = true;
+	}
+	void report(int task, const std::string& what)
+	{
+		if (bad.empty())
+			bad = "task " + std::to_string(task) + " " + what;
+	}
+};
+
+}  // namespace
+
+Testable smp_wakeup_placement(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_smp_config();
+		cfg.bugs = bugs;
+		const Workload wl = *gen_smp_workload(cfg.cpus);
+		WakePlacement w;
+		const std::string bad = run_checked(cfg, wl, {&w});
+		if (!bad.empty())
+			fail("smp_wakeup_placement", bugs, cfg, wl, bad);
+		if (!w.bad.empty())
+			fail("smp_wakeup_placement", bugs, cfg, wl, w.bad);
+		RC_TAG(w.checked_a > 0 ? "idle prev" : "no idle prev", w.checked_b > 0 ? "scan" : "no scan");
+	};
+}
+
+}  // namespace eevdf::props
