@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -24,12 +25,14 @@ using json::Value;
 
 const std::vector<std::string> setting_keys = {"kernel", "hz", "cpus", "online_cpus", "slice", "custom_slice", "features",
 					       "tick_phase", "tick_jitter", "switch_cost", "seed", "duration",
-					       "nice", "hogs", "bug", "workload", "schbench"};
+					       "nice", "hogs", "bug", "workload", "schbench", "llc", "skew_tick",
+					       "ipi_latency", "idle_exit_latency", "wakeup_irq_cost", "balance_cost"};
 const std::vector<std::string> metric_names = {
 	"mean_run_ms",   "p50_run_ms",    "p90_run_ms",     "p99_run_ms",    "max_run_ms",
 	"context_switches", "involuntary_switches", "wakeup_p50_us", "wakeup_p90_us", "wakeup_p99_us",
 	"wakeup_max_us", "cpu_share",     "ticks_per_second", "runs_at_least", "runs_at_least_fraction",
-	"schbench_wakeup_p50_us", "schbench_wakeup_p99_us", "schbench_rps"};
+	"schbench_wakeup_p50_us", "schbench_wakeup_p99_us", "schbench_rps", "schbench_delayed_wakeup_fraction",
+	"idle_fraction"};
 
 [[noreturn]] void bad(const std::string& file, int line, int col, const std::string& field, const std::string& what)
 {
@@ -94,6 +97,55 @@ std::string label_of(const Settings& s)
 	return l;
 }
 
+Metric metric_of(const std::string& path, const Value& v, const std::string& field)
+{
+	if (!v.is_object())
+		bad(path, v.line, v.column, field, "expected an object {name, tasks, threshold}");
+	Metric mt;
+	for (const json::Member& s : v.members) {
+		const std::string f = field + "." + s.key;
+		if (s.key == "name") {
+			mt.name = string_of(path, s.value, f);
+			if (!one_of(mt.name, metric_names))
+				bad(path, s.value.line, s.value.column, f,
+				    "'" + mt.name + "' is not a metric (known: " + join(metric_names) + ")");
+		} else if (s.key == "tasks") {
+			mt.tasks = string_of(path, s.value, f);
+		} else if (s.key == "threshold") {
+			try {
+				mt.threshold = parse_duration(scalar(path, s.value, f), f);
+			} catch (const UsageError& e) {
+				bad(path, s.value.line, s.value.column, f, e.what());
+			}
+		} else {
+			bad(path, s.line, s.column, f, "unknown key (known: name, tasks, threshold)");
+		}
+	}
+	if (mt.name.empty())
+		bad(path, v.line, v.column, field + ".name", "missing");
+	if ((mt.name == "runs_at_least" || mt.name == "runs_at_least_fraction") && !mt.threshold)
+		bad(path, v.line, v.column, field + ".threshold", "needed by " + mt.name);
+	return mt;
+}
+
+Tolerance tolerance_of(const std::string& path, const Value& v, const std::string& field)
+{
+	if (!v.is_object())
+		bad(path, v.line, v.column, field, "expected {\"relative\": 0.1} and/or {\"absolute\": 0.5}");
+	Tolerance t;
+	for (const json::Member& s : v.members) {
+		if (s.key == "relative")
+			t.relative = number_of(path, s.value, field + ".relative");
+		else if (s.key == "absolute")
+			t.absolute = number_of(path, s.value, field + ".absolute");
+		else
+			bad(path, s.line, s.column, field + "." + s.key, "unknown key (known: relative, absolute)");
+	}
+	if (t.relative < 0 || t.absolute < 0)
+		bad(path, v.line, v.column, field, "must not be negative");
+	return t;
+}
+
 ClaimRow row_of(const std::string& file, const Value& v, const std::string& field)
 {
 	if (!v.is_object())
@@ -125,8 +177,13 @@ ClaimRow row_of(const std::string& file, const Value& v, const std::string& fiel
 			r.why = string_of(file, m.value, f);
 		} else if (m.key == "label") {
 			r.label = string_of(file, m.value, f);
+		} else if (m.key == "metric") {
+			r.metric = metric_of(file, m.value, f);
+		} else if (m.key == "tolerance") {
+			r.tolerance = tolerance_of(file, m.value, f);
 		} else {
-			bad(file, m.line, m.column, f, "unknown key (known: set, over, same_as, claimed, compare, expect, why, label)");
+			bad(file, m.line, m.column, f,
+			    "unknown key (known: set, over, same_as, claimed, compare, expect, why, label, metric, tolerance)");
 		}
 	}
 	if (!has_claimed && r.same_as.empty())
@@ -150,6 +207,15 @@ struct RunSpec {
 	Workload workload;
 	std::string schbench;  // a schbench command line: the workload is eevdf schbench's
 };
+
+bool skew_tick_value(const std::string& v)
+{
+	if (v == "true" || v == "1")
+		return true;
+	if (v == "false" || v == "0")
+		return false;
+	throw UsageError("skew_tick: \"" + v + "\" is not true or false");
+}
 
 RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 {
@@ -194,6 +260,18 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 				workload_file = v;
 			else if (k == "schbench")
 				s.schbench = v;
+			else if (k == "llc")
+				s.model.llc = static_cast<u32>(std::stoul(v));
+			else if (k == "skew_tick")
+				s.model.skew_tick = skew_tick_value(v);
+			else if (k == "ipi_latency")
+				s.model.ipi_latency = v;
+			else if (k == "idle_exit_latency")
+				s.model.idle_exit_latency = v;
+			else if (k == "wakeup_irq_cost")
+				s.model.wakeup_irq_cost = v;
+			else if (k == "balance_cost")
+				s.model.balance_cost = v;
 		}
 		if (!s.schbench.empty()) {
 			if (duration.empty())
@@ -228,7 +306,49 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 	return s;
 }
 
-double metric_value(const Claim& c, const Settings& row, const std::string& where)
+// What one schbench run gives every schbench metric (and idle_fraction).
+struct SchbenchFigures {
+	double rps = 0, wakeup_p50_us = 0, wakeup_p99_us = 0, delayed_fraction = 0, idle_fraction = 0;
+};
+
+double idle_fraction_of(const Simulation& sim)
+{
+	const u64 all = sim.busy_ns() + sim.idle_ns();
+	return all ? static_cast<double>(sim.idle_ns()) / static_cast<double>(all) : 0.0;
+}
+
+SchbenchFigures run_schbench(const Config& cfg, const Workload& wl)
+{
+	Simulation sim(cfg, wl);
+	SchbenchMeter meter(sim, 0);
+	sim.add_observer(&meter);
+	sim.run();
+	SchbenchFigures f;
+	f.rps = static_cast<double>(meter.requests) * 1e9 / static_cast<double>(wl.duration);
+	const Distribution w = summarize(meter.wakeup_ns);
+	f.wakeup_p50_us = static_cast<double>(w.p50) / 1e3;
+	f.wakeup_p99_us = static_cast<double>(w.p99) / 1e3;
+	f.delayed_fraction =
+		meter.wakeups ? static_cast<double>(meter.delayed_wakeups) / static_cast<double>(meter.wakeups) : 0.0;
+	f.idle_fraction = idle_fraction_of(sim);
+	return f;
+}
+
+double schbench_metric(const SchbenchFigures& f, const std::string& name)
+{
+	if (name == "schbench_rps")
+		return f.rps;
+	if (name == "schbench_delayed_wakeup_fraction")
+		return f.delayed_fraction;
+	if (name == "idle_fraction")
+		return f.idle_fraction;
+	return name == "schbench_wakeup_p50_us" ? f.wakeup_p50_us : f.wakeup_p99_us;
+}
+
+// Schbench runs of one evaluate(), by their settings.
+using SchbenchRuns = std::map<std::string, SchbenchFigures>;
+
+double metric_value(const Claim& c, const Metric& mt, const Settings& row, const std::string& where, SchbenchRuns& runs_of)
 {
 	RunSpec s = spec_for(c, row, where);
 	Config cfg;
@@ -239,22 +359,25 @@ double metric_value(const Claim& c, const Settings& row, const std::string& wher
 	}
 	MetricsCollector m;
 	try {
+		if (mt.name.rfind("schbench_", 0) == 0 && s.schbench.empty())
+			throw InputError(c.file + ": " + where + ": metric " + mt.name + " needs a \"schbench\" setting");
+		if (!s.schbench.empty() && (mt.name.rfind("schbench_", 0) == 0 || mt.name == "idle_fraction")) {
+			Settings all = c.config;
+			all.insert(all.end(), row.begin(), row.end());
+			const std::string key = label_of(all);
+			auto it = runs_of.find(key);
+			if (it == runs_of.end())
+				it = runs_of.emplace(key, run_schbench(cfg, s.workload)).first;
+			return schbench_metric(it->second, mt.name);
+		}
 		Simulation sim(cfg, s.workload);
-		if (c.metric.name.rfind("schbench_", 0) == 0) {
-			if (s.schbench.empty())
-				throw InputError(c.file + ": " + where + ": metric " + c.metric.name + " needs a \"schbench\" setting");
-			SchbenchMeter meter(sim, 0);
-			sim.add_observer(&meter);
+		if (mt.name == "idle_fraction") {
 			sim.run();
-			if (c.metric.name == "schbench_rps")
-				return static_cast<double>(meter.requests) * 1e9 / static_cast<double>(s.workload.duration);
-			const Distribution w = summarize(meter.wakeup_ns);
-			return static_cast<double>(c.metric.name == "schbench_wakeup_p50_us" ? w.p50 : w.p99) / 1e3;
+			return idle_fraction_of(sim);
 		}
 		sim.add_observer(&m);
 		sim.run();
 		m.finish(sim);
-		const Metric& mt = c.metric;
 		std::vector<u64> runs, lat;
 		u64 switches = 0, invol = 0, cpu = 0, total_cpu = 0;
 		for (const TaskMetrics& t : m.tasks) {
@@ -310,7 +433,8 @@ double metric_value(const Claim& c, const Settings& row, const std::string& wher
 
 bool row_agrees(const Claim& c, const ClaimRow& r, double claimed, double model)
 {
-	const double tol = std::max(c.tolerance_absolute, c.tolerance_relative * std::fabs(claimed));
+	const Tolerance& t = r.tolerance ? *r.tolerance : c.tolerance;
+	const double tol = std::max(t.absolute, t.relative * std::fabs(claimed));
 	if (r.compare == "at_most")
 		return model <= claimed + tol;
 	if (r.compare == "at_least")
@@ -328,6 +452,19 @@ std::string fmt(double x)
 	else
 		std::snprintf(b, sizeof b, "%.3f", x);
 	return b;
+}
+
+std::string tolerance_text(const Tolerance& t)
+{
+	std::string tol;
+	if (t.relative) {
+		char b[32];
+		std::snprintf(b, sizeof b, "%g %%", t.relative * 100);
+		tol = b;
+	}
+	if (t.absolute)
+		tol += (tol.empty() ? "" : " or ") + fmt(t.absolute);
+	return tol.empty() ? std::string("0 (exact)") : tol;
 }
 
 std::string delta_of(const std::optional<double>& claimed, double model)
@@ -383,41 +520,9 @@ Claim load_claim(const std::string& path)
 			c.workload_file = string_of(path, v, "workload");
 		} else if (m.key == "metric") {
 			has_metric = true;
-			if (!v.is_object())
-				bad(path, v.line, v.column, "metric", "expected an object {name, tasks, threshold}");
-			for (const json::Member& s : v.members) {
-				if (s.key == "name") {
-					c.metric.name = string_of(path, s.value, "metric.name");
-					if (!one_of(c.metric.name, metric_names))
-						bad(path, s.value.line, s.value.column, "metric.name",
-						    "'" + c.metric.name + "' is not a metric (known: " + join(metric_names) + ")");
-				} else if (s.key == "tasks") {
-					c.metric.tasks = string_of(path, s.value, "metric.tasks");
-				} else if (s.key == "threshold") {
-					try {
-						c.metric.threshold = parse_duration(scalar(path, s.value, "metric.threshold"), "metric.threshold");
-					} catch (const UsageError& e) {
-						bad(path, s.value.line, s.value.column, "metric.threshold", e.what());
-					}
-				} else {
-					bad(path, s.line, s.column, "metric." + s.key, "unknown key (known: name, tasks, threshold)");
-				}
-			}
-			if (c.metric.name.empty())
-				bad(path, v.line, v.column, "metric.name", "missing");
+			c.metric = metric_of(path, v, "metric");
 		} else if (m.key == "tolerance") {
-			if (!v.is_object())
-				bad(path, v.line, v.column, "tolerance", "expected {\"relative\": 0.1} and/or {\"absolute\": 0.5}");
-			for (const json::Member& s : v.members) {
-				if (s.key == "relative")
-					c.tolerance_relative = number_of(path, s.value, "tolerance.relative");
-				else if (s.key == "absolute")
-					c.tolerance_absolute = number_of(path, s.value, "tolerance.absolute");
-				else
-					bad(path, s.line, s.column, "tolerance." + s.key, "unknown key (known: relative, absolute)");
-			}
-			if (c.tolerance_relative < 0 || c.tolerance_absolute < 0)
-				bad(path, v.line, v.column, "tolerance", "must not be negative");
+			c.tolerance = tolerance_of(path, v, "tolerance");
 		} else if (m.key == "rows") {
 			has_rows = true;
 			if (v.type != Value::Type::Array || v.items.empty())
@@ -435,27 +540,30 @@ Claim load_claim(const std::string& path)
 		bad(path, doc.line, doc.column, "metric", "missing");
 	if (!has_rows)
 		bad(path, doc.line, doc.column, "rows", "missing");
-	if ((c.metric.name == "runs_at_least" || c.metric.name == "runs_at_least_fraction") && !c.metric.threshold)
-		bad(path, doc.line, doc.column, "metric.threshold", "needed by " + c.metric.name);
 	return c;
 }
 
 std::vector<RowResult> evaluate(const Claim& c)
 {
 	std::vector<RowResult> out;
+	SchbenchRuns runs;
 	for (size_t i = 0; i < c.rows.size(); i++) {
 		const ClaimRow& r = c.rows[i];
 		const std::string where = "rows[" + std::to_string(i) + "] (" + r.label + ")";
+		const Metric& mt = metric_of_row(c, r);
 		RowResult res;
 		res.label = r.label;
-		res.model = metric_value(c, r.set, where);
+		if (r.metric)
+			res.label += " [" + mt.name + (r.tolerance ? ", tolerance " + tolerance_text(*r.tolerance) : "") + "]";
+		res.metric = mt.name;
+		res.model = metric_value(c, mt, r.set, where, runs);
 		if (!r.over.empty()) {
-			const double denom = metric_value(c, r.over, where);
+			const double denom = metric_value(c, mt, r.over, where, runs);
 			res.model = denom != 0 ? res.model / denom : 0;
 		}
 		res.claimed = r.claimed;
 		if (!r.same_as.empty())
-			res.claimed = metric_value(c, r.same_as, where);
+			res.claimed = metric_value(c, mt, r.same_as, where, runs);
 		res.why = r.why;
 		if (!res.claimed) {
 			res.verdict = "info";
@@ -483,15 +591,7 @@ std::string format_claim(const Claim& c, const std::vector<RowResult>& rows)
 		s += "quote:  \"" + c.quote + "\"\n";
 	s += "model:  " + label_of(c.config) + (c.workload_file.empty() ? "" : " workload=" + c.workload_file) +
 	     "; metric " + c.metric.name + (c.metric.tasks.empty() ? "" : " of tasks " + c.metric.tasks + "*");
-	std::string tol;
-	if (c.tolerance_relative) {
-		char b[32];
-		std::snprintf(b, sizeof b, "%g %%", c.tolerance_relative * 100);
-		tol = b;
-	}
-	if (c.tolerance_absolute)
-		tol += (tol.empty() ? "" : " or ") + fmt(c.tolerance_absolute);
-	s += "; tolerance " + (tol.empty() ? std::string("0 (exact)") : tol) + "\n\n";
+	s += "; tolerance " + tolerance_text(c.tolerance) + "\n\n";
 	size_t w = 3;
 	for (const RowResult& r : rows)
 		w = std::max(w, r.label.size());
@@ -532,6 +632,7 @@ std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult
 		for (const RowResult& r : rows) {
 			nlohmann::ordered_json x;
 			x["row"] = r.label;
+			x["metric"] = r.metric;
 			x["claimed"] = r.claimed ? nlohmann::ordered_json(*r.claimed) : nlohmann::ordered_json(nullptr);
 			x["model"] = r.model;
 			x["verdict"] = r.verdict;

@@ -22,6 +22,10 @@ struct Metric {
 	u64 threshold = 0;  // runs_at_least / runs_at_least_fraction: run length in ns
 };
 
+struct Tolerance {
+	double relative = 0, absolute = 0;
+};
+
 struct ClaimRow {
 	Settings set;                      // applied over the claim's config
 	Settings over;                     // non-empty: the model value is metric(set) / metric(over)
@@ -31,6 +35,8 @@ struct ClaimRow {
 	bool expect_disagree = false;      // a documented finding
 	std::string why;                   // the explanation of a finding
 	std::string label;
+	std::optional<Metric> metric;      // the row's own metric (and tolerance), else the claim's
+	std::optional<Tolerance> tolerance;
 };
 
 struct Claim {
@@ -40,15 +46,19 @@ struct Claim {
 	Settings config;                        // defaults for every row
 	std::string workload_file;              // an rt-app file, relative to the claim file; or hogs
 	Metric metric;
-	double tolerance_relative = 0, tolerance_absolute = 0;
+	Tolerance tolerance;
 	std::vector<ClaimRow> rows;
 };
+
+// The metric a row is measured by: its own, else the claim's.
+inline const Metric& metric_of_row(const Claim& c, const ClaimRow& r) { return r.metric ? *r.metric : c.metric; }
 
 // Reads and validates a claim file; throws InputError naming file, field and value.
 Claim load_claim(const std::string& path);
 
 struct RowResult {
 	std::string label;
+	std::string metric;
 	std::optional<double> claimed;
 	double model = 0;
 	std::string verdict;  // agrees | DISAGREES | finding | AGREES, expected not to | info
@@ -57,7 +67,8 @@ struct RowResult {
 };
 
 // Runs the model for every row. Throws InputError for settings that do not
-// make a valid configuration or workload (naming the row).
+// make a valid configuration or workload (naming the row). A schbench run is
+// made once per set of settings: rows that read other metrics of it share it.
 std::vector<RowResult> evaluate(const Claim& c);
 
 // Whether `value` satisfies row `r` of claim `c` against `claimed`

@@ -202,8 +202,8 @@ int probe_claim(const std::string& file)
 			why = "a ratio or comparison row";
 		else if (!c.workload_file.empty() || !setting(all, "workload").empty())
 			why = "the probe runs CPU hogs (and a periodic waker) only";
-		else if (!probe_run_field(c.metric.name))
-			why = "the probe does not measure " + c.metric.name;
+		else if (!probe_run_field(metric_of_row(c, r).name))
+			why = "the probe does not measure " + metric_of_row(c, r).name;
 		else if (kernel_hz && !hz.empty() && std::to_string(kernel_hz) != hz)
 			why = "a row for HZ=" + hz + "; this kernel runs HZ=" + std::to_string(kernel_hz);
 		if (why.empty()) {
@@ -227,7 +227,7 @@ int probe_claim(const std::string& file)
 			if (!hz.empty() && std::to_string(kernel_hz) != hz)
 				why = "a row for HZ=" + hz + "; this kernel runs HZ=" + std::to_string(kernel_hz);
 			else
-				kernel = kernel_metric(k, probe_run_field(c.metric.name));
+				kernel = kernel_metric(k, probe_run_field(metric_of_row(c, r).name));
 		}
 		const RowResult& m = model[i];
 		const std::string claimed = m.claimed ? num(*m.claimed) : "-";
