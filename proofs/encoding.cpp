@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The symbolic transition, function by function after model/fair.cpp (6.18).
 #include "proofs/encoding.hpp"
+#include "proofs/lb_encoding.hpp"
 
 #include <bit>
 
@@ -26,6 +27,8 @@ std::string mutation_name(unsigned m)
 	add(MUT_EXEC_START_STALE, "exec-start-stale");
 	add(MUT_PROTECT_MAX, "protect-max");
 	add(MUT_RENEW_PROTECT, "renew-protect");
+	add(MUT_LB_IDLE_NEEDS_OVERLOADED, "lb-idle-needs-overloaded");
+	add(MUT_LB_PCT_STRICT, "lb-pct-strict");
 	return s.empty() ? "none" : s;
 }
 

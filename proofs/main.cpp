@@ -5,9 +5,11 @@
 //               [--check-encoding N [--seed S]]
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <iostream>
 
 #include "proofs/encoding.hpp"
+#include "proofs/lb_encoding.hpp"
 #include "proofs/prove.hpp"
 
 using namespace eevdf::proofs;
@@ -38,9 +40,10 @@ int main(int argc, char** argv)
 			extra.replay = false;
 		else if (a == "--mutate") {
 			const std::string m = next();
-			for (unsigned b : {MUT_DEADLINE_FROM_OLD, MUT_ELIGIBLE_STRICT, MUT_NR_QUEUED_OFF_BY_ONE, MUT_RENEW_STRICT,
+			for (unsigned b : std::initializer_list<unsigned>{MUT_DEADLINE_FROM_OLD, MUT_ELIGIBLE_STRICT, MUT_NR_QUEUED_OFF_BY_ONE, MUT_RENEW_STRICT,
 					   MUT_WAKEUP_IGNORE_SHORT, MUT_NO_RESCHED_RENEWAL, MUT_PICK_NO_CURR_FALLBACK, MUT_AVG_TRUNC,
-					   MUT_EXEC_START_STALE, MUT_PROTECT_MAX, MUT_RENEW_PROTECT})
+					   MUT_EXEC_START_STALE, MUT_PROTECT_MAX, MUT_RENEW_PROTECT, MUT_LB_IDLE_NEEDS_OVERLOADED,
+					   MUT_LB_PCT_STRICT})
 				if (mutation_name(b) == m)
 					extra.mutation = b;
 			if (!extra.mutation) {
@@ -78,9 +81,11 @@ int main(int argc, char** argv)
 			  << " comparisons, " << st.mismatches << " mismatches (" << st.wrapped_states
 			  << " states straddle the u64 wrap, " << st.overflow_states << " with overflowing key*weight), "
 			  << st.seconds << " s\n";
+		const unsigned long long lb = check_lb_encoding(check, seed, std::cout, extra.mutation);
+		std::cout << "balancer encoding check: " << check << " random flat inputs, " << lb << " mismatches\n";
 		if (extra.mutation)  // a broken encoding must be caught
-			return st.mismatches > 0 ? 0 : 1;
-		return st.mismatches == 0 && st.states >= check ? 0 : 1;
+			return st.mismatches + lb > 0 ? 0 : 1;
+		return st.mismatches == 0 && lb == 0 && st.states >= check ? 0 : 1;
 	}
 	return run_prove(opt, extra, std::cout);
 }

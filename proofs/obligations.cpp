@@ -19,6 +19,7 @@
 #include "model/simulation.hpp"
 #include "proofs/encoding.hpp"
 #include "proofs/invariants.hpp"
+#include "proofs/obligation.hpp"
 #include "proofs/prove.hpp"
 #include "proofs/query.hpp"
 
@@ -44,14 +45,7 @@ u32 hz_of_tick(u64 t)
 	return 0;
 }
 
-// What a replay must show, measured on the simulation.
-struct Replay {
-	Config cfg;
-	Workload wl;
-	std::string what;  // the violation in words
-	std::function<bool(const Simulation&, const struct RunObserver&, std::string&)> confirms;
-	u64 seeds = 1;     // try seeds 0 .. seeds-1 (tick jitter)
-};
+}  // namespace
 
 // Run lengths (switch to switch) and same-task re-picks after a renewal.
 struct RunObserver : Observer {
@@ -146,34 +140,9 @@ struct RunObserver : Observer {
 	}
 };
 
+namespace {
 
 
-struct Obligation {
-	std::string name;
-	std::string group;
-	std::string claim;  // one line
-	bool expect_proved;
-	unsigned breaker;   // mutation that must break a proof
-	// Adds Pre ∧ ¬Claim to q.s.
-	std::function<void(Query&, unsigned mutation)> build;
-	// For refutations: a replay from the model.
-	std::function<std::optional<Replay>(Query&, const z3::model&)> replay;
-	bool experimental = false;  // not in the default run: too slow or UNKNOWN within the budget (docs/proofs.md)
-	const char* logic = "QF_BV";
-	// For refutations not replayed as a workload: a replay on the model's own
-	// objects (e.g. a CfsRq); true if the model shows the violation.
-	std::function<bool(Query&, const z3::model&, std::string&)> direct_replay = nullptr;
-	// For proofs: an executable-model cross-check (simulations), true if consistent.
-	std::function<bool(std::string&)> crosscheck = nullptr;
-	// An obligation split into `cases` independent queries (build_case(q, m, k)
-	// for k < cases): PROVED iff every case is, REFUTED by the first sat case.
-	// Each case is exported as NAME.k.smt2.
-	size_t cases = 0;
-	std::function<void(Query&, unsigned mutation, size_t k)> build_case = nullptr;
-	// QF_BV only: bit-blast straight to SAT instead of the default solver
-	// (faster where the query is a few adders and signed comparisons)
-	bool bitblast = false;
-};
 
 SymConfig sym_config(Query&, const expr& slice, const expr& tick, unsigned mutation)
 {
@@ -1177,6 +1146,8 @@ std::vector<Obligation> make_obligations()
 		if (o.name == "repick_equal_weights" || o.name == "repick_unequal_weights" ||
 		    o.name == "eligible_exists" || o.name == "lag_sum_rounding")
 			o.experimental = true;
+	for (Obligation& o : balance_obligations())
+		v.push_back(std::move(o));
 	return v;
 }
 

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// One proof obligation of `eevdf prove` (obligations.cpp runs them) and the
+// replay that confirms a refutation on the simulator.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <z3++.h>
+
+#include "model/simulation.hpp"
+#include "proofs/query.hpp"
+
+namespace eevdf::proofs {
+
+struct RunObserver;  // run lengths and re-picks (obligations.cpp)
+
+// What a replay must show, measured on the simulation.
+struct Replay {
+	Config cfg;
+	Workload wl;
+	std::string what;  // the violation in words
+	std::function<bool(const Simulation&, const RunObserver&, std::string&)> confirms;
+	u64 seeds = 1;     // try seeds 0 .. seeds-1 (tick jitter)
+};
+
+struct Obligation {
+	std::string name;
+	std::string group;
+	std::string claim;  // one line
+	bool expect_proved;
+	unsigned breaker;   // mutation that must break a proof
+	// Adds Pre ∧ ¬Claim to q.s.
+	std::function<void(Query&, unsigned mutation)> build;
+	// For refutations: a replay from the model.
+	std::function<std::optional<Replay>(Query&, const z3::model&)> replay;
+	bool experimental = false;  // not in the default run: too slow or UNKNOWN within the budget (docs/proofs.md)
+	const char* logic = "QF_BV";
+	// For refutations not replayed as a workload: a replay on the model's own
+	// objects (e.g. a CfsRq); true if the model shows the violation.
+	std::function<bool(Query&, const z3::model&, std::string&)> direct_replay = nullptr;
+	// For proofs: an executable-model cross-check (simulations), true if consistent.
+	std::function<bool(std::string&)> crosscheck = nullptr;
+	// An obligation split into `cases` independent queries (build_case(q, m, k)
+	// for k < cases): PROVED iff every case is, REFUTED by the first sat case.
+	// Each case is exported as NAME.k.smt2.
+	size_t cases = 0;
+	std::function<void(Query&, unsigned mutation, size_t k)> build_case = nullptr;
+	// QF_BV only: bit-blast straight to SAT instead of the default solver
+	// (faster where the query is a few adders and signed comparisons)
+	bool bitblast = false;
+};
+
+// The balancer's decisions on a flat LLC (lb_obligations.cpp).
+std::vector<Obligation> balance_obligations();
+
+}  // namespace eevdf::proofs
