@@ -153,6 +153,7 @@ int main(int argc, char** argv)
 		{"smp_checker_holds", props::smp_checker_holds, SMP_PROP_CASES},
 		{"smp_hog_run_bound", props::smp_hog_run_bound},
 		{"smp_wakeup_placement", props::smp_wakeup_placement},
+		{"smp_newidle_pulls", props::smp_newidle_pulls},
 	};
 
 	std::printf("# The bug zoo\n\n"

@@ -198,10 +198,15 @@ void attach_task(Simulation& sim, Task& p, u32 this_cpu) { sim.attach_task(p, th
 // SMT here); CACHE_HOT_BUDDY needs cfs_rq->next, which only NEXT_BUDDY
 // sets (off); sysctl_sched_migration_cost is its default, so: hot iff p ran
 // on the source less than 500 us ago. exec_start is 0 for a task that has
-// not run since it was forked or migrated: cold.
+// not run since it was forked or migrated: cold. (The kernel gets that from
+// rq_clock_task(), which has counted since boot; the model's clock starts
+// at 0, so it tests exec_start == 0 itself: else a task forked at 0 would
+// be hot for the first 500 us.)
 bool task_hot(const LbEnv& env, const Task& p)
 {
 	if (env.sd->flags & SD_SHARE_CPUCAPACITY)
+		return false;
+	if (p.se.exec_start == 0)
 		return false;
 	const s64 delta = static_cast<s64>(env.sim->now() - p.se.exec_start);
 	return delta < static_cast<s64>(SYSCTL_SCHED_MIGRATION_COST);

@@ -116,4 +116,14 @@ Testable smp_hog_run_bound(Bugs bugs = {});
 //     promise to find an idle CPU (nr_idle_scan may be 0).
 Testable smp_wakeup_placement(Bugs bugs = {});
 
+// 14. Work conservation at the newidle balance (issue 14, item 4). Two CPUs
+//     of one LLC, any preset with 6.14's can_migrate_task() (delayed tasks
+//     stay), NI_RANDOM off, balance passes free: a CPU whose pick finds
+//     nothing does not go idle while the other CPU has h_nr_runnable >= 2,
+//     at most 32 queued, and a task waiting there that is allowed on it,
+//     not delayed and not cache hot (last ran >= 500 us ago). The kernel's
+//     conditions, derived in smp_properties.cpp; the decision itself is
+//     proofs' lb_idle_pulls.
+Testable smp_newidle_pulls(Bugs bugs = {});
+
 }  // namespace eevdf::props

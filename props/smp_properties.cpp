@@ -316,3 +316,81 @@ Testable smp_wakeup_placement(Bugs bugs)
 }
 
 }  // namespace eevdf::props
+
+namespace eevdf::props {
+namespace {
+
+// Work conservation at the newidle balance (property 14). A CPU d whose
+// pick finds nothing runs sched_balance_newidle() before it goes idle. On
+// two CPUs of one LLC the pass is not gated when rd is overloaded (the
+// other CPU has nr_running >= 2), balance passes cost no time (so avg_idle
+// is never below max_newidle_lb_cost) and NI_RANDOM is off; should_we_balance()
+// holds for an idle dst; sched_balance_find_src_group() then finds
+// migrate_task (proofs: lb_idle_pulls) and the other CPU is the busiest
+// queue. detach_tasks() examines up to sysctl_sched_nr_migrate (32) tasks
+// from the tail of cfs_tasks and moves the first can_migrate_task()
+// accepts: queued but not running, allowed on d, not delayed (6.14+,
+// 61b82dfb6b7e), not cache hot (ran on the source within
+// sysctl_sched_migration_cost = 500 us; a newidle pass does not count
+// failures, so hot stays hot); 6.15+'s eligibility test does not apply to
+// an empty dst. So if the other CPU has h_nr_runnable >= 2, at most 32
+// tasks queued, and one such task, d does not go idle.
+constexpr u64 MIGRATION_COST = 500 * US;
+
+struct NewidleIdle : Observer {
+	std::string bad;
+	u64 checked = 0;
+	static bool movable(const Simulation& sim, const Task& t, u32 d, u32 b)
+	{
+		return t.cpu == b && t.se.on_rq && !t.se.sched_delayed && sim.rq(b).cfs.curr != &t.se && t.cpus_ptr.test(d) &&
+		       (t.se.exec_start == 0 || sim.now() - t.se.exec_start >= MIGRATION_COST);
+	}
+	void on_schedule(const Simulation& sim, u64 t, int, int next) override
+	{
+		const u32 d = sim.event_cpu();
+		if (next != IDLE || !sim.rq(d).idle_cpu() || !bad.empty())
+			return;
+		const u32 b = 1 - d;
+		const Rq& rb = sim.rq(b);
+		if (rb.h_nr_runnable() < 2 || rb.nr_running() > 32)
+			return;
+		for (const Task& p : sim.tasks())
+			if (movable(sim, p, d, b)) {
+				bad = "CPU " + std::to_string(d) + " went idle at " + std::to_string(t) + " while CPU " +
+				      std::to_string(b) + " had " + std::to_string(rb.h_nr_runnable()) +
+				      " runnable tasks and task " + std::to_string(p.se.id) +
+				      " waiting there, allowed on it, not delayed, last run at " +
+				      std::to_string(p.se.exec_start);
+				return;
+			}
+		checked++;
+	}
+};
+
+}  // namespace
+
+Testable smp_newidle_pulls(Bugs bugs)
+{
+	return [=] {
+		// 6.14+: can_migrate_task() leaves delayed tasks where they are.
+		const Config g = *rc::gen::suchThat(gen_smp_config(),
+						    [](const Config& c) { return c.preset->paths.lb_skips_delayed; });
+		Config cfg = make_config(*g.preset, g.hz, 2, bugs);
+		cfg.features = g.features;
+		cfg.knobs = g.knobs;
+		cfg.knobs.balance_cost = 0;
+		cfg.features.set(Feature::NI_RANDOM, false);
+		cfg.seed = g.seed;
+		cfg.skew_tick = g.skew_tick;
+		const Workload wl = *gen_smp_workload(2);
+		NewidleIdle w;
+		const std::string bad = run_checked(cfg, wl, {&w});
+		if (!bad.empty())
+			fail("smp_newidle_pulls", bugs, cfg, wl, bad);
+		if (!w.bad.empty())
+			fail("smp_newidle_pulls", bugs, cfg, wl, w.bad);
+		RC_CLASSIFY(w.checked > 0, "went idle beside two runnable");
+	};
+}
+
+}  // namespace eevdf::props

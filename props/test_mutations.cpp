@@ -82,3 +82,8 @@ TEST_CASE("the wake-up placement property catches a wake_affine_idle() that skip
 {
 	CHECK(catches(smp_wakeup_placement(bug(Bug::WA_IDLE_SKIPS_PREV))));
 }
+
+TEST_CASE("the newidle property catches a balancer that moves delayed tasks (61b82dfb6b7e undone)", "[mutations][smp]")
+{
+	CHECK(catches(smp_newidle_pulls(bug(Bug::MIGRATE_DELAYED))));
+}

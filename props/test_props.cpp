@@ -92,3 +92,8 @@ TEST_CASE("a task woken with an idle allowed CPU to go to is placed there and ru
 {
 	rc::prop("wake-up placement", smp_wakeup_placement());
 }
+
+TEST_CASE("on two CPUs a CPU does not go idle while a cold task waits on the other", "[props][smp]")
+{
+	rc::prop("newidle pulls", smp_newidle_pulls());
+}

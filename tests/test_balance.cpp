@@ -125,6 +125,37 @@ TEST_CASE("newidle: an idle CPU pulls floor(3/2) = 1 task, the least recently pi
 	CHECK(sim.current(1) == 2);
 }
 
+// The first 500 us of a run. P (pinned to CPU 1) runs 100 us and sleeps;
+// A, B, C fork at t = 0 onto CPU 0 (pinned there, so that no CPU selection
+// is involved) except C, unpinned, forked last. At 100 us CPU 1 finds
+// nothing to run: newidle, rd overloaded, busiest CPU 0 with 3 runnable:
+// migrate_task, imbalance 3 >> 1 = 1. From the tail of CPU 0's cfs_tasks:
+// the running A, then B (pinned: skipped), then C, which never ran:
+// exec_start 0, cold (the kernel's rq clock, counting since boot, is far
+// past 500 us), so C moves at 100 us. The model's clock starts at 0: before
+// task_hot() tested exec_start == 0 itself, C was hot until 500 us and CPU 1
+// went idle beside it (found by the newidle property, docs/findings.md).
+TEST_CASE("newidle: a task that never ran is cold even in the first 500 us of a run", "[balance]")
+{
+	Workload wl = workload({pinned(runs_then_sleeps("P", 100 * US), {1}), pinned(hog("A"), {0}),
+				pinned(hog("B"), {0}), hog("C")});
+	wl.duration = 1 * MS;
+	Config cfg = smp(1000, 2);
+	Simulation sim(cfg, wl);
+	MigrationRecorder r;
+	sim.add_observer(&r);
+	sim.run_until(100 * US - 1);
+	REQUIRE(sim.rq(0).nr_running() == 3);  // the premise: all three on CPU 0
+	REQUIRE(sim.tasks()[3].se.exec_start == 0);  // C has not run
+	sim.run();
+
+	REQUIRE(!r.migrations.empty());
+	CHECK(r.migrations[0].t == 100 * US);
+	CHECK(r.migrations[0].task == 3);  // C
+	CHECK(r.migrations[0].from == 0);
+	CHECK(r.migrations[0].to == 1);
+}
+
 // The same with five tasks on CPU 0: A, B, C and then D, E pinned to CPU 0
 // (pinned tasks need no CPU selection). cfs_tasks, head first: E D C B A.
 // imbalance = 5 >> 1 = 2; from the tail: A runs (rotated), B is cold:
