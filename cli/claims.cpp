@@ -206,6 +206,7 @@ struct RunSpec {
 	ModelOptions model;
 	Workload workload;
 	std::string schbench;  // a schbench command line: the workload is eevdf schbench's
+	u64 schbench_warmup_ns = 0;  // its -w: the metrics start after it
 };
 
 bool skew_tick_value(const std::string& v)
@@ -278,7 +279,10 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 				throw UsageError("schbench: the claim must give a duration (schbench's -r)");
 			SchbenchOptions o = parse_schbench_command(s.schbench);
 			o.runtime_ns = parse_duration(duration, "duration");
+			if (o.warmup_ns >= o.runtime_ns)
+				throw UsageError("schbench -w: the warm-up must end before the duration");
 			s.workload = schbench_workload(o, s.model.cpus);
+			s.schbench_warmup_ns = o.warmup_ns;
 		} else if (workload_file.empty()) {
 			if (hogs < 1 || hogs > 100000)
 				throw UsageError("hogs: " + std::to_string(hogs) + " is outside 1..100000");
@@ -317,20 +321,24 @@ double idle_fraction_of(const Simulation& sim)
 	return all ? static_cast<double>(sim.idle_ns()) / static_cast<double>(all) : 0.0;
 }
 
-SchbenchFigures run_schbench(const Config& cfg, const Workload& wl)
+// The figures after the warm-up (schbench -w), idle time included.
+SchbenchFigures run_schbench(const Config& cfg, const Workload& wl, u64 warmup_ns)
 {
 	Simulation sim(cfg, wl);
-	SchbenchMeter meter(sim, 0);
+	SchbenchMeter meter(sim, warmup_ns);
 	sim.add_observer(&meter);
+	sim.run_until(warmup_ns);
+	const u64 busy0 = sim.busy_ns(), idle0 = sim.idle_ns();
 	sim.run();
 	SchbenchFigures f;
-	f.rps = static_cast<double>(meter.requests) * 1e9 / static_cast<double>(wl.duration);
+	f.rps = static_cast<double>(meter.requests) * 1e9 / static_cast<double>(wl.duration - warmup_ns);
 	const Distribution w = summarize(meter.wakeup_ns);
 	f.wakeup_p50_us = static_cast<double>(w.p50) / 1e3;
 	f.wakeup_p99_us = static_cast<double>(w.p99) / 1e3;
 	f.delayed_fraction =
 		meter.wakeups ? static_cast<double>(meter.delayed_wakeups) / static_cast<double>(meter.wakeups) : 0.0;
-	f.idle_fraction = idle_fraction_of(sim);
+	const u64 busy = sim.busy_ns() - busy0, idle = sim.idle_ns() - idle0;
+	f.idle_fraction = busy + idle ? static_cast<double>(idle) / static_cast<double>(busy + idle) : 0.0;
 	return f;
 }
 
@@ -367,7 +375,7 @@ double metric_value(const Claim& c, const Metric& mt, const Settings& row, const
 			const std::string key = label_of(all);
 			auto it = runs_of.find(key);
 			if (it == runs_of.end())
-				it = runs_of.emplace(key, run_schbench(cfg, s.workload)).first;
+				it = runs_of.emplace(key, run_schbench(cfg, s.workload, s.schbench_warmup_ns)).first;
 			return schbench_metric(it->second, mt.name);
 		}
 		Simulation sim(cfg, s.workload);

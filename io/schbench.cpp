@@ -75,8 +75,10 @@ SchbenchOptions parse_schbench_command(const std::string& args)
 			o.timer_slack_ns = duration(opt, v);
 		else if (opt == "--stress")
 			o.stress = static_cast<int>(integer(opt, v, 0));
+		else if (opt == "-w")
+			o.warmup_ns = static_cast<u64>(integer(opt, v, 0)) * NSEC_PER_SEC;
 		else
-			throw std::invalid_argument("schbench " + opt + ": not an option here (known: -m -t -s -n -M auto -L "
+			throw std::invalid_argument("schbench " + opt + ": not an option here (known: -m -t -s -n -w -M auto -L "
 						    "--op-cost --worker-cost --msg-cost --timer-slack --stress)");
 	}
 	if (o.operations > 0 && o.op_cost_ns == 0)

@@ -35,6 +35,7 @@ struct SchbenchOptions {
 	u64 msg_cost_ns = 1 * NSEC_PER_USEC;      // a message thread's splice and futex syscalls, per batch
 	u64 worker_cost_ns = 2 * NSEC_PER_USEC;   // a worker's futex and usleep syscalls, per request
 	int stress = 0;              // stress-ng --cpu N beside it: N nice-0 hogs "stress-K", forked at 0
+	u64 warmup_ns = 0;           // -w (seconds): nothing recorded before it (not part of the workload)
 };
 
 // The tasks: message threads "msg-I", then their workers "worker-I-J", then
@@ -44,7 +45,8 @@ Workload schbench_workload(const SchbenchOptions& o, u32 cpus);
 
 // A schbench command line as a claim file gives it ("-m 1 -t 8 -n 5
 // --op-cost 400us --stress 8"): schbench's -m -t -s -n -M auto -L and the
-// model's --op-cost --worker-cost --msg-cost --timer-slack --stress, a
+// model's --op-cost --worker-cost --msg-cost --timer-slack --stress, and -w
+// (schbench's warm-up: the claim's metrics leave it out), a
 // repeated option's last value winning. The runtime is the claim's
 // duration. Throws std::invalid_argument naming the option and value.
 SchbenchOptions parse_schbench_command(const std::string& args);

@@ -105,6 +105,7 @@ check "--help exits 0" [ $? -eq 0 ]
 expect_exit 2 "bad_metric.json:4:22: metric.name" check "$data/claims/bad_metric.json"
 expect_exit 2 "cannot read" check "$tmp/missing-claim.json"
 expect_exit 2 "bad_schbench.json: .*schbench -p: not an option" check "$data/claims/bad_schbench.json"
+expect_exit 2 "bad_schbench_warmup.json: .*schbench -w: the warm-up must end before the duration" check "$data/claims/bad_schbench_warmup.json"
 expect_exit 2 "bad_row_metric.json:5:45: rows\[0\].metric.name" check "$data/claims/bad_row_metric.json"
 "$eevdf" check "$data/claims/row_metric.json" >"$tmp/out" 2>&1
 check "a row with its own metric and tolerance is judged by them" grep -q "hog-0's share \[cpu_share, tolerance 0.010\] .* agrees" "$tmp/out"
