@@ -3,7 +3,11 @@
 // combination it keeps the worst lag, service error and wakeup latency any
 // input reached, in units of R = (largest slice in use) + TICK_NSEC, and
 // writes the workload that reached it to $EEVDF_WORST_DIR (default
-// ./fuzz-worst)/PRESET_FLAGS/{lag,service,latency}.{json,txt}. libFuzzer is
+// ./fuzz-worst)/PRESET_FLAGS/{lag,service,latency,starved,xcpu}.{json,txt}.
+// On several CPUs two more: `starved`, the longest time a CPU stayed idle
+// while another had two runnable tasks, one waiting and allowed on the
+// idle CPU; `xcpu`, the spread of CPU time between nice-0 tasks that never
+// slept, forked together (n hogs on m CPUs against n/m of a CPU each). libFuzzer is
 // told of each new maximum through extra coverage counters (one per flag
 // combination, metric and eighth of R), so inputs that push a maximum up are
 // kept in the corpus. fuzz/worst.sh answers "how bad can lag get with
@@ -25,8 +29,8 @@ using namespace eevdf::fuzz;
 
 namespace {
 
-constexpr unsigned NFLAGS = 1u << FIRST_SMP_FEATURE, METRICS = 3, BINS = 32;  // one-CPU flag sets
-constexpr const char* metric_names[METRICS] = {"lag", "service", "latency"};
+constexpr unsigned NFLAGS = 1u << FIRST_SMP_FEATURE, METRICS = 5, BINS = 32;  // one-CPU flag sets
+constexpr const char* metric_names[METRICS] = {"lag", "service", "latency", "starved", "xcpu"};
 // libFuzzer treats every byte here as an extra coverage counter.
 __attribute__((used, section("__libfuzzer_extra_counters"))) uint8_t counters[NFLAGS * METRICS * BINS];
 
@@ -35,15 +39,71 @@ struct WorstWatch : Observer {
 	std::vector<s64> lo, hi;
 	std::vector<char> queued;
 	std::vector<u64> woke;
+	std::vector<u64> starved_since;  // per CPU
 	void init(const Simulation& sim)
 	{
 		const size_t n = sim.tasks().size();
 		if (lo.size() != n)
 			lo.assign(n, 0), hi.assign(n, 0), queued.assign(n, 0), woke.assign(n, ~0ULL);
+		if (starved_since.size() != sim.nr_cpus())
+			starved_since.assign(sim.nr_cpus(), NEVER);
 	}
-	void on_event(const Simulation& sim, u64) override
+	// Another CPU has two runnable tasks and one of them waits, not delayed,
+	// allowed on `d`.
+	static bool starved(const Simulation& sim, u32 d)
+	{
+		if (!sim.rq(d).idle_cpu())
+			return false;
+		for (const Task& t : sim.tasks()) {
+			if (t.cpu == d || !t.se.on_rq || t.se.sched_delayed || !t.cpus_ptr.test(d))
+				continue;
+			const Rq& rb = sim.rq(t.cpu);
+			if (rb.cfs.curr != &t.se && rb.h_nr_runnable() >= 2)
+				return true;
+		}
+		return false;
+	}
+	void watch_idle(const Simulation& sim, u64 t)
+	{
+		for (u32 d = 0; d < sim.nr_cpus(); d++) {
+			const bool s = starved(sim, d);
+			if (s && starved_since[d] == NEVER)
+				starved_since[d] = t;
+			else if (!s && starved_since[d] != NEVER) {
+				worst[3] = std::max(worst[3], t - starved_since[d]);
+				starved_since[d] = NEVER;
+			}
+		}
+	}
+	// At the end: the spread of CPU time among nice-0 tasks forked at 0
+	// that never blocked.
+	void finish(const Simulation& sim)
+	{
+		if (sim.nr_cpus() < 2)
+			return;
+		watch_idle(sim, sim.now());
+		for (u32 d = 0; d < sim.nr_cpus(); d++)
+			if (starved_since[d] != NEVER)
+				worst[3] = std::max(worst[3], sim.now() - starved_since[d]);
+		u64 lo_cpu = NEVER, hi_cpu = 0;
+		int n = 0;
+		for (size_t i = 0; i < sim.tasks().size(); i++) {
+			const Task& t = sim.tasks()[i];
+			const TaskSpec& spec = sim.workload().tasks[i];
+			if (spec.delay || spec.nice || t.wakeups || t.state == TaskState::Exited)
+				continue;
+			lo_cpu = std::min(lo_cpu, t.se.sum_exec_runtime);
+			hi_cpu = std::max(hi_cpu, t.se.sum_exec_runtime);
+			n++;
+		}
+		if (n >= 2)
+			worst[4] = hi_cpu - lo_cpu;
+	}
+	void on_event(const Simulation& sim, u64 t) override
 	{
 		init(sim);
+		if (sim.nr_cpus() > 1)
+			watch_idle(sim, t);
 		const size_t n = sim.tasks().size();
 		for (size_t i = 0; i < n; i++) {
 			const bool q = sim.tasks()[i].se.on_rq;
@@ -151,12 +211,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 		Simulation sim(c.cfg, c.wl);
 		sim.add_observer(&w);
 		sim.run();
+		w.finish(sim);
 	}
 	const u64 R = largest_slice(c) + c.cfg.tick_ns;
 	const unsigned flags = flag_bits(c.cfg.features);
 	for (unsigned m = 0; m < METRICS; m++) {
 		const u64 permille = static_cast<u64>(static_cast<unsigned __int128>(w.worst[m]) * 1000 / R);
-		const u64 bin = std::min<u64>(BINS - 1, permille / (m == 2 ? 500 : 125));
+		const u64 bin = std::min<u64>(BINS - 1, permille / (m >= 2 ? 500 : 125));
 		counters[(flags * METRICS + m) * BINS + bin] = 1;
 		record(c, m, w.worst[m], permille, R);
 	}

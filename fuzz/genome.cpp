@@ -516,6 +516,15 @@ std::vector<std::pair<std::string, Genome>> seed_genomes()
 			out.emplace_back("smp_mix_all_kinds_" + std::to_string(n) + "cpus", g);
 		}
 	}
+	{  // 13 hogs on 2 CPUs: 7 against 6 is never evened out (proofs: lb_hogs_evened)
+		Genome g;
+		g.preset = static_cast<uint8_t>(kernel_presets().size() - 1);
+		g.hz = 250;
+		g.cpus = 2;
+		g.sim_cpus = 2;
+		g.tasks.assign(13, Gene{});
+		out.emplace_back("smp_hogs_7_against_6", g);
+	}
 	return out;
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # fuzz/worst.sh [--dir DIR] [--kernel VER] [+FLAG|-FLAG]...
-# The worst lag, service error and wakeup latency fuzz_worst has found over
+# The worst lag, service error, wakeup latency and, on several CPUs, starved
+# idle time and cross-CPU spread of service fuzz_worst has found over
 # every flag combination matching the filters, in units of R = largest slice
 # + TICK_NSEC (permille) and in ns, with the command that replays each:
 #   fuzz/worst.sh -DELAY_DEQUEUE        "how bad can lag get with DELAY_DEQUEUE off?"
@@ -15,7 +16,7 @@ while (($#)); do
 	*) filters+=("$1"); shift ;;
 	esac
 done
-for metric in lag service latency; do
+for metric in lag service latency starved xcpu; do
 	best="" best_v=-1
 	for txt in "$dir"/*/"$metric".txt; do
 		[[ -f $txt ]] || continue
