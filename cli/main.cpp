@@ -268,6 +268,9 @@ int main(int argc, char** argv)
 	sb->add_option("--msg-cost", sbo.msg_cost, "a message thread's CPU time per batch")->capture_default_str();
 	sb->add_option("--worker-cost", sbo.worker_cost, "a worker's CPU time per request besides the operations")->capture_default_str();
 	sb->add_option("--stress", sbo.stress, "stress-ng --cpu N beside it: N CPU hogs");
+	sb->add_option("--schbench-slice", sbo.schbench_slice,
+		       "custom slice (sched_setattr sched_runtime) of schbench's threads, e.g. 2ms; the kernel clamps it to 0.1-100 ms");
+	sb->add_option("--stress-slice", sbo.stress_slice, "custom slice of the stress-ng hogs");
 	sb->add_flag("--json", sbo.json, "print one JSON document");
 
 	auto* table = app.add_subcommand("slice-table", "seed 001's avg-run and context-switch table: model beside measured");

@@ -134,6 +134,8 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 	if (so.stress < 0)
 		throw UsageError("--stress: " + std::to_string(so.stress) + " stressors; need 0 or more");
 	o.stress = so.stress;
+	o.schbench_slice_ns = so.schbench_slice.empty() ? 0 : parse_duration(so.schbench_slice, "--schbench-slice");
+	o.stress_slice_ns = so.stress_slice.empty() ? 0 : parse_duration(so.stress_slice, "--stress-slice");
 	if (o.msg_cost_ns == 0 || o.sleep_ns + o.timer_slack_ns == 0)
 		throw UsageError("schbench: --msg-cost and the sleep (-s plus --timer-slack) must be above 0, or no time passes");
 	// schbench forces the warm-up to 0 for runs under 30 s.
@@ -150,7 +152,8 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 				 {"runtime_s", so.runtime_s}, {"sleep_us", so.sleep_us}, {"operations", o.operations},
 				 {"op_cost_ns", o.op_cost_ns}, {"pin", o.pin_auto ? "auto" : "none"}, {"timer_slack_ns", o.timer_slack_ns},
 				 {"msg_cost_ns", o.msg_cost_ns}, {"worker_cost_ns", o.worker_cost_ns}, {"warmup_s", warmup_s},
-				 {"stress", o.stress}};
+				 {"stress", o.stress}, {"schbench_slice_ns", o.schbench_slice_ns},
+				 {"stress_slice_ns", o.stress_slice_ns}};
 		j["wakeup_latency_us"] = percentiles(meter.wakeup_ns, 1000.0);
 		j["rps"] = percentiles(meter.requests_per_s, 1.0);
 		j["average_rps"] = avg;

@@ -19,6 +19,7 @@ struct SchbenchCmdOptions {
 	bool no_locking = false;
 	std::string op_cost, timer_slack = "50us", msg_cost = "1us", worker_cost = "2us";
 	int stress = 0;
+	std::string schbench_slice, stress_slice;  // custom slices (sched_setattr); empty = none
 	bool json = false;
 };
 

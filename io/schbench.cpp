@@ -77,9 +77,14 @@ SchbenchOptions parse_schbench_command(const std::string& args)
 			o.stress = static_cast<int>(integer(opt, v, 0));
 		else if (opt == "-w")
 			o.warmup_ns = static_cast<u64>(integer(opt, v, 0)) * NSEC_PER_SEC;
+		else if (opt == "--schbench-slice")
+			o.schbench_slice_ns = duration(opt, v);
+		else if (opt == "--stress-slice")
+			o.stress_slice_ns = duration(opt, v);
 		else
 			throw std::invalid_argument("schbench " + opt + ": not an option here (known: -m -t -s -n -w -M auto -L "
-						    "--op-cost --worker-cost --msg-cost --timer-slack --stress)");
+						    "--op-cost --worker-cost --msg-cost --timer-slack --stress --schbench-slice "
+						    "--stress-slice)");
 	}
 	if (o.operations > 0 && o.op_cost_ns == 0)
 		throw std::invalid_argument("schbench -n " + std::to_string(o.operations) + ": needs --op-cost");
@@ -111,6 +116,7 @@ Workload schbench_workload(const SchbenchOptions& o, u32 cpus)
 					    {Event{K::FutexBlock, 0, mw, 0}, Event{K::ListPost, 0, l, 0},
 					     Event{K::Run, o.msg_cost_ns, -1, 0}, Event{K::FutexWait, 0, mw, 0}});
 		msg.loop = LOOP_FOREVER;
+		msg.custom_slice = o.schbench_slice_ns;
 		if (o.pin_auto && static_cast<u32>(i) < cpus)
 			msg.cpus = {static_cast<u32>(i)};
 		w.tasks.push_back(std::move(msg));
@@ -126,12 +132,16 @@ Workload schbench_workload(const SchbenchOptions& o, u32 cpus)
 				 Event{K::FutexPost, 0, msg_word[static_cast<size_t>(i)], 0}, Event{K::FutexWait, 0, ww, 0},
 				 Event{K::Sleep, o.sleep_ns + o.timer_slack_ns, -1, 0}, Event{K::Run, work, -1, 0}});
 			wk.loop = LOOP_FOREVER;
+			wk.custom_slice = o.schbench_slice_ns;
 			w.tasks.push_back(std::move(wk));
 		}
 	// stress-ng --cpu N: each stressor a forked CPU hog, no sleep, yield or
 	// blocking call in its loop (smp.md 5.2).
-	for (int k = 0; k < o.stress; k++)
-		w.tasks.push_back(looping_task("stress-" + std::to_string(k), {Event{K::Run, RUN_FOREVER, -1, 0}}));
+	for (int k = 0; k < o.stress; k++) {
+		TaskSpec hog = looping_task("stress-" + std::to_string(k), {Event{K::Run, RUN_FOREVER, -1, 0}});
+		hog.custom_slice = o.stress_slice_ns;
+		w.tasks.push_back(std::move(hog));
+	}
 	return w;
 }
 

@@ -36,6 +36,8 @@ struct SchbenchOptions {
 	u64 worker_cost_ns = 2 * NSEC_PER_USEC;   // a worker's futex and usleep syscalls, per request
 	int stress = 0;              // stress-ng --cpu N beside it: N nice-0 hogs "stress-K", forked at 0
 	u64 warmup_ns = 0;           // -w (seconds): nothing recorded before it (not part of the workload)
+	u64 schbench_slice_ns = 0;   // sched_setattr(sched_runtime) of every schbench thread; 0 = none
+	u64 stress_slice_ns = 0;     // the same for the stress-ng hogs
 };
 
 // The tasks: message threads "msg-I", then their workers "worker-I-J", then
@@ -45,7 +47,8 @@ Workload schbench_workload(const SchbenchOptions& o, u32 cpus);
 
 // A schbench command line as a claim file gives it ("-m 1 -t 8 -n 5
 // --op-cost 400us --stress 8"): schbench's -m -t -s -n -M auto -L and the
-// model's --op-cost --worker-cost --msg-cost --timer-slack --stress, and -w
+// model's --op-cost --worker-cost --msg-cost --timer-slack --stress
+// --schbench-slice --stress-slice, and -w
 // (schbench's warm-up: the claim's metrics leave it out), a
 // repeated option's last value winning. The runtime is the claim's
 // duration. Throws std::invalid_argument naming the option and value.
