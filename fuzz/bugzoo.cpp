@@ -105,8 +105,11 @@ Result fuzz_differential(Bugs bugs)
 		for (auto& x : ops)
 			x = static_cast<uint8_t>(next_rand(rng));
 		std::string why = diff_cfs_ops(ops.data(), ops.size(), b);
-		if (why.empty() && next_rand(rng) % 8 == 0)
+		if (why.empty() && next_rand(rng) % 8 == 0) {
 			why = diff_presets(g, b);
+			if (why.empty())
+				why = diff_pinned(g, b);
+		}
 		return why;
 	});
 }
@@ -170,7 +173,8 @@ int main(int argc, char** argv)
 		    "  feedback), at most %d inputs, each under the invariant checker and the bound checks\n"
 		    "  (`fuzz/genome.cpp`, `check_case`); in brackets, the check that failed first.\n"
 		    "- **fuzz_differential**: at most %d inputs: a random cfs_rq operation sequence (tree pick vs\n"
-		    "  brute force, incremental vs exact V), and every 8th input also a preset comparison.\n"
+		    "  brute force, incremental vs exact V), and every 8th input also a preset comparison\n"
+		    "  and, for a genome on several CPUs, its tasks pinned to CPU 0 against one CPU.\n"
 		    "- **goldens**: the golden schedules of `props/goldens.hpp` (each computed by hand from the\n"
 		    "  kernel's rules), run once; the names of those the bug breaks.\n"
 		    "- **proofs**: not yet wired: `proofs/prove.hpp` runs its obligations against its own\n"

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string_view>
+#include <tuple>
 
 #include "fuzz/genome.hpp"
 #include "model/pick_oracle.hpp"
@@ -108,6 +109,45 @@ std::string diff_presets(const Genome& genome, Bugs bugs)
 		logs.push_back(std::move(log.switches));
 	}
 	return "";
+}
+
+namespace {
+
+struct CpuSwitches : Observer {
+	std::vector<std::tuple<u64, u32, int>> switches;  // (t, cpu, next)
+	void on_switch(const Simulation& sim, u64 t, int, int next, bool, u64) override
+	{
+		switches.emplace_back(t, sim.event_cpu(), next);
+	}
+};
+
+}  // namespace
+
+std::string diff_pinned(const Genome& genome, Bugs bugs)
+{
+	Case smp = build(genome, bugs);
+	if (smp.cfg.cpus < 2)
+		return "";
+	for (TaskSpec& t : smp.wl.tasks)
+		t.cpus = {0};
+	Case one = smp;
+	one.cfg.cpus = 1;
+	one.cfg.llc_size = 0;
+	one.cfg.skew_tick = false;  // CPU 0's skew is 0
+	CpuSwitches a, b;
+	const std::string bad_one = props::run_checked(one.cfg, one.wl, {&a});
+	if (!bad_one.empty())
+		return "invariant on one CPU: " + bad_one;
+	const std::string bad_smp = props::run_checked(smp.cfg, smp.wl, {&b});
+	if (!bad_smp.empty())
+		return "invariant on " + std::to_string(smp.cfg.cpus) + " CPUs, all pinned to CPU 0: " + bad_smp;
+	if (a.switches == b.switches)
+		return "";
+	size_t k = 0;
+	while (k < a.switches.size() && k < b.switches.size() && a.switches[k] == b.switches[k])
+		k++;
+	return "tasks pinned to CPU 0 of " + std::to_string(smp.cfg.cpus) + " CPUs are not scheduled as on one CPU: switch " +
+	       std::to_string(k) + " differs";
 }
 
 std::string diff_oracle(const Genome& genome, Bugs bugs)

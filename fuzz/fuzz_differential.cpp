@@ -2,7 +2,8 @@
 // fuzz_differential: the tree pick against the brute-force pick and the
 // incremental V against the exact one over cfs_rq operation sequences
 // (first byte even), the kernel presets against each other on workloads
-// where their code paths agree (first byte 1 mod 4; docs/fuzzing.md), and
+// where their code paths agree (first byte 1 mod 4; docs/fuzzing.md; for
+// a genome on several CPUs also the tasks pinned to CPU 0 against one CPU), and
 // the model against the decision oracle, the per-event rules written a
 // second time from the kernel sources (first byte 3 mod 4).
 #include <cstdio>
@@ -40,6 +41,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 	const std::string bad = diff_presets(g, bugs);
 	if (!bad.empty())
 		report("fuzz_differential", build(agreement_class(g), bugs), bad, data, size);
+	const std::string pinned = diff_pinned(g, bugs);
+	if (!pinned.empty())
+		report("fuzz_differential", build(g, bugs), pinned, data, size);
 	return 0;
 }
 

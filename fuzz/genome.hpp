@@ -102,6 +102,10 @@ std::string check_case(const Case& c);
 // schedule. Each returns "" or what differed.
 std::string diff_cfs_ops(const uint8_t* data, size_t size, Bugs bugs = {});
 std::string diff_presets(const Genome& g, Bugs bugs = {});
+// diff_pinned: a genome on several CPUs with every task pinned to CPU 0
+// against the same on one CPU (property 11 of props/properties.hpp): the
+// same switches at the same instants. "" for one-CPU genomes.
+std::string diff_pinned(const Genome& g, Bugs bugs = {});
 // The genome diff_presets actually runs (the agreement class imposed on g).
 Genome agreement_class(Genome g);
 // diff_oracle: the decoded genome run with the decision oracle
