@@ -416,3 +416,48 @@ TEST_CASE("F12: 6.6 hogs at nice -10 with 1 ns early ticks run 1 ns beyond prope
 	CHECK(hog_run_bound(cfg, false) == 8'000'000);
 	CHECK(longest == 8'000'001);
 }
+
+// F13. Property 5 (fairness across CPUs) has no bound to state for n hogs on
+// m CPUs when the split is within imbalance_pct: 13 nice-0 hogs on 2 CPUs
+// split 7 / 6 at the fork and stay there (proofs: lb_hogs_pct_rule, an
+// imbalance is found iff 100 n_b > 117 n_l, and lb_hogs_evened's replay).
+// Over [1 s, 3 s] (PELT converged) no hog moves; each of the 6 gets about
+// 2 s / 6 = 333 ms and each of the 7 about 2 s / 7 = 286 ms, where an even
+// share would be 2 s * 2 / 13 = 308 ms: a spread that grows with time, T/42.
+// Within a CPU EEVDF keeps them within its lag bound (property 4's
+// slice + TICK_NSEC per hog, here 3.1 ms x 2).
+TEST_CASE("F13: 13 hogs on 2 CPUs stay 7 against 6 and their shares never even out", "[findings][smp]")
+{
+	const Config cfg = make_config(*find_preset("6.18.39"), 250, 2);
+	struct Shares : Observer {
+		u64 from = NSEC_PER_SEC, migrations = 0;
+		std::vector<u64> at_from;
+		void on_migrate(const Simulation&, u64 t, int, u32, u32) override { migrations += t >= from; }
+		void on_event(const Simulation& sim, u64 t) override
+		{
+			if (at_from.empty() && t >= from)
+				for (const Task& k : sim.tasks())
+					at_from.push_back(k.se.sum_exec_runtime);
+		}
+	} s;
+	const Workload wl = equal_hogs(13, 0, 3 * NSEC_PER_SEC);
+	Simulation sim(cfg, wl);
+	sim.add_observer(&s);
+	sim.run();
+	CHECK(s.migrations == 0);
+	REQUIRE(s.at_from.size() == 13);
+	std::vector<u64> on[2];
+	for (size_t i = 0; i < 13; i++)
+		on[sim.tasks()[i].cpu].push_back(sim.tasks()[i].se.sum_exec_runtime - s.at_from[i]);
+	const size_t seven = on[0].size() == 7 ? 0 : 1;
+	REQUIRE(on[seven].size() == 7);
+	REQUIRE(on[1 - seven].size() == 6);
+	const u64 window = 2 * NSEC_PER_SEC, slack = 2 * (cfg.base_slice_ns + cfg.tick_ns);
+	for (u64 x : on[seven])
+		CHECK(std::llabs(static_cast<long long>(x) - static_cast<long long>(window / 7)) <= static_cast<long long>(slack));
+	for (u64 x : on[1 - seven])
+		CHECK(std::llabs(static_cast<long long>(x) - static_cast<long long>(window / 6)) <= static_cast<long long>(slack));
+	// the fair share of 2/13 of a CPU each lies outside both bands
+	CHECK(window / 6 - slack > 2 * window / 13);
+	CHECK(window / 7 + slack < 2 * window / 13);
+}
