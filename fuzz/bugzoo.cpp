@@ -157,6 +157,7 @@ int main(int argc, char** argv)
 		{"smp_hog_run_bound", props::smp_hog_run_bound},
 		{"smp_wakeup_placement", props::smp_wakeup_placement},
 		{"smp_newidle_pulls", props::smp_newidle_pulls},
+		{"smp_vruntime_per_cpu", props::smp_vruntime_per_cpu, SMP_PROP_CASES},
 	};
 
 	std::printf("# The bug zoo\n\n"
@@ -167,7 +168,8 @@ int main(int argc, char** argv)
 		    "checker catches it within CI-sized budgets, in cases to the first failure. A dash is a\n"
 		    "miss within the budget. Budgets and seeds are fixed, so the table is reproducible:\n\n"
 		    "- **props**: each property of `props/properties.hpp` with RapidCheck seed 20261129, at most\n"
-		    "  %d cases per property (%d for the several-CPU `smp_checker_holds`), no shrinking; the cases\n"
+		    "  %d cases per property (%d for the several-CPU `smp_checker_holds`\n"
+		    "  and `smp_vruntime_per_cpu`), no shrinking; the cases\n"
 		    "  to the first counterexample.\n"
 		    "- **fuzz_workload**: the seed corpus, then seeded structural mutations of it (no coverage\n"
 		    "  feedback), at most %d inputs, each under the invariant checker and the bound checks\n"

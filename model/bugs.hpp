@@ -31,6 +31,7 @@ enum class Bug : unsigned {
 	MIGRATE_DROPS_LAG,    // mutation: set_task_cpu() forgets the saved lag, so a migrated task is placed at V
 	MIGRATE_DELAYED,      // 61b82dfb6b7e (6.14): can_migrate_task() let the balancer move a delayed task
 	WA_IDLE_SKIPS_PREV,   // mutation: wake_affine_idle() does not return an idle prev_cpu
+	MIGRATE_KEEPS_VRUNTIME, // mutation: a migrated task keeps its vruntime and deadline values on the new CPU
 	COUNT
 };
 
@@ -61,6 +62,7 @@ inline constexpr std::array<BugInfo, static_cast<unsigned>(Bug::COUNT)> bug_info
 	{"migrate-drops-lag", "mutation", "a task changing CPU lost its saved lag and was placed at the new CPU's V (6.6's e8f331bcc270 made lag travel)"},
 	{"migrate-delayed", "61b82dfb6b7e", "the load balancer moved delayed (sleeping, still queued) tasks, which adds no runnable task where it lands (6.14 refuses them)"},
 	{"wa-idle-skips-prev", "mutation", "wake_affine_idle() did not prefer an idle prev_cpu, so a busy waker's CPU became the target"},
+	{"migrate-keeps-vruntime", "mutation", "a task arriving on another CPU kept its vruntime and deadline instead of being placed by its lag (absolute vruntimes compared across CPUs, as before e8f331bcc270 without the min_vruntime renormalisation)"},
 }};
 
 inline std::optional<Bug> bug_by_name(std::string_view name)

@@ -132,6 +132,11 @@ struct Config {
 	// The reference point v0 at boot; the kernel uses -(1 << 20) so that
 	// u64 wrap-around happens within the first millisecond.
 	u64 vruntime_origin = static_cast<u64>(-(1LL << 20));
+	// CPU c's cfs_rq starts at vruntime_origin + c * vruntime_origin_step.
+	// The kernel starts every CPU at the same value (0 here); the
+	// properties move CPUs apart to show that no decision compares
+	// vruntimes of different CPUs.
+	u64 vruntime_origin_step = 0;
 	Bugs bugs;  // historical bugs switched back in (none by default)
 	bool exact_tree_augments = false;  // the model's own fix: exact min/max_slice (docs/findings.md F9)
 };

@@ -541,7 +541,7 @@ void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
 		place_entity(se, flags);
 	update_curr();
 	update_load_avg(se, UPDATE_TG | DO_ATTACH);
-	if (!is_curr)
+	if (!is_curr && !(bug(Bug::MIGRATE_KEEPS_VRUNTIME) && (flags & ENQUEUE_MIGRATED)))
 		place_entity(se, flags);
 
 	load += se->load.weight;

@@ -13,6 +13,7 @@ Rq::Rq(const Config& cfg, u32 cpu_)
 	if (cfg.skew_tick)
 		tick_offset += cpu * ((cfg.tick_ns >> 1) / cfg.cpus);
 	tick_offset %= cfg.tick_ns;
+	cfs.ref_vruntime = cfg.vruntime_origin + cpu * cfg.vruntime_origin_step;
 }
 
 u64 Rq::prng_next()

@@ -126,4 +126,10 @@ Testable smp_wakeup_placement(Bugs bugs = {});
 //     proofs' lb_idle_pulls.
 Testable smp_newidle_pulls(Bugs bugs = {});
 
+// 15. vruntime is per CPU (issue 14, item 6): each CPU's cfs_rq started at
+//     its own origin (any u64, across the wrap) gives the same switches on
+//     every CPU; generated SMP workloads, presets without F7's absolute
+//     protection (6.18.17 .. 6.18.44 excluded).
+Testable smp_vruntime_per_cpu(Bugs bugs = {});
+
 }  // namespace eevdf::props

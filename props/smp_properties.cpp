@@ -393,4 +393,43 @@ Testable smp_newidle_pulls(Bugs bugs)
 	};
 }
 
+// Property 15: vruntime is per CPU. Moving every CPU's origin by its own
+// amount, across the u64 wrap, leaves the schedule of every CPU unchanged:
+// a task crosses CPUs by its lag and relative deadline, and no decision of
+// the wake-up path or the balancer reads vruntimes of two CPUs together.
+// Not on 6.18.17 .. 6.18.44, where one CPU's protection already depends on
+// absolute vruntime (F7).
+Testable smp_vruntime_per_cpu(Bugs bugs)
+{
+	return [=] {
+		const Config cfg = [&] {
+			Config c = *rc::gen::suchThat(gen_smp_config(), [](const Config& k) {
+				return !(k.preset->paths.vprot_is_vlag && k.preset->paths.protect_only_at_pick);
+			});
+			c.bugs = bugs;
+			return c;
+		}();
+		const Workload wl = *gen_smp_workload(cfg.cpus);
+		Config shifted = cfg;
+		shifted.vruntime_origin = *rc::gen::arbitrary<u64>();
+		shifted.vruntime_origin_step = *rc::gen::arbitrary<u64>();
+		const std::string bad = run_checked(cfg, wl);
+		if (!bad.empty())
+			fail("smp_vruntime_per_cpu", bugs, cfg, wl, bad);
+		const std::string bad2 = run_checked(shifted, wl);
+		if (!bad2.empty())
+			fail("smp_vruntime_per_cpu", bugs, shifted, wl, bad2);
+		const auto a = cpu_switches(cfg, wl), b = cpu_switches(shifted, wl);
+		if (a != b) {
+			size_t i = 0;
+			while (i < a.size() && i < b.size() && a[i] == b[i])
+				i++;
+			fail("smp_vruntime_per_cpu", bugs, cfg, wl,
+			     "CPU origins " + std::to_string(shifted.vruntime_origin) + " + c * " +
+				     std::to_string(shifted.vruntime_origin_step) + " changed the schedule at switch " +
+				     std::to_string(i));
+		}
+	};
+}
+
 }  // namespace eevdf::props

@@ -87,3 +87,8 @@ TEST_CASE("the newidle property catches a balancer that moves delayed tasks (61b
 {
 	CHECK(catches(smp_newidle_pulls(bug(Bug::MIGRATE_DELAYED))));
 }
+
+TEST_CASE("the per-CPU vruntime property catches a migration that keeps absolute vruntime", "[mutations][smp]")
+{
+	CHECK(catches(smp_vruntime_per_cpu(bug(Bug::MIGRATE_KEEPS_VRUNTIME))));
+}

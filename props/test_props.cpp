@@ -97,3 +97,8 @@ TEST_CASE("on two CPUs a CPU does not go idle while a cold task waits on the oth
 {
 	rc::prop("newidle pulls", smp_newidle_pulls());
 }
+
+TEST_CASE("each CPU starting at its own vruntime origin leaves every CPU's schedule unchanged", "[props][smp]")
+{
+	rc::prop("vruntime per CPU", smp_vruntime_per_cpu());
+}
