@@ -74,6 +74,15 @@ int cmd_slice_table(ModelOptions mo, const TableOptions& to)
 		throw UsageError("--duration: must be positive");
 	if (to.hogs < 1 || to.hogs > 100000)
 		throw UsageError("--hogs: " + std::to_string(to.hogs) + " is outside 1..100000");
+	// Every HZ and slice is checked before the first line is printed, so a
+	// bad value gives an error and no partial table.
+	for (u32 hz : to.hz)
+		for (const std::string& s : to.slices) {
+			ModelOptions check = mo;
+			check.hz = hz;
+			check.slice = s;
+			(void)build_config(check);
+		}
 	const bool seed_scenario = to.hogs == 4 && duration == 30 * NSEC_PER_SEC;
 	std::printf("%d CPU hogs on one CPU for %s, kernel %s model (hogs only; tick jitter %s, switch cost %s)\n",
 		    to.hogs, to.duration.c_str(), mo.kernel.c_str(), mo.tick_jitter.c_str(), mo.switch_cost.c_str());

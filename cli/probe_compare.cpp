@@ -221,13 +221,19 @@ int probe_claim(const std::string& file)
 						 out);
 			if (rc != 0)
 				return rc;
-			const json k = json::parse(out);
-			kernel_hz = k["kernel"]["hz"].get<u32>();
-			kernel_release = k["kernel"]["release"].get<std::string>();
-			if (!hz.empty() && std::to_string(kernel_hz) != hz)
-				why = "a row for HZ=" + hz + "; this kernel runs HZ=" + std::to_string(kernel_hz);
-			else
-				kernel = kernel_metric(k, probe_run_field(metric_of_row(c, r).name));
+			try {
+				const json k = json::parse(out);
+				kernel_hz = k["kernel"]["hz"].get<u32>();
+				kernel_release = k["kernel"]["release"].get<std::string>();
+				if (!hz.empty() && std::to_string(kernel_hz) != hz)
+					why = "a row for HZ=" + hz + "; this kernel runs HZ=" + std::to_string(kernel_hz);
+				else
+					kernel = kernel_metric(k, probe_run_field(metric_of_row(c, r).name));
+			} catch (const std::exception& e) {
+				std::cerr << "eevdf: probe --claim: " << c.file << ": rows[" << i << "] (" << r.label
+					  << "): the probe's output is not the JSON it prints: " << e.what() << "\n";
+				return 2;
+			}
 		}
 		const RowResult& m = model[i];
 		const std::string claimed = m.claimed ? num(*m.claimed) : "-";

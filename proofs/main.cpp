@@ -3,6 +3,7 @@
 //   eevdf-prove [--list] [NAME...] [--smt2 DIR] [--timeout S]
 //               [--mutate MUT] [--workload-dir DIR] [--no-replay]
 //               [--check-encoding N [--seed S]]
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -13,6 +14,23 @@
 #include "proofs/prove.hpp"
 
 using namespace eevdf::proofs;
+
+namespace {
+
+// A whole number for `flag`, or exit 2 naming the flag and the value.
+unsigned long long whole_number(const std::string& flag, const std::string& v)
+{
+	char* end = nullptr;
+	errno = 0;
+	const unsigned long long x = v.empty() || v[0] == '-' ? 0 : std::strtoull(v.c_str(), &end, 10);
+	if (v.empty() || v[0] == '-' || errno || !end || *end) {
+		std::cerr << "eevdf-prove: " << flag << ": '" << v << "' is not a whole number\n";
+		std::exit(2);
+	}
+	return x;
+}
+
+}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -32,9 +50,14 @@ int main(int argc, char** argv)
 			opt.list = true;
 		else if (a == "--smt2")
 			opt.smt2_dir = next();
-		else if (a == "--timeout")
-			opt.timeout_s = static_cast<unsigned>(std::stoul(next()));
-		else if (a == "--workload-dir")
+		else if (a == "--timeout") {
+			const unsigned long long t = whole_number(a, next());
+			if (t < 1 || t > 86400) {
+				std::cerr << "eevdf-prove: --timeout: " << t << " s is outside 1..86400\n";
+				return 2;
+			}
+			opt.timeout_s = static_cast<unsigned>(t);
+		} else if (a == "--workload-dir")
 			extra.workload_dir = next();
 		else if (a == "--no-replay")
 			extra.replay = false;
@@ -66,9 +89,9 @@ int main(int argc, char** argv)
 			}
 			return rc;
 		} else if (a == "--check-encoding")
-			check = std::stoull(next());
+			check = whole_number(a, next());
 		else if (a == "--seed")
-			seed = std::stoull(next());
+			seed = whole_number(a, next());
 		else if (a.rfind("--", 0) == 0) {
 			std::cerr << "eevdf-prove: unknown option " << a << "\n";
 			return 2;

@@ -115,6 +115,17 @@ rc=$?
 check "a false claim exits 1 (got $rc)" [ "$rc" -eq 1 ]
 check "a false claim is reported as DISAGREES" grep -q "DISAGREES" "$tmp/out"
 
+# Hostile numbers (issue 19): an error naming the flag and value, exit 2, no crash.
+expect_exit 2 "\-\-hz: 0 is outside" slice-table --hz-list 250,0 --slices 3ms --duration 10ms
+check "slice-table prints nothing before a bad HZ" [ ! -s "$tmp/out" ]
+if "$eevdf" prove --list >/dev/null 2>&1; then
+	expect_exit 2 "\-\-timeout: 'abc' is not a whole number" prove --timeout abc
+	expect_exit 2 "\-\-seed: 'x' is not a whole number" prove --seed x --check-encoding 5
+fi
+printf '#!/bin/sh\necho not json\n' >"$tmp/fakeprobe"
+chmod +x "$tmp/fakeprobe"
+EEVDF_PROBE="$tmp/fakeprobe" expect_exit 2 "the probe's output is not the JSON it prints" probe --claim "$data/claims/disagrees.json"
+
 # An unwritable trace path fails cleanly and leaves nothing behind.
 expect_exit 2 "cannot write" sim --hogs 2 --duration 10ms --trace "$tmp/no/such/dir/t.trace"
 
