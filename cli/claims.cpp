@@ -12,6 +12,7 @@
 #include "cli/args.hpp"
 #include "cli/schbench_cmd.hpp"
 #include "io/input_error.hpp"
+#include "io/input_file.hpp"
 #include "io/json.hpp"
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
@@ -491,12 +492,7 @@ std::string delta_of(const std::optional<double>& claimed, double model)
 
 Claim load_claim(const std::string& path)
 {
-	std::ifstream in(path, std::ios::binary);
-	if (!in)
-		throw InputError(path + ": cannot read the claim file");
-	std::stringstream ss;
-	ss << in.rdbuf();
-	const Value doc = json::parse(ss.str(), path);
+	const Value doc = json::parse(read_input_file(path, "claim file"), path);
 	if (!doc.is_object())
 		bad(path, doc.line, doc.column, "(top level)", "a claim is a JSON object");
 	Claim c;

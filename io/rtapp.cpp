@@ -29,6 +29,7 @@
 // - barrier, mem, iorun and fork are refused with the reason.
 
 #include "io/rtapp.hpp"
+#include "io/input_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -911,20 +912,7 @@ Workload parse_rtapp(std::string_view text, const std::string& filename)
 
 Workload load_rtapp_file(const std::string& path)
 {
-	std::FILE* f = std::fopen(path.c_str(), "rb");
-	if (!f)
-		throw InputError(path + ": cannot open the rt-app file: " + std::strerror(errno));
-	std::string text;
-	char buf[65536];
-	std::size_t n;
-	while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-		text.append(buf, n);
-	bool failed = std::ferror(f);
-	int err = errno;
-	std::fclose(f);
-	if (failed)
-		throw InputError(path + ": cannot read the rt-app file: " + std::strerror(err));
-	return parse_rtapp(text, path);
+	return parse_rtapp(read_input_file(path, "rt-app file"), path);
 }
 
 std::string to_rtapp_json(const Workload& w)

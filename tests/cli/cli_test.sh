@@ -103,7 +103,9 @@ check "--help exits 0" [ $? -eq 0 ]
 
 # Claims: a bad file exits 2 naming file, line and field; a false claim exits 1.
 expect_exit 2 "bad_metric.json:4:22: metric.name" check "$data/claims/bad_metric.json"
-expect_exit 2 "cannot read" check "$tmp/missing-claim.json"
+expect_exit 2 "cannot open the claim file" check "$tmp/missing-claim.json"
+expect_exit 2 "/dev/zero: refused: more than 64 MiB" sim /dev/zero --duration 10ms
+expect_exit 2 "/dev/zero: refused: more than 64 MiB" check /dev/zero
 expect_exit 2 "bad_schbench.json: .*schbench -p: not an option" check "$data/claims/bad_schbench.json"
 expect_exit 2 "bad_schbench_warmup.json: .*schbench -w: the warm-up must end before the duration" check "$data/claims/bad_schbench_warmup.json"
 expect_exit 2 "bad_row_metric.json:5:45: rows\[0\].metric.name" check "$data/claims/bad_row_metric.json"
