@@ -121,6 +121,9 @@ Options parse_args(int argc, char **argv)
 			auto r = parse_int(v.substr(colon + 1));
 			if (!p || !r || *p <= 0 || *r < 0 || *r >= *p)
 				die("--waker wants PERIOD_US:RUN_US with 0 <= RUN_US < PERIOD_US");
+			// In ns the period must fit i64 with room for the window's sums.
+			if (*p > 3600 * 1000000LL)
+				die("--waker " + v + ": the period is above an hour (3600000000 us)");
 			o.waker = true;
 			o.waker_period_ns = *p * kUs;
 			o.waker_run_ns = *r * kUs;

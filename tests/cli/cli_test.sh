@@ -124,6 +124,9 @@ if "$eevdf" prove --list >/dev/null 2>&1; then
 	expect_exit 2 "\-\-timeout: 'abc' is not a whole number" prove --timeout abc
 	expect_exit 2 "\-\-seed: 'x' is not a whole number" prove --seed x --check-encoding 5
 fi
+if "$eevdf" probe --help >/dev/null 2>&1; then
+	expect_exit 2 "the period is above an hour" probe --waker 9223372036854775807:0
+fi
 printf '#!/bin/sh\necho not json\n' >"$tmp/fakeprobe"
 chmod +x "$tmp/fakeprobe"
 EEVDF_PROBE="$tmp/fakeprobe" expect_exit 2 "the probe's output is not the JSON it prints" probe --claim "$data/claims/disagrees.json"
