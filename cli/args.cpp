@@ -52,6 +52,10 @@ u64 parse_duration(std::string_view text, std::string_view flag)
 	if (whole > std::numeric_limits<u64>::max() / scale)
 		throw UsageError(bad + ": too large");
 	u64 ns = whole * scale;
+	// Checked before the fraction is added: whole * scale can sit just
+	// below 2^64, and the fraction would wrap it (18446744073.709551617s).
+	if (ns > MAX_TIME_NS)
+		throw UsageError(bad + ": too large (the limit is 2^62 ns, 146 years)");
 	u64 place = scale;
 	for (char c : frac) {
 		if (place == 1)
@@ -59,6 +63,8 @@ u64 parse_duration(std::string_view text, std::string_view flag)
 		place /= 10;
 		ns += static_cast<u64>(c - '0') * place;
 	}
+	if (ns > MAX_TIME_NS)
+		throw UsageError(bad + ": too large (the limit is 2^62 ns, 146 years)");
 	return ns;
 }
 

@@ -52,7 +52,7 @@ using json::Value;
 
 constexpr std::size_t MAX_THREADS = 4096;
 constexpr std::size_t MAX_EVENTS = std::size_t{1} << 20;
-constexpr u64 MAX_US = ~0ULL / NSEC_PER_USEC;
+constexpr u64 MAX_US = MAX_TIME_NS / NSEC_PER_USEC;  // 4611686018427387 us
 
 constexpr const char* SUPPORTED_EVENTS =
 	"run, runtime, sleep, timer, suspend, resume, yield, lock/unlock (around wait/signal/broad/sync), "
@@ -186,7 +186,8 @@ private:
 		if (us < 0)
 			fail(v, path, "expected " + std::string(expected) + ", got " + json::describe(v));
 		if (static_cast<u64>(us) > MAX_US)
-			fail(v, path, json::describe(v) + " us is too large; the limit is " + std::to_string(MAX_US));
+			fail(v, path, json::describe(v) + " us is too large; the limit is " + std::to_string(MAX_US) +
+					      " (2^62 ns, 146 years)");
 		return static_cast<u64>(us) * NSEC_PER_USEC;
 	}
 
@@ -248,8 +249,8 @@ private:
 		frac.resize(9, '0');
 		u64 s = 0;
 		auto [end, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), s);
-		if (ec != std::errc() || s > (~0ULL - NSEC_PER_SEC) / NSEC_PER_SEC)
-			fail(v, path, json::describe(v) + " s is too long");
+		if (ec != std::errc() || s >= MAX_TIME_NS / NSEC_PER_SEC)
+			fail(v, path, json::describe(v) + " s is too long; the limit is 2^62 ns (146 years)");
 		return s * NSEC_PER_SEC + std::stoull(frac);
 	}
 

@@ -32,7 +32,10 @@ u64 duration(const std::string& opt, const std::string& v)
 	const u64 mult = unit == "ns" ? 1 : unit == "us" ? NSEC_PER_USEC : unit == "ms" ? NSEC_PER_MSEC : unit == "s" ? NSEC_PER_SEC : 0;
 	if (num.empty() || !mult)
 		throw std::invalid_argument("schbench " + opt + ": '" + v + "' is not a duration (a whole number with ns, us, ms or s)");
-	return static_cast<u64>(integer(opt, num, 0)) * mult;
+	const u64 n = static_cast<u64>(integer(opt, num, 0));
+	if (n > MAX_TIME_NS / mult)
+		throw std::invalid_argument("schbench " + opt + ": '" + v + "' is longer than 2^62 ns (146 years)");
+	return n * mult;
 }
 
 }  // namespace

@@ -16,6 +16,12 @@ inline constexpr u64 NSEC_PER_USEC = 1000;
 inline constexpr u64 NSEC_PER_MSEC = 1000 * NSEC_PER_USEC;
 inline constexpr u64 NSEC_PER_SEC = 1000 * NSEC_PER_MSEC;
 
+// The longest time quantity any input may give (a run, sleep, delay, period,
+// duration or flag): 2^62 ns, about 146 years. The model adds a few of them
+// to the clock, and below 2^62 each such sum stays below 2^64, so time
+// never wraps; the readers refuse anything longer (issue 19).
+inline constexpr u64 MAX_TIME_NS = 1ULL << 62;
+
 // The kernel compares u64 virtual times by the sign of their wrapped
 // difference, so ordering survives wrap-around as long as the values being
 // compared lie within 2^63 of each other.

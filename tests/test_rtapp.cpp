@@ -274,12 +274,16 @@ TEST_CASE("rtapp: run -1 is a run that never completes", "[rtapp]")
 	CHECK(parse(one_task(R"("run": -1)")).tasks[0].phases[0].events[0].ns == RUN_FOREVER);
 }
 
-TEST_CASE("rtapp: microseconds become nanoseconds, up to the u64 limit", "[rtapp]")
+// Up to 2^62 ns (MAX_TIME_NS), so that the clock plus a few of them never
+// wraps; the u64 limit itself let a run of 18446744073709000 us wrap the
+// clock (issue 19).
+TEST_CASE("rtapp: microseconds become nanoseconds, up to 2^62 ns", "[rtapp]")
 {
-	Workload w = parse(one_task(R"("run": 0, "sleep": 18446744073709551)"));
+	Workload w = parse(one_task(R"("run": 0, "sleep": 4611686018427387)"));
 	CHECK(w.tasks[0].phases[0].events[0].ns == 0);
-	CHECK(w.tasks[0].phases[0].events[1].ns == 18446744073709551000ULL);
-	CHECK_THROWS_WITH(parse(one_task(R"("sleep": 18446744073709552)")), Contains("too large"));
+	CHECK(w.tasks[0].phases[0].events[1].ns == 4611686018427387000ULL);
+	CHECK_THROWS_WITH(parse(one_task(R"("sleep": 4611686018427388)")), Contains("too large"));
+	CHECK_THROWS_WITH(parse(one_task(R"("run": 18446744073709000)")), Contains("too large"));
 	CHECK_THROWS_WITH(parse(one_task(R"("sleep": 99999999999999999999)")), Contains("out of range"));
 }
 

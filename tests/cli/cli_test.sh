@@ -124,6 +124,8 @@ if "$eevdf" prove --list >/dev/null 2>&1; then
 	expect_exit 2 "\-\-timeout: 'abc' is not a whole number" prove --timeout abc
 	expect_exit 2 "\-\-seed: 'x' is not a whole number" prove --seed x --check-encoding 5
 fi
+expect_exit 2 "too large (the limit is 2^62 ns" sim --hogs 2 --duration 18446744073.709551617s
+expect_exit 2 "too large; the limit is 4611686018427387" sim "$data/rtapp/huge_run.json"
 if "$eevdf" probe --help >/dev/null 2>&1; then
 	expect_exit 2 "the period is above an hour" probe --waker 9223372036854775807:0
 fi
