@@ -507,6 +507,12 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 {
 	ensure(sim);
 	events_++;
+	// Time: an event happens at the simulation's now, and now never goes
+	// back (a clock that wrapped past 2^64 would; inputs stop at 2^62 ns).
+	if (t != sim.now() || t < last_t_)
+		fail(sim, t, "clock", "an event at " + num(t) + " ns, the simulation at " + num(sim.now()) +
+					      " ns, the previous event at " + num(last_t_) + " ns");
+	last_t_ = t;
 	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++) {
 		check_sums(sim, t, cpu);
 		check_tree(sim, t, cpu);

@@ -22,6 +22,8 @@
 //  deadline  every queued entity has d >= v (wrapped); d > v except after a
 //            reweight truncated a tiny relative deadline to 0
 //  slices    a custom slice is within [0.1 ms, 100 ms]; others equal the base
+//  clock     every event happens at the simulation's now, and now never goes
+//            back from one event to the next
 //  time      busy + idle == now; the CPU is idle only with nothing queued;
 //            a runnable task is queued, a sleeping one only if delayed
 //  tick      ticks are at least TICK_NSEC - jitter apart (each owns its grid
@@ -120,6 +122,7 @@ private:
 	std::vector<PerCpu> cpu_;
 	bool started_ = false;
 	u64 events_ = 0;
+	u64 last_t_ = 0;  // the previous event's time: the clock never goes back
 };
 
 // The state of the run queue as text, one line per task (for reports).

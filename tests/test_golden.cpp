@@ -336,3 +336,24 @@ TEST_CASE("the invariant checker catches historical bugs switched back in", "[go
 		CHECK_THROWS_AS(sim.run(), InvariantViolation);
 	}
 }
+
+// The clock rule: an event reported at another time than the simulation's
+// now (as a wrapped clock or an observer called out of order would give)
+// is a violation (issue 19).
+TEST_CASE("the invariant checker catches an event off the simulation's clock", "[golden][check]")
+{
+	Workload wl = workload({hog("a"), hog("b")});
+	wl.duration = 20 * MS;
+	Simulation sim(make_config(*find_preset("6.18.33"), 1000), wl);
+	InvariantChecker check;
+	sim.add_observer(&check);
+	sim.run_until(10 * MS);
+	REQUIRE(sim.now() == 10 * MS);
+	CHECK_NOTHROW(check.on_event(sim, sim.now()));
+	try {
+		check.on_event(sim, sim.now() - 1);
+		FAIL("no violation");
+	} catch (const InvariantViolation& v) {
+		CHECK(v.failure.invariant == "clock");
+	}
+}
