@@ -81,6 +81,7 @@ struct WorstWatch : Observer {
 	{
 		if (sim.nr_cpus() < 2)
 			return;
+		init(sim);  // a run may end before its first event
 		watch_idle(sim, sim.now());
 		for (u32 d = 0; d < sim.nr_cpus(); d++)
 			if (starved_since[d] != NEVER)
