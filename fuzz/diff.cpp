@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <optional>
 #include <string_view>
-#include <tuple>
 
 #include "fuzz/genome.hpp"
 #include "model/pick_oracle.hpp"
@@ -111,18 +110,6 @@ std::string diff_presets(const Genome& genome, Bugs bugs)
 	return "";
 }
 
-namespace {
-
-struct CpuSwitches : Observer {
-	std::vector<std::tuple<u64, u32, int>> switches;  // (t, cpu, next)
-	void on_switch(const Simulation& sim, u64 t, int, int next, bool, u64) override
-	{
-		switches.emplace_back(t, sim.event_cpu(), next);
-	}
-};
-
-}  // namespace
-
 std::string diff_pinned(const Genome& genome, Bugs bugs)
 {
 	Case smp = build(genome, bugs);
@@ -134,7 +121,7 @@ std::string diff_pinned(const Genome& genome, Bugs bugs)
 	one.cfg.cpus = 1;
 	one.cfg.llc_size = 0;
 	one.cfg.skew_tick = false;  // CPU 0's skew is 0
-	CpuSwitches a, b;
+	props::CpuSwitchLog a, b;
 	const std::string bad_one = props::run_checked(one.cfg, one.wl, {&a});
 	if (!bad_one.empty())
 		return "invariant on one CPU: " + bad_one;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "model/check.hpp"
@@ -43,6 +44,15 @@ void apply_cfs_op(CfsRq& cfs, std::vector<SchedEntity>& es, const CfsOp& op);
 struct SwitchLog : Observer {
 	std::vector<std::pair<u64, int>> switches;
 	void on_switch(const Simulation&, u64 t, int, int next, bool, u64) override { switches.emplace_back(t, next); }
+};
+
+// Context switches on several CPUs as (time, CPU, next task).
+struct CpuSwitchLog : Observer {
+	std::vector<std::tuple<u64, u32, int>> switches;
+	void on_switch(const Simulation& sim, u64 t, int, int next, bool, u64) override
+	{
+		switches.emplace_back(t, sim.event_cpu(), next);
+	}
 };
 
 // Saved lags of tasks as they leave the queue, against the <= 6.18.0 clamp

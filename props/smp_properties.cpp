@@ -37,14 +37,6 @@ Testable smp_checker_holds(Bugs bugs)
 
 namespace {
 
-struct CpuSwitchLog : Observer {
-	std::vector<std::tuple<u64, u32, int>> switches;  // (t, cpu, next)
-	void on_switch(const Simulation& sim, u64 t, int, int next, bool, u64) override
-	{
-		switches.emplace_back(t, sim.event_cpu(), next);
-	}
-};
-
 std::vector<std::tuple<u64, u32, int>> cpu_switches(const Config& cfg, const Workload& wl)
 {
 	Simulation sim(cfg, wl);
@@ -413,13 +405,15 @@ Testable smp_vruntime_per_cpu(Bugs bugs)
 		Config shifted = cfg;
 		shifted.vruntime_origin = *rc::gen::arbitrary<u64>();
 		shifted.vruntime_origin_step = *rc::gen::arbitrary<u64>();
-		const std::string bad = run_checked(cfg, wl);
+		CpuSwitchLog la, lb;
+		const std::string bad = run_checked(cfg, wl, {&la});
 		if (!bad.empty())
 			fail("smp_vruntime_per_cpu", bugs, cfg, wl, bad);
-		const std::string bad2 = run_checked(shifted, wl);
+		const std::string bad2 = run_checked(shifted, wl, {&lb});
 		if (!bad2.empty())
 			fail("smp_vruntime_per_cpu", bugs, shifted, wl, bad2);
-		const auto a = cpu_switches(cfg, wl), b = cpu_switches(shifted, wl);
+		const auto& a = la.switches;
+		const auto& b = lb.switches;
 		if (a != b) {
 			size_t i = 0;
 			while (i < a.size() && i < b.size() && a[i] == b[i])
