@@ -40,10 +40,50 @@ void lsub_positive_u32(u32& var, u64 val)
 
 void lsub_positive_u64(u64& var, u64 val) { var -= var < val ? var : val; }
 
+// Division by the PELT divider, exact, without a divide instruction.
+//
+// update_load_avg() divides three sums by get_pelt_divider() at every
+// update, and a hardware divide costs tens of cycles, most of a tick's PELT
+// work. The divider takes only 1024 values, d = PELT_MIN_DIVIDER + c with
+// c = period_contrib < 1024, all below 2^16, so each has a reciprocal
+// m = ceil(2^48 / d) = (2^48 + e) / d with 0 <= e < d, and for n < 2^32
+//
+//   n * m / 2^48 = n / d + n * e / (d * 2^48),  0 <= error < n / 2^48 < 2^-16.
+//
+// The fraction of n / d is at most 1 - 1/d and 1/d > 2^-16, so the error
+// never reaches the next integer: floor(n * m / 2^48) = floor(n / d). Sums of
+// 2^32 and more (weighted cfs_rq sums of many tasks) take the divide.
+// tests/test_pelt.cpp checks the identity at both sides of every multiple
+// of every divider near 2^32.
+constexpr unsigned PELT_RECIP_SHIFT = 48;
+
+struct PeltReciprocals {
+	u64 m[1024];
+};
+
+constexpr PeltReciprocals make_pelt_reciprocals()
+{
+	PeltReciprocals r{};
+	for (u32 c = 0; c < 1024; c++) {
+		const u64 d = PELT_MIN_DIVIDER + c;
+		r.m[c] = ((1ULL << PELT_RECIP_SHIFT) + d - 1) / d;
+	}
+	return r;
+}
+
+constexpr PeltReciprocals pelt_reciprocals = make_pelt_reciprocals();
+
 // cap_scale(): v * s >> SCHED_CAPACITY_SHIFT in unsigned long.
 u64 cap_scale(u64 v, u64 s) { return (v * s) >> SCHED_CAPACITY_SHIFT; }
 
 }  // namespace
+
+u64 div_pelt_divider(u64 n, u32 period_contrib)
+{
+	if (n > 0xffffffffULL || period_contrib >= 1024)
+		return n / (PELT_MIN_DIVIDER + period_contrib);
+	return static_cast<u64>((static_cast<u128>(n) * pelt_reciprocals.m[period_contrib]) >> PELT_RECIP_SHIFT);
+}
 
 namespace pelt {
 
@@ -132,10 +172,9 @@ void update_load_avg(SchedAvg& sa, u64 load)
 	// The divider is the maximum a sum could hold at this position in the
 	// period, so a series that has always been full averages to exactly its
 	// weight rather than oscillating below it.
-	const u32 divider = get_pelt_divider(sa);
-	sa.load_avg = (load * sa.load_sum) / divider;
-	sa.runnable_avg = sa.runnable_sum / divider;
-	sa.util_avg = sa.util_sum / divider;
+	sa.load_avg = div_pelt_divider(load * sa.load_sum, sa.period_contrib);
+	sa.runnable_avg = div_pelt_divider(sa.runnable_sum, sa.period_contrib);
+	sa.util_avg = div_pelt_divider(sa.util_sum, sa.period_contrib);
 }
 
 void cfs_se_util_change(SchedAvg& sa, PeltFeatures feat)

@@ -131,6 +131,9 @@ constexpr u64 se_weight_of(const LoadWeight& lw) { return scale_load_down(lw.wei
 // get_pelt_divider() (pelt.h): the largest value a sum can hold at this
 // position in the period.
 constexpr u32 get_pelt_divider(const SchedAvg& sa) { return PELT_MIN_DIVIDER + sa.period_contrib; }
+// n / (PELT_MIN_DIVIDER + period_contrib), exact, by reciprocal below 2^32
+// (the derivation is in pelt.cpp).
+u64 div_pelt_divider(u64 n, u32 period_contrib);
 
 // ---- kernel/sched/pelt.c and pelt.h. The kernel names begin with two or
 // three underscores, which C++ reserves; here they live in eevdf::pelt

@@ -110,6 +110,29 @@ TEST_CASE("pelt: the segments of a multi-period update sum d1 y^p, the full peri
 
 // ---- one entity ----
 
+TEST_CASE("pelt: division by the divider through its reciprocal equals the divide for every divider", "[pelt]")
+{
+	// For each of the 1024 dividers: both sides of every multiple near 0,
+	// near 2^31 and up to 2^32 - 1, and the 2^32 boundary where the divide
+	// takes over.
+	u64 checked = 0;
+	for (u32 c = 0; c < 1024; c++) {
+		const u64 d = PELT_MIN_DIVIDER + c;
+		auto check = [&](u64 n) {
+			if (div_pelt_divider(n, c) != n / d)
+				FAIL("n=" << n << " d=" << d << ": " << div_pelt_divider(n, c) << " != " << n / d);
+			checked++;
+		};
+		for (u64 q : {0ULL, 1ULL, 2ULL, (1ULL << 31) / d, 0xffffffffULL / d - 1, 0xffffffffULL / d})
+			for (u64 n : {q * d, q * d + d - 1, q ? q * d - 1 : 0})
+				check(n);
+		check(0xffffffffULL);
+		check(0x100000000ULL);
+		check(~0ULL);
+	}
+	CHECK(checked == 1024 * 21);
+}
+
 TEST_CASE("pelt: averages move only when an update crosses a period boundary", "[pelt]")
 {
 	SchedAvg se;
