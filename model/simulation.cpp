@@ -208,11 +208,11 @@ Simulation::Simulation(const Config& cfg, const Workload& wl)
 	live_tasks_ = static_cast<int>(n);
 	for (Rq& rq : rqs_)
 		rq.arm_next_tick(0, cfg_.tick_ns, cfg_.knobs.tick_jitter);
-	cpu_event_.resize(cfg_.cpus);
+	cpu_events_.resize(cfg_.cpus);
 	touched_.reserve(cfg_.cpus);
 	is_touched_.assign(cfg_.cpus, 0);
 	for (u32 c = 0; c < cfg_.cpus; c++)
-		cpu_event_[c] = cpu_next_event(c);
+		set_cpu_event(c);
 }
 
 void Simulation::add_observer(Observer* o) { observers_.push_back(o); }
@@ -317,27 +317,32 @@ Simulation::CpuEvent Simulation::cpu_next_event(u32 c) const
 // timed wakeups last among equal times (by task id).
 Simulation::EventSource Simulation::next_event(u64& t, u32& cpu) const
 {
-	EventSource src = EventSource::Wakeup;
-	t = heap_.empty() ? NEVER : tasks_[static_cast<size_t>(heap_[0])].wake_at;
-	cpu = heap_.empty() ? 0 : tasks_[static_cast<size_t>(heap_[0])].timer_cpu;
-	for (u32 c = 0; c < cpu_event_.size(); c++) {
-		const CpuEvent& e = cpu_event_[c];
-		if (e.t < t || (e.t == t && (e.src < src || (e.src == src && c < cpu)))) {
-			t = e.t;
-			src = e.src;
-			cpu = c;
-		}
+	EventKey k(NEVER, static_cast<u32>(EventSource::Wakeup), 0);
+	if (!heap_.empty()) {
+		const Task& w = tasks_[static_cast<size_t>(heap_[0])];
+		k = EventKey(w.wake_at, static_cast<u32>(EventSource::Wakeup), w.timer_cpu);
 	}
-	return src;
+	if (cpu_events_.min() < k)
+		k = cpu_events_.min();
+	t = k.t();
+	cpu = k.cpu();
+	return static_cast<EventSource>(k.src());
+}
+
+void Simulation::set_cpu_event(u32 c)
+{
+	const CpuEvent e = cpu_next_event(c);
+	cpu_events_.set(c, EventKey{e.t, static_cast<u32>(e.src), c});
 }
 
 std::string Simulation::stale_next_event() const
 {
-	for (u32 c = 0; c < cpu_event_.size(); c++) {
+	for (u32 c = 0; c < cfg_.cpus; c++) {
 		const CpuEvent e = cpu_next_event(c);
-		if (e.t != cpu_event_[c].t || e.src != cpu_event_[c].src)
-			return "CPU " + std::to_string(c) + "'s kept next event is at " + std::to_string(cpu_event_[c].t) +
-			       " (source " + std::to_string(static_cast<int>(cpu_event_[c].src)) + "), recomputed " +
+		const EventKey& kept = cpu_events_.at(c);
+		if (e.t != kept.t() || static_cast<u32>(e.src) != kept.src())
+			return "CPU " + std::to_string(c) + "'s kept next event is at " + std::to_string(kept.t()) +
+			       " (source " + std::to_string(kept.src()) + "), recomputed " +
 			       std::to_string(e.t) + " (source " + std::to_string(static_cast<int>(e.src)) + ")";
 	}
 	return "";
@@ -345,6 +350,10 @@ std::string Simulation::stale_next_event() const
 
 void Simulation::advance_to(u64 t)
 {
+	// CPUs that tick on the shared grid handle their ticks at one instant;
+	// only the first of those events moves time.
+	if (t == now_)
+		return;
 	const u64 dt = t - now_;
 	for (Rq& rq : rqs_) {
 		if (rq.cfs.curr) {
@@ -425,7 +434,7 @@ void Simulation::refresh_touched()
 		if (running && !rq.tick_was_running)
 			rq.arm_next_tick(now_, cfg_.tick_ns, cfg_.knobs.tick_jitter);
 		rq.tick_was_running = running;
-		cpu_event_[c] = cpu_next_event(c);
+		set_cpu_event(c);
 		is_touched_[c] = 0;
 	}
 	touched_.clear();

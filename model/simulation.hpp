@@ -26,6 +26,7 @@
 
 #include "model/balance.hpp"
 #include "model/config.hpp"
+#include "model/event_tree.hpp"
 #include "model/fair.hpp"
 #include "model/observer.hpp"
 #include "model/rq.hpp"
@@ -163,15 +164,17 @@ private:
 	EventSource next_event(u64& t, u32& cpu) const;
 	// Each CPU's earliest event, kept: an event recomputes it only for the
 	// CPUs it touched (its own, any whose rq it locked, sent an IPI or
-	// re-armed a timer of), so finding the next event costs a scan of N
-	// cached keys, not N recomputations. The invariant checker compares the
-	// kept keys with a full recomputation after every event
-	// (next_events_current()).
+	// re-armed a timer of), and the earliest of them is kept in a tournament
+	// tree (event_tree.hpp), so finding the next event costs O(log N) per
+	// touched CPU, not N recomputations or an N-key scan. The invariant
+	// checker compares the kept keys with a full recomputation after every
+	// event (next_events_current()).
 	struct CpuEvent {
 		u64 t = NEVER;
 		EventSource src = EventSource::Wakeup;
 	};
 	CpuEvent cpu_next_event(u32 cpu) const;
+	void set_cpu_event(u32 cpu);  // recompute and keep CPU cpu's earliest event
 	void touch(u32 cpu)
 	{
 		if (!is_touched_[cpu]) {
@@ -211,7 +214,7 @@ private:
 	std::vector<int> heap_;         // task ids
 	std::vector<size_t> heap_pos_;  // position in heap_, or npos
 	std::vector<Observer*> observers_;
-	std::vector<CpuEvent> cpu_event_;
+	EventTree cpu_events_;
 	std::vector<u32> touched_;  // capacity nr_cpus
 	std::vector<unsigned char> is_touched_;
 
