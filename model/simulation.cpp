@@ -271,14 +271,21 @@ Task* Simulation::curr_task(u32 cpu)
 // ---------------------------------------------------------------- time
 
 // jiffies: the tick grid points passed (tick_do_update_jiffies64() counts
-// whole periods, so an early tick still sees the old value).
+// whole periods, so an early tick still sees the old value). Time only moves
+// forward, so the divisions are done once per grid point crossed, not per
+// time step.
 void Simulation::update_jiffies()
 {
+	if (now_ < next_jiffy_at_)
+		return;
 	const u64 tick = cfg_.tick_ns, phase = cfg_.knobs.tick_phase % tick;
-	if (phase == 0)
+	if (phase == 0) {
 		jiffies_ = now_ / tick;
-	else
+		next_jiffy_at_ = (jiffies_ + 1) * tick;
+	} else {
 		jiffies_ = now_ < phase ? 0 : (now_ - phase) / tick + 1;
+		next_jiffy_at_ = phase + jiffies_ * tick;
+	}
 }
 
 u64 Simulation::curr_completion_time(const Rq& rq) const

@@ -220,6 +220,7 @@ private:
 
 	u64 now_ = 0;
 	u64 jiffies_ = 0;
+	u64 next_jiffy_at_ = 0;  // now_ at which jiffies_ next changes
 	u64 events_ = 0;
 	int live_tasks_ = 0;
 	u32 event_cpu_ = 0;
