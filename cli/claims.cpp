@@ -27,7 +27,7 @@ using json::Value;
 const std::vector<std::string> setting_keys = {"kernel", "hz", "cpus", "online_cpus", "slice", "custom_slice", "features",
 					       "tick_phase", "tick_jitter", "switch_cost", "seed", "duration",
 					       "nice", "hogs", "bug", "workload", "schbench", "llc", "skew_tick",
-					       "ipi_latency", "idle_exit_latency", "wakeup_irq_cost", "balance_cost"};
+					       "ipi_latency", "idle_exit_latency", "wakeup_irq_cost", "balance_cost", "preempt"};
 const std::vector<std::string> metric_names = {
 	"mean_run_ms",   "p50_run_ms",    "p90_run_ms",     "p99_run_ms",    "max_run_ms",
 	"context_switches", "involuntary_switches", "wakeup_p50_us", "wakeup_p90_us", "wakeup_p99_us",
@@ -266,6 +266,8 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 				s.model.llc = static_cast<u32>(std::stoul(v));
 			else if (k == "skew_tick")
 				s.model.skew_tick = skew_tick_value(v);
+			else if (k == "preempt")
+				s.model.preempt = v;
 			else if (k == "ipi_latency")
 				s.model.ipi_latency = v;
 			else if (k == "idle_exit_latency")

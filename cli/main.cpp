@@ -39,6 +39,9 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 			"(--cpus 1 --online-cpus 8: one CPU of an 8-CPU machine)");
 	app->add_option("--llc", o.llc, "CPUs per last-level cache (MC domain); default all");
 	app->add_flag("--skew-tick", o.skew_tick, "boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later");
+	app->add_option("--preempt", o.preempt,
+			"preemption model none|voluntary|full|lazy (CONFIG_PREEMPT_*); default: the preset's "
+			"(lazy on 7.1.5, none before)");
 	app->add_option("--ipi-latency", o.ipi_latency, "IPI send -> handler on the target")->capture_default_str();
 	app->add_option("--idle-exit-latency", o.idle_exit_latency, "added when an IPI wakes an idle CPU")
 		->capture_default_str();
@@ -191,10 +194,13 @@ int cmd_presets()
 {
 	for (const KernelPreset& p : kernel_presets()) {
 		Config cfg = make_config(p, 250, 1);
+		const std::string preempt =
+			cfg.preempt != Preempt::None ? "; preempt " + std::string(preempt_name(cfg.preempt)) : "";
 		std::printf("%-7s %s\n        commits since the preset before: %s\n"
-			    "        default base slice (1 CPU) %llu ns; features %s\n",
+			    "        default base slice (1 CPU) %llu ns; features %s%s\n",
 			    std::string(p.name).c_str(), std::string(p.description).c_str(), std::string(p.commits).c_str(),
-			    static_cast<unsigned long long>(cfg.base_slice_ns), features_string(p.features).c_str());
+			    static_cast<unsigned long long>(cfg.base_slice_ns), features_string(p.features).c_str(),
+			    preempt.c_str());
 	}
 	return 0;
 }

@@ -50,6 +50,19 @@ Config build_config(const ModelOptions& o)
 	cfg.cpus = o.cpus;
 	cfg.llc_size = o.llc;
 	cfg.skew_tick = o.skew_tick;
+	if (!o.preempt.empty()) {
+		const std::optional<Preempt> p = preempt_by_name(o.preempt);
+		if (!p)
+			throw UsageError("--preempt: '" + o.preempt + "' is not none, voluntary, full or lazy");
+		if (*p == Preempt::Lazy && !cfg.preset->paths.has_preempt_lazy)
+			throw UsageError("--preempt: lazy does not exist in the kernel of preset " +
+					 std::string(cfg.preset->name) + " (PREEMPT_LAZY came with 6.13)");
+		if ((*p == Preempt::None || *p == Preempt::Voluntary) && cfg.preset->paths.preempt_lazy_default)
+			throw UsageError("--preempt: " + o.preempt + " is not offered on x86 by preset " +
+					 std::string(cfg.preset->name) + " (7.x: PREEMPT_NONE needs ARCH_NO_PREEMPT; "
+					 "VOLUNTARY needs !ARCH_HAS_PREEMPT_LAZY); use full or lazy");
+		cfg.preempt = *p;
+	}
 	if (!o.slice.empty()) {
 		cfg.base_slice_ns = parse_duration(o.slice, "--slice");
 		if (cfg.base_slice_ns == 0)

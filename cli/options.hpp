@@ -17,6 +17,7 @@ struct ModelOptions {
 	u32 online_cpus = 0;  // for the default base slice; 0 = cpus
 	u32 llc = 0;          // CPUs per LLC; 0 = all
 	bool skew_tick = false;
+	std::string preempt;  // CONFIG_PREEMPT_*; empty = the preset's default
 	std::string slice;  // sysctl_sched_base_slice; empty = the preset's default for --online-cpus
 	std::string ipi_latency = "0", idle_exit_latency = "0", wakeup_irq_cost = "0", balance_cost = "0";
 	std::string features;

@@ -108,6 +108,8 @@ std::string format_json(const Report& r)
 		cfg["llc_size"] = llc_size_of(c);
 		cfg["skew_tick"] = c.skew_tick;
 	}
+	if (c.preempt != Preempt::None)
+		cfg["preempt"] = std::string(preempt_name(c.preempt));
 	ordered_json feats = ordered_json::object();
 	// The SMP features only where there are several CPUs (they decide
 	// nothing on one), so one-CPU documents keep their shape.

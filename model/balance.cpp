@@ -695,16 +695,38 @@ out_one_pinned:
 
 // ---------------------------------------------------------------- newidle cost
 
-void update_newidle_stats(SchedDomain& sd, u32 success)
+}  // namespace
+
+namespace lb {
+
+// 7.x NI_RATE: the ratio also counts the time since the last refresh, one
+// unit per 2^22 ns (~4.2 ms), so a domain whose 1024 calls took longer than
+// ~4.3 s gets ratio 1024 and is always balanced. sched_clock() is the
+// event's time (the model's balance costs do not move the clock).
+void update_newidle_stats(const Simulation& sim, SchedDomain& sd, u32 success)
 {
 	sd.newidle_call++;
 	sd.newidle_success += success;
 	if (sd.newidle_call >= 1024) {
-		sd.newidle_ratio = sd.newidle_success;
+		if (paths(sim).newidle_rate) {
+			const u64 now = sim.now();
+			const s64 delta = std::max<s64>(0, static_cast<s64>(now - sd.newidle_stamp));
+			sd.newidle_stamp = now;
+			const u64 ratio = static_cast<u64>(delta >> 22) + sd.newidle_success;
+			sd.newidle_ratio = static_cast<u32>(std::min<u64>(1024, ratio));
+		} else {
+			sd.newidle_ratio = sd.newidle_success;
+		}
 		sd.newidle_call /= 2;
 		sd.newidle_success /= 2;
 	}
 }
+
+}  // namespace lb
+
+namespace {
+
+using lb::update_newidle_stats;
 
 // update_newidle_cost(): the domain's max newidle cost, decayed by 253/256
 // at most once a second. With the 6.17 bump it is capped at
@@ -715,7 +737,7 @@ bool update_newidle_cost(const Simulation& sim, SchedDomain& sd, u64 cost, u32 s
 	const u64 next_decay = sd.last_decay_max_lb_cost + sim.config().hz;
 	const u64 now = sim.jiffies();
 	if (cost)
-		update_newidle_stats(sd, success);
+		update_newidle_stats(sim, sd, success);
 	if (cost > sd.max_newidle_lb_cost) {
 		sd.max_newidle_lb_cost =
 			paths(sim).newidle_bump_on_failure ? std::min(cost, SYSCTL_SCHED_MIGRATION_COST + 200) : cost;
@@ -1157,12 +1179,13 @@ int sched_balance_newidle(Simulation& sim, u32 cpu)
 					break;
 				if (sd->flags & SD_BALANCE_NEWIDLE) {
 					u32 weight = 1;
-					if (feat(sim, Feature::NI_RANDOM)) {
+					if (feat(sim, Feature::NI_RANDOM) &&
+					    (!paths(sim).newidle_rate || sd->newidle_ratio < 1024)) {
 						const u32 d1k = sched_rng(rq) % 1024;
 						weight = 1 + sd->newidle_ratio;
 						if (d1k > weight) {
 							b.newidle_skipped++;
-							update_newidle_stats(*sd, 0);
+							update_newidle_stats(sim, *sd, 0);
 							continue;
 						}
 						weight = (1024 + weight / 2) / weight;

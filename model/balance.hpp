@@ -132,6 +132,9 @@ u32 idle_cpu_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
 u64 get_sd_balance_interval(const SchedDomain& sd, bool cpu_busy, u32 hz, u32 online_cpus);
 // msecs_to_jiffies() (rounding up, as the kernel's does for every HZ).
 u64 msecs_to_jiffies(u64 ms, u32 hz);
+// update_newidle_stats(): the domain's newidle success ratio, refreshed
+// every 1024 calls (7.x NI_RATE also counts the time since the last refresh).
+void update_newidle_stats(const Simulation& sim, SchedDomain& sd, u32 success);
 
 }  // namespace lb
 }  // namespace eevdf

@@ -15,7 +15,7 @@ std::string id_of(const SchedEntity* se) { return se ? "task " + std::to_string(
 
 s128 key_times_weight(const CfsRq& cfs, const SchedEntity* se)
 {
-	return static_cast<s128>(cfs.entity_key(se)) * static_cast<s128>(scale_load_down(se->load.weight));
+	return static_cast<s128>(cfs.entity_key(se)) * static_cast<s128>(cfs.avg_weight(se));
 }
 
 // Recomputes a subtree's augmented values and checks its red-black shape
@@ -128,11 +128,11 @@ u64 lag_clamp_bound(const Simulation& sim, const SchedEntity& se)
 	LoadWeight lw = se.load;
 	if (c.preset->paths.lag_clamp == KernelPaths::LagClamp::TwiceSlice) {
 		const u64 r = 2 * se.slice > c.tick_ns ? 2 * se.slice : c.tick_ns;
-		return calc_delta_fair(r, lw);
+		return calc_delta_fair(r, lw, c.preset->paths.calc_delta_divides);
 	}
 	// The 2026 clamp uses the queue's max slice at save time; every slice is
 	// at most 100 ms.
-	return calc_delta_fair(100 * NSEC_PER_MSEC + c.tick_ns, lw);
+	return calc_delta_fair(100 * NSEC_PER_MSEC + c.tick_ns, lw, c.preset->paths.calc_delta_divides);
 }
 
 }  // namespace
@@ -193,7 +193,7 @@ void InvariantChecker::check_sums(const Simulation& sim, u64 t, u32 cpu) const
 	u64 avg_load = 0, load = 0, queued = 0, delayed = 0;
 	cfs.timeline.for_each([&](const SchedEntity* se) {
 		sum += key_times_weight(cfs, se);
-		avg_load += scale_load_down(se->load.weight);
+		avg_load += static_cast<u64>(cfs.avg_weight(se));
 	});
 	for (const auto& task : sim.tasks()) {
 		const SchedEntity& se = task.se;
@@ -403,8 +403,12 @@ void InvariantChecker::check_time(const Simulation& sim, u64 t, u32 cpu) const
 	// queued it and the resched IPI is still on its way.
 	if (!cfs.curr && cfs.nr_queued && !(cfs.need_resched && rq.ipi_at != NEVER))
 		fail(sim, t, "idle", "the CPU is idle with " + num(cfs.nr_queued) + " queued" + on);
-	// Only a resched of another CPU may wait, for its IPI.
-	if (cfs.need_resched && rq.ipi_at == NEVER)
+	// Only a resched of another CPU may wait: for its IPI, or (PREEMPT_LAZY)
+	// a lazy one of a busy CPU for that CPU's next event (its tick, if it
+	// runs: NO_HZ_FULL with one task leaves the flag until the task enters
+	// the kernel, as in the kernel).
+	const bool lazy_wait = rq.resched_lazy && sim.config().preempt == Preempt::Lazy && cfs.curr;
+	if (cfs.need_resched && rq.ipi_at == NEVER && !lazy_wait)
 		fail(sim, t, "resched", "a resched request was left pending after the scheduling point" + on);
 	if (rq.ttwu_pending != !rq.wake_list.empty() || (!rq.wake_list.empty() && rq.ipi_at == NEVER))
 		fail(sim, t, "wakelist", "CPU " + num(cpu) + " has " + num(rq.wake_list.size()) + " queued wake-ups, ttwu_pending " +
@@ -475,6 +479,11 @@ void InvariantChecker::on_wakeup(const Simulation& sim, u64 t, int task, int, bo
 	// queue is not continuous, though the checker saw it queued before and
 	// after.
 	if (tr.queued && c.features[Feature::TTWU_QUEUE_DELAYED])
+		tr.requeued = true;
+	// 7.x requeue_delayed_entity(): a woken delayed task whose lag fell
+	// below its lag at the delay is re-placed at V - (that lag), which
+	// moves its vruntime back.
+	if (tr.queued && c.preset->paths.delayed_lag_floor)
 		tr.requeued = true;
 	if (placed && c.features[Feature::PLACE_LAG] && cfs.nr_queued > 1) {
 		const s64 got = wrapped_diff(cfs.avg_vruntime(), se.vruntime);

@@ -18,7 +18,9 @@
 //            vlag of a task off the queue is within the clamp; placement
 //            with PLACE_LAG restores the saved lag within 2 ns
 //  vruntime  a queued task's vruntime never decreases while it stays queued
-//            with the same weight; min_vruntime never moves backwards
+//            with the same weight (7.x: except at the wake-up of a delayed
+//            task, which restores its lag at the delay); min_vruntime never
+//            moves backwards
 //  deadline  every queued entity has d >= v (wrapped); d > v except after a
 //            reweight truncated a tiny relative deadline to 0
 //  slices    a custom slice is within [0.1 ms, 100 ms]; others equal the base
@@ -47,8 +49,9 @@
 //            next task attached in the same pass moves V again)
 //  wakelist  ttwu_pending iff the wakelist is not empty, and then an IPI is
 //            on its way
-//  resched   a resched left pending on a CPU has its IPI on the way; an idle
-//            CPU with queued tasks is being sent one
+//  resched   a resched left pending on a CPU has its IPI on the way, or
+//            (PREEMPT_LAZY) is a lazy one of a busy CPU, due at its next
+//            event; an idle CPU with queued tasks is being sent one
 //  events    each CPU's kept next event is what recomputing it gives
 #pragma once
 

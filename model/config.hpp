@@ -3,6 +3,7 @@
 // paths it follows, HZ, the base slice, features and the realism knobs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +80,48 @@ struct KernelPaths {
 	// 6.18.39+: update_sg_wakeup_stats() sums only the group's CPUs in
 	// p->cpus_ptr (fork/exec placement).
 	bool wakeup_stats_allowed_only;
+
+	// ---- 7.x mainline (each read in v7.1.5's fair.c)
+	// __calc_delta() on 64-bit: (delta * weight) / lw->weight in u64
+	// instead of the inverse-weight multiply and shift.
+	bool calc_delta_divides;
+	// avg_vruntime_weight(): the avg_vruntime sums, V, placement and
+	// eligibility weigh entities by the full load.weight, not
+	// scale_load_down() of it, and vruntime_eligible() compares in 128 bits
+	// (PARANOID_AVG's sum_shift, off by default, is not modelled).
+	bool avg_full_weight;
+	// update_entity_lag() of a delayed entity: its lag is kept at least what
+	// it was when the dequeue was delayed (saved then), DELAY_ZERO caps it at
+	// 0, and requeue_delayed_entity() re-places the entity whenever that
+	// changed its lag; finish_delayed_dequeue_entity() is gone.
+	bool delayed_lag_floor;
+	// The 7.x hrtick (core.c hrtick_start(), hrtick_schedule_exit();
+	// fair.c hrtick_start_fair(), hrtick_update()): armed for the real time
+	// to the virtual deadline, w (deadline - vruntime) / NICE_0_LOAD; not
+	// cancelled when __schedule() starts, where starts are only noted and
+	// the last one is armed at its exit (a CPU going idle cancels); an armed
+	// timer is kept if the new expiry is within 5 us; hrtick_update() only
+	// from enqueue and only while none is armed. HRTICK is on by default
+	// (CONFIG_HRTIMER_REARM_DEFERRED, which x86 has).
+	bool hrtick_rework;
+	// NI_RATE (on by default): every 1024 newidle calls the success ratio
+	// also counts the time since the last such update, (sched_clock delta)
+	// >> 22, capped at 1024, and NI_RANDOM no longer skips at ratio 1024.
+	// Not a --features switch here.
+	bool newidle_rate;
+	// CONFIG_PREEMPT_LAZY exists (6.13+), and is the default preemption
+	// model (7.x on x86: ARCH_HAS_PREEMPT_LAZY, PREEMPT_NONE gone).
+	bool has_preempt_lazy;
+	bool preempt_lazy_default;
+	// update_rq_avg_idle() from put_prev_task_idle(): avg_idle takes a
+	// sample at every switch away from the idle task (rq_clock then minus
+	// idle_stamp, which only newidle balancing sets; 0 if it did not),
+	// instead of in ttwu_do_activate() when idle_stamp is set.
+	bool avg_idle_at_idle_exit;
+	// util_est_update() runs inside update_load_avg() (UPDATE_UTIL_EST),
+	// after the dequeue's ageing, for a sleep that delays or dequeues; not
+	// at the final dequeue of a delayed task.
+	bool util_est_after_ageing;
 };
 
 struct KernelPreset {
@@ -117,8 +160,18 @@ struct Knobs {
 	                            // for sched_balance_newidle()'s cost gate; 0: balancing is free
 };
 
+// The kernel's preemption model (CONFIG_PREEMPT_*). The model's tasks run in
+// user space, where NONE, VOLUNTARY and FULL act alike: a resched is acted on
+// at the next return from interrupt or system call. LAZY differs for a busy
+// remote CPU: resched_curr_lazy() sets TIF_NEED_RESCHED_LAZY there without an
+// IPI, so the CPU acts at its next interrupt (its tick promotes the request).
+enum class Preempt { None, Voluntary, Full, Lazy };
+std::string_view preempt_name(Preempt p);
+std::optional<Preempt> preempt_by_name(std::string_view name);
+
 struct Config {
 	const KernelPreset* preset = nullptr;
+	Preempt preempt = Preempt::None;  // the preset's default model (make_config)
 	Features features;      // preset defaults with the user's +A,-B applied
 	u32 hz = 250;
 	u64 tick_ns = 0;        // TICK_NSEC of hz

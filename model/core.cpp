@@ -61,8 +61,10 @@ void Simulation::schedule(u32 cpu)
 	set_clock(rq);
 	event_cpu_ = cpu;
 	SchedEntity* prev = cfs.curr;
-	if (cfg_.features[Feature::HRTICK])
+	const bool hrtick_rework = cfg_.preset->paths.hrtick_rework;
+	if (cfg_.features[Feature::HRTICK] && !hrtick_rework)
 		rq.hrtick_at = NEVER;
+	rq.hrtick_sched = hrtick_rework;  // hrtick_schedule_enter(): no cancel, later starts deferred
 	// The block's dequeue comes after hrtick_clear() inside __schedule(); its
 	// hrtick_update() arms the timer for the blocked task (a stale timer if
 	// the next task then runs alone).
@@ -80,7 +82,10 @@ void Simulation::schedule(u32 cpu)
 	}
 	if (next && (next != prev || cfg_.preset->paths.hrtick_rearm_on_repick))
 		hrtick_start_fair(cpu, next);
+	if (hrtick_rework)
+		hrtick_schedule_exit(cpu, !next);
 	cfs.need_resched = false;
+	rq.resched_lazy = false;
 	rq.ipi_resched = false;  // a resched IPI still on its way finds nothing to do
 	for (Observer* o : observers_)
 		o->on_schedule(*this, now_, prev ? prev->id : IDLE, next ? next->id : IDLE);
@@ -98,16 +103,22 @@ void Simulation::schedule(u32 cpu)
 		account_idle_enter(rq);
 }
 
-// The idle task starts (set_next_task_idle) or ends. idle_stamp marks when
-// the CPU went idle, for avg_idle (ttwu_do_activate()).
+// The idle task starts (set_next_task_idle) or ends (put_prev_task_idle).
+// idle_stamp marks when the CPU went idle, for avg_idle (ttwu_do_activate()).
+// 7.x: only newidle balancing sets it, and the idle exit takes the sample.
 void Simulation::account_idle_enter(Rq& rq)
 {
-	rq.idle_stamp = now_;
+	if (!cfg_.preset->paths.avg_idle_at_idle_exit)
+		rq.idle_stamp = now_;
 	if (rqs_.size() > 1)
 		nohz_balance_enter_idle(*this, rq.cpu);
 }
 
-void Simulation::account_idle_exit(Rq& rq) { (void)rq; }
+void Simulation::account_idle_exit(Rq& rq)
+{
+	if (cfg_.preset->paths.avg_idle_at_idle_exit && rqs_.size() > 1)
+		update_rq_avg_idle(rq);
+}
 
 // ---------------------------------------------------------------- hrtick
 
@@ -116,11 +127,27 @@ void Simulation::account_idle_exit(Rq& rq) { (void)rq; }
 // hrtick_start() never arms it less than 10 us ahead. With one task queued
 // an armed timer is left alone. p is rq->donor, the running task, even
 // between a sched_change's put_prev and set_next.
+//
+// 7.x: the timer is set for the real time to p's virtual deadline,
+// w (d - v) / NICE_0_LOAD (no IRQ time here to scale it by), through
+// hrtick_start() below. A start asked of another CPU arrives by IPI in the
+// kernel; the model arms it at once (the expiry is absolute in both).
 void Simulation::hrtick_start_fair(u32 cpu, const SchedEntity* se)
 {
 	Rq& rq = rqs_[cpu];
 	if (!cfg_.features[Feature::HRTICK] || !se || rq.cfs.nr_queued <= 1)
 		return;
+	constexpr u64 HRTICK_MIN_NS = 10 * NSEC_PER_USEC;
+	if (cfg_.preset->paths.hrtick_rework) {
+		const s64 vdelta = wrapped_diff(se->deadline, se->vruntime);
+		if (vdelta < 0) {
+			if (se == rq.cfs.curr)
+				rq.cfs.need_resched = true;
+			return;
+		}
+		hrtick_start(cpu, se->load.weight * static_cast<u64>(vdelta) / NICE_0_LOAD);
+		return;
+	}
 	u64 ran = se->sum_exec_runtime - se->prev_sum_exec_runtime;
 	if (cfg_.bugs[Bug::HRTICK_FROM_PICK_TIME])
 		ran = 0;  // as if picked now: the runtime since the pick is forgotten
@@ -129,17 +156,69 @@ void Simulation::hrtick_start_fair(u32 cpu, const SchedEntity* se)
 		rq.cfs.need_resched = true;
 		return;
 	}
-	constexpr u64 HRTICK_MIN_NS = 10 * NSEC_PER_USEC;
 	rq.hrtick_at = now_ + std::max<u64>(static_cast<u64>(delta), HRTICK_MIN_NS);
 	touch(cpu);
 }
 
 // hrtick_update(): at the end of enqueue_task_fair() and dequeue_task_fair(),
-// for the task running there (none on the idle task).
+// for the task running there (none on the idle task). 7.x calls it only
+// from enqueue (hrtick_update_enqueued()).
 void Simulation::hrtick_update(u32 cpu, const SchedEntity* donor)
 {
-	if (donor)
+	if (donor && !cfg_.preset->paths.hrtick_rework)
 		hrtick_start_fair(cpu, donor);
+}
+
+// enqueue_task_fair()'s hrtick_update(); 7.x: only when no hrtick is armed
+// (hrtick_active()), so an armed timer is never moved by an enqueue.
+void Simulation::hrtick_update_enqueued(u32 cpu, const SchedEntity* donor)
+{
+	if (!cfg_.preset->paths.hrtick_rework) {
+		hrtick_update(cpu, donor);
+		return;
+	}
+	if (donor && rqs_[cpu].hrtick_at == NEVER)
+		hrtick_start_fair(cpu, donor);
+}
+
+// 7.x hrtick_start(): at least 10 us; inside __schedule() only noted, else
+// armed unless an armed timer already expires within 5 us of the new time
+// (hrtick_needs_rearm()).
+void Simulation::hrtick_start(u32 cpu, u64 delay)
+{
+	Rq& rq = rqs_[cpu];
+	const u64 delta = std::max<u64>(delay, 10 * NSEC_PER_USEC);
+	if (rq.hrtick_sched) {
+		rq.hrtick_start_pending = true;
+		rq.hrtick_delay = delta;
+		return;
+	}
+	hrtick_cond_restart(cpu, now_ + delta);
+}
+
+void Simulation::hrtick_cond_restart(u32 cpu, u64 at)
+{
+	Rq& rq = rqs_[cpu];
+	if (rq.hrtick_at != NEVER && (at > rq.hrtick_at ? at - rq.hrtick_at : rq.hrtick_at - at) <= 5000)
+		return;
+	rq.hrtick_at = at;
+	touch(cpu);
+}
+
+// 7.x hrtick_schedule_exit(): arm the last start noted in __schedule();
+// without one, a CPU going idle cancels its timer and any other keeps it
+// (it may fire for a task that did not ask for it: a full resched).
+void Simulation::hrtick_schedule_exit(u32 cpu, bool idle)
+{
+	Rq& rq = rqs_[cpu];
+	rq.hrtick_sched = false;
+	if (rq.hrtick_start_pending) {
+		rq.hrtick_start_pending = false;
+		hrtick_cond_restart(cpu, now_ + rq.hrtick_delay);
+	} else if (idle && rq.hrtick_at != NEVER) {
+		rq.hrtick_at = NEVER;
+		touch(cpu);
+	}
 }
 
 // ---------------------------------------------------------------- resched, IPIs
@@ -149,27 +228,35 @@ void Simulation::hrtick_update(u32 cpu, const SchedEntity* donor)
 // -- update_curr() ending curr's slice, the wake-up preemption check -- is
 // resched_curr() in the kernel, which reaches a remote CPU by IPI. CfsRq
 // only sets the flag; this sends the IPI.
+//
+// Every resched the fair class asks for is resched_curr_lazy(): with
+// PREEMPT_LAZY a CPU running a task gets TIF_NEED_RESCHED_LAZY and no IPI,
+// and acts on it at its next interrupt (its tick at the latest); the idle
+// task is always preempted at once.
 template <class Op>
 void Simulation::on_rq_of(u32 cpu, u32 this_cpu, Op&& op)
 {
-	const bool had = rqs_[cpu].cfs.need_resched;
+	Rq& rq = rqs_[cpu];
+	const bool had = rq.cfs.need_resched;
 	op();
-	if (cpu != this_cpu && !had && rqs_[cpu].cfs.need_resched)
+	if (cpu == this_cpu || had || !rq.cfs.need_resched)
+		return;
+	if (cfg_.preempt == Preempt::Lazy && !rq.idle())
+		rq.resched_lazy = true;
+	else
 		send_ipi(cpu, false, true);
 }
 
 // resched_curr(): the flag is set at once; another CPU acts on it when the
 // IPI arrives (or at its next own scheduling point). A CPU that already has
-// the flag gets no second IPI. (A full resched: with PREEMPT_NONE or
-// VOLUNTARY resched_curr_lazy() is full, and a lazy one sends no IPI; the
-// model's tasks are user space, where lazy and full act alike at the next
-// tick or return to user.)
+// the flag gets no second IPI, unless it was only the lazy one.
 void Simulation::resched_curr(u32 cpu, u32 this_cpu)
 {
 	Rq& rq = rqs_[cpu];
-	if (rq.cfs.need_resched)
+	if (rq.cfs.need_resched && !rq.resched_lazy)
 		return;
 	rq.cfs.need_resched = true;
+	rq.resched_lazy = false;  // a full request on top of a lazy one does send the IPI
 	if (cpu != this_cpu)
 		send_ipi(cpu, false, true);
 }
@@ -229,7 +316,7 @@ void Simulation::enqueue_task(Task& p, unsigned flags)
 	if (before < 2 && rq.nr_running() >= 2)
 		balance_.rd_overloaded = true;
 	if (!(flags & ENQUEUE_DELAYED))
-		hrtick_update(p.cpu, rq.cfs.curr);
+		hrtick_update_enqueued(p.cpu, rq.cfs.curr);
 }
 
 // dequeue_task_fair() ends with hrtick_update() unless the task stayed
@@ -417,17 +504,21 @@ void Simulation::ttwu_do_activate(Task& p, u32 cpu, unsigned wake_flags, u32 thi
 	for (Observer* o : observers_)
 		o->on_wakeup(*this, now_, p.se.id, IDLE, false);
 	wakeup_preempt(cpu, &p.se, wake_flags, this_cpu);
-	if (rq.idle_stamp) {
-		// avg_idle: an EWMA (1/8) of idle periods, capped at twice the
-		// most a newidle balance has cost.
-		const u64 delta = now_ - rq.idle_stamp;
-		const u64 max = 2 * rq.max_idle_balance_cost;
-		const s64 diff = static_cast<s64>(delta) - static_cast<s64>(rq.avg_idle);
-		rq.avg_idle = static_cast<u64>(static_cast<s64>(rq.avg_idle) + diff / 8);
-		if (rq.avg_idle > max)
-			rq.avg_idle = max;
-		rq.idle_stamp = 0;
-	}
+	if (rq.idle_stamp && !cfg_.preset->paths.avg_idle_at_idle_exit)
+		update_rq_avg_idle(rq);
+}
+
+// update_rq_avg_idle(): avg_idle is an EWMA (1/8) of idle periods, capped at
+// twice the most a newidle balance has cost.
+void Simulation::update_rq_avg_idle(Rq& rq)
+{
+	const u64 delta = now_ - rq.idle_stamp;
+	const u64 max = 2 * rq.max_idle_balance_cost;
+	const s64 diff = static_cast<s64>(delta) - static_cast<s64>(rq.avg_idle);
+	rq.avg_idle = static_cast<u64>(static_cast<s64>(rq.avg_idle) + diff / 8);
+	if (rq.avg_idle > max)
+		rq.avg_idle = max;
+	rq.idle_stamp = 0;
 }
 
 // sched_ttwu_pending(): the target CPU enqueues what its wakelist holds, in
@@ -524,7 +615,7 @@ void Simulation::block_current(u32 cpu, TaskState why, int suspended_on)
 	t.state = why;
 	t.suspended_on = suspended_on;
 	const bool delayed = !rq.cfs.dequeue_task_fair(&t.se, DEQUEUE_SLEEP);
-	if (!delayed)
+	if (!delayed && !cfg_.preset->paths.hrtick_rework)
 		rq.hrtick_dequeue_donor = &t.se;  // hrtick_update() after __schedule()'s hrtick_clear()
 	event_cpu_ = cpu;
 	for (Observer* o : observers_)
@@ -539,7 +630,8 @@ void Simulation::exit_current(u32 cpu)
 	set_clock(rq);
 	t.state = TaskState::Exited;
 	rq.cfs.dequeue_task_fair(&t.se, DEQUEUE_SLEEP | DEQUEUE_SPECIAL);
-	rq.hrtick_dequeue_donor = &t.se;
+	if (!cfg_.preset->paths.hrtick_rework)
+		rq.hrtick_dequeue_donor = &t.se;
 	live_tasks_--;
 	event_cpu_ = cpu;
 	for (Observer* o : observers_)
@@ -599,7 +691,7 @@ void Simulation::sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& 
 	change();
 	if (queued) {
 		cfs.enqueue_task_fair(se, ENQUEUE_RESTORE);
-		hrtick_update(cpu, donor);
+		hrtick_update_enqueued(cpu, donor);
 	}
 	if (running)
 		cfs.set_next_entity(se, false);

@@ -33,8 +33,6 @@ s64 wsub(s64 a, s64 b) { return static_cast<s64>(static_cast<u64>(a) - static_ca
 // (divisors here are positive weights).
 s64 div_s64(s64 a, s64 b) { return a / b; }
 
-s64 sld(const SchedEntity* se) { return static_cast<s64>(scale_load_down(se->load.weight)); }
-
 }  // namespace
 
 CfsRq::CfsRq(const Config& cfg)
@@ -49,14 +47,14 @@ CfsRq::CfsRq(const Config& cfg)
 
 void CfsRq::avg_vruntime_add(const SchedEntity* se)
 {
-	avg_vruntime_sum = wadd(avg_vruntime_sum, wmul(entity_key(se), sld(se)));
-	avg_load += static_cast<u64>(sld(se));
+	avg_vruntime_sum = wadd(avg_vruntime_sum, wmul(entity_key(se), avg_weight(se)));
+	avg_load += static_cast<u64>(avg_weight(se));
 }
 
 void CfsRq::avg_vruntime_sub(const SchedEntity* se)
 {
-	avg_vruntime_sum = wsub(avg_vruntime_sum, wmul(entity_key(se), sld(se)));
-	avg_load -= static_cast<u64>(sld(se));
+	avg_vruntime_sum = wsub(avg_vruntime_sum, wmul(entity_key(se), avg_weight(se)));
+	avg_load -= static_cast<u64>(avg_weight(se));
 }
 
 // v0 += delta moves every key by -delta.
@@ -71,8 +69,8 @@ u64 CfsRq::avg_vruntime() const
 	s64 wsum = static_cast<s64>(avg_load);
 
 	if (curr && curr->on_rq) {
-		avg = wadd(avg, wmul(entity_key(curr), sld(curr)));
-		wsum += sld(curr);
+		avg = wadd(avg, wmul(entity_key(curr), avg_weight(curr)));
+		wsum += avg_weight(curr);
 	}
 	if (wsum) {
 		// C division truncates toward zero; shifting a negative sum by
@@ -86,11 +84,12 @@ u64 CfsRq::avg_vruntime() const
 
 CfsRq::Eligibility CfsRq::eligibility() const
 {
-	Eligibility e{avg_vruntime_sum, static_cast<s64>(avg_load), ref_vruntime, bug(Bug::ELIGIBLE_STRICT)};
+	Eligibility e{avg_vruntime_sum, static_cast<s64>(avg_load), ref_vruntime, bug(Bug::ELIGIBLE_STRICT),
+		      paths_->avg_full_weight};
 
 	if (curr && curr->on_rq) {
-		e.avg = wadd(e.avg, wmul(entity_key(curr), sld(curr)));
-		e.wsum += sld(curr);
+		e.avg = wadd(e.avg, wmul(entity_key(curr), avg_weight(curr)));
+		e.wsum += avg_weight(curr);
 	}
 	return e;
 }
@@ -180,9 +179,9 @@ bool CfsRq::update_deadline(SchedEntity* se)
 	if (!se->custom_slice)
 		se->slice = cfg_->base_slice_ns;
 	if (bug(Bug::DEADLINE_FROM_OLD))
-		se->deadline += calc_delta_fair(se->slice, se->load);
+		se->deadline += vdelta(se->slice, se->load);
 	else
-		se->deadline = se->vruntime + calc_delta_fair(se->slice, se->load);
+		se->deadline = se->vruntime + vdelta(se->slice, se->load);
 	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
 		update_zero_vruntime();  // b3d99f43c72b: keep v0 near V with one long-running task
 	return true;
@@ -207,7 +206,7 @@ void CfsRq::update_curr()
 	curr->exec_start = clock_task;
 	curr->sum_exec_runtime += static_cast<u64>(delta_exec);
 
-	curr->vruntime += calc_delta_fair(static_cast<u64>(delta_exec), curr->load);
+	curr->vruntime += vdelta(static_cast<u64>(delta_exec), curr->load);
 	const bool resched = update_deadline(curr) && !bug(Bug::NO_RESCHED_ON_RENEWAL);
 	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime)
 		update_min_vruntime();
@@ -270,14 +269,14 @@ void CfsRq::set_protect_slice(SchedEntity* se)
 		slice = se->slice;  // as before 052c3d87c82e: to the deadline
 	slice = slice < se->slice ? slice : se->slice;
 	if (slice != se->slice)
-		vprot = min_vruntime(vprot, se->vruntime + calc_delta_fair(slice, se->load));
+		vprot = min_vruntime(vprot, se->vruntime + vdelta(slice, se->load));
 	vprot_of(se) = vprot;
 }
 
 void CfsRq::update_protect_slice(SchedEntity* se)
 {
 	const u64 slice = cfs_rq_min_slice();
-	vprot_of(se) = min_vruntime(vprot_of(se), se->vruntime + calc_delta_fair(slice, se->load));
+	vprot_of(se) = min_vruntime(vprot_of(se), se->vruntime + vdelta(slice, se->load));
 }
 
 void CfsRq::cancel_protect_slice(SchedEntity* se)
@@ -480,22 +479,30 @@ void CfsRq::place_entity(SchedEntity* se, unsigned flags)
 
 	if (!se->custom_slice)
 		se->slice = cfg_->base_slice_ns;
-	u64 vslice = calc_delta_fair(se->slice, se->load);
+	u64 vslice = vdelta(se->slice, se->load);
 
+	bool update_zero = false;
 	if (feat(Feature::PLACE_LAG) && nr_queued && se->vlag) {
 		s64 wsum = static_cast<s64>(avg_load);
 		if (curr && curr->on_rq)
-			wsum += sld(curr);
+			wsum += avg_weight(curr);
 		if (bug(Bug::NO_LAG_INFLATION)) {
 			lag = se->vlag;
 		} else {
-			lag = wmul(se->vlag, wsum + sld(se));
+			lag = wmul(se->vlag, wsum + avg_weight(se));
+			// 7.x: an entity heavier than the rest will pull V to itself,
+			// so v0 follows it and its large weight meets a small key.
+			update_zero = paths_->avg_full_weight && avg_weight(se) > wsum;
 			if (!wsum)
 				wsum = 1;
 			lag = div_s64(lag, wsum);
 		}
 	}
 	se->vruntime = vruntime - static_cast<u64>(lag);
+	if (update_zero) {
+		avg_vruntime_update(-lag);
+		ref_vruntime -= static_cast<u64>(lag);
+	}
 
 	if (se->rel_deadline) {
 		se->deadline += se->vruntime;
@@ -514,21 +521,32 @@ u64 CfsRq::lag_limit(SchedEntity* se) const
 	const u64 tick = cfg_->tick_ns;
 	if (paths_->lag_clamp == KernelPaths::LagClamp::TwiceSlice) {
 		const u64 r = 2 * se->slice > tick ? 2 * se->slice : tick;
-		return calc_delta_fair(r, se->load);
+		return vdelta(r, se->load);
 	}
 	// 6e3c0a4e1ad1: the paper's steady-state bound -r_max < lag < max(r_max, q).
-	return calc_delta_fair(cfs_rq_max_slice() + tick, se->load);
+	return vdelta(cfs_rq_max_slice() + tick, se->load);
 }
 
-void CfsRq::update_entity_lag(SchedEntity* se)
+bool CfsRq::update_entity_lag(SchedEntity* se)
 {
 	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
 		update_zero_vruntime();
-	const s64 vlag = wrapped_diff(avg_vruntime(), se->vruntime);
+	const u64 v = avg_vruntime();
+	const s64 raw = wrapped_diff(v, se->vruntime);
 	const s64 limit = static_cast<s64>(lag_limit(se));
-	se->vlag = vlag < -limit ? -limit : (vlag > limit ? limit : vlag);
+	s64 vlag = raw < -limit ? -limit : (raw > limit ? limit : raw);
 	if (bug(Bug::NO_LAG_CLAMP))
-		se->vlag = vlag;
+		vlag = raw;
+	// 7.x: delayed dequeue exists to burn off negative lag, so the lag it
+	// leaves with is never below what it had when the dequeue was delayed
+	// (se->vlag, saved then), and DELAY_ZERO forfeits any positive lag.
+	if (paths_->delayed_lag_floor && se->sched_delayed) {
+		vlag = vlag > se->vlag ? vlag : se->vlag;
+		if (feat(Feature::DELAY_ZERO) && !bug(Bug::DELAY_ZERO_KEEPS_LAG))
+			vlag = vlag < 0 ? vlag : 0;
+	}
+	se->vlag = vlag;
+	return v - static_cast<u64>(vlag) != se->vruntime;
 }
 
 void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
@@ -567,6 +585,10 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 		// it has burnt off its negative lag (152e11f6df29).
 		if (feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(se)) {
 			update_load_avg(se, 0);
+			if (paths_->util_est_after_ageing)
+				util_est_sample(se);
+			if (paths_->delayed_lag_floor)
+				update_entity_lag(se);  // the lag at the delay: the floor it leaves with
 			se->sched_delayed = true;
 			nr_delayed++;
 			return false;
@@ -574,6 +596,8 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 	}
 
 	update_load_avg(se, UPDATE_TG | ((flags & DEQUEUE_MIGRATING) ? DO_DETACH : 0));
+	if (paths_->util_est_after_ageing && sleep && !(flags & DEQUEUE_DELAYED))
+		util_est_sample(se);
 	update_entity_lag(se);
 	if (feat(Feature::PLACE_REL_DEADLINE) && !sleep) {
 		se->deadline -= se->vruntime;
@@ -601,16 +625,29 @@ void CfsRq::finish_delayed_dequeue_entity(SchedEntity* se)
 {
 	se->sched_delayed = false;
 	nr_delayed--;
-	if (feat(Feature::DELAY_ZERO) && se->vlag > 0 && !bug(Bug::DELAY_ZERO_KEEPS_LAG))
+	// 7.x: update_entity_lag() has applied DELAY_ZERO already.
+	if (!paths_->delayed_lag_floor && feat(Feature::DELAY_ZERO) && se->vlag > 0 &&
+	    !bug(Bug::DELAY_ZERO_KEEPS_LAG))
 		se->vlag = 0;
 }
 
 // A delayed task woken while still queued keeps its vruntime and deadline,
 // unless DELAY_ZERO finds it eligible by now: then it restarts at zero lag
-// with a fresh request.
+// with a fresh request. 7.x re-places it whenever update_entity_lag() changed
+// its lag from V - v: clamped, raised to its lag at the delay, or capped at 0.
 void CfsRq::requeue_delayed_entity(SchedEntity* se)
 {
-	if (feat(Feature::DELAY_ZERO)) {
+	if (paths_->delayed_lag_floor) {
+		if (update_entity_lag(se) && !bug(Bug::DELAY_ZERO_REQUEUE_KEEPS)) {
+			nr_queued--;
+			if (se != curr)
+				dequeue_from_tree(se);
+			place_entity(se, 0);
+			if (se != curr)
+				enqueue_in_tree(se);
+			nr_queued++;
+		}
+	} else if (feat(Feature::DELAY_ZERO)) {
 		update_entity_lag(se);
 		if (se->vlag > 0 && !bug(Bug::DELAY_ZERO_REQUEUE_KEEPS)) {
 			nr_queued--;
@@ -649,9 +686,17 @@ bool CfsRq::dequeue_task_fair(SchedEntity* se, unsigned flags)
 	if (tracks_load()) {
 		if (!se->sched_delayed)
 			util_est_dequeue(avg, se->avg, pf);
-		util_est_update(se->avg, (flags & DEQUEUE_SLEEP) != 0, pf);
+		if (!paths_->util_est_after_ageing)
+			util_est_update(se->avg, (flags & DEQUEUE_SLEEP) != 0, pf);
 	}
 	return dequeue_entity(se, flags);
+}
+
+// 7.x: update_load_avg(UPDATE_UTIL_EST) samples util_est after the ageing.
+void CfsRq::util_est_sample(SchedEntity* se)
+{
+	if (tracks_load())
+		util_est_update(se->avg, true, PeltFeatures{feat(Feature::UTIL_EST), true});
 }
 
 void CfsRq::update_load_avg(SchedEntity* se, int flags)
@@ -799,7 +844,7 @@ void CfsRq::yield_task_fair()
 	if (!se)
 		return;
 	if (paths_->yield == KernelPaths::Yield::PushDeadline) {
-		se->deadline += calc_delta_fair(se->slice, se->load);
+		se->deadline += vdelta(se->slice, se->load);
 		return;
 	}
 	// 79104becf42b: forfeit the rest of the request, if eligible (an
@@ -823,7 +868,7 @@ void CfsRq::yield_task_fair()
 		update_deadline(se);
 		return;
 	}
-	se->deadline += calc_delta_fair(se->slice, se->load);
+	se->deadline += vdelta(se->slice, se->load);
 	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime)
 		update_min_vruntime();  // 6.18.2 / 6.18.3 only; zero_vruntime (6.18.4) dropped it
 }

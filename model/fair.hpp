@@ -73,7 +73,7 @@ public:
 	u64 nr_queued = 0;     // queued entities, curr and delayed included
 	u64 nr_delayed = 0;    // h_nr_queued - h_nr_runnable
 	s64 avg_vruntime_sum = 0;  // cfs_rq->avg_vruntime: Σ_tree key_i * w_i
-	u64 avg_load = 0;          // Σ_tree scale_load_down(w_i)
+	u64 avg_load = 0;          // Σ_tree avg_weight(i): scale_load_down(w_i), or w_i on 7.x
 	u64 ref_vruntime;          // min_vruntime (<= 6.18.0) or zero_vruntime (6.18.y)
 	SchedEntity* curr = nullptr;
 	Timeline timeline;
@@ -91,6 +91,14 @@ public:
 
 	// ---- V and eligibility (fair.c, 6.6 - 6.18)
 	s64 entity_key(const SchedEntity* se) const { return wrapped_diff(se->vruntime, ref_vruntime); }
+	// The weight an entity has in the avg_vruntime sums: scale_load_down()
+	// up to 6.18, the full load.weight from 7.0 (avg_vruntime_weight()).
+	s64 avg_weight(const SchedEntity* se) const
+	{
+		return static_cast<s64>(paths_->avg_full_weight ? se->load.weight : scale_load_down(se->load.weight));
+	}
+	// calc_delta_fair() in the preset's __calc_delta.
+	u64 vdelta(u64 delta, LoadWeight& lw) const { return calc_delta_fair(delta, lw, paths_->calc_delta_divides); }
 	u64 avg_vruntime() const;
 	bool vruntime_eligible(u64 vruntime) const;
 	// vruntime_eligible() with its two sums taken once, for a pick that
@@ -100,9 +108,15 @@ public:
 		s64 wsum;  // Σ w_i, curr included
 		u64 ref;   // v0
 		bool strict;  // Bug::ELIGIBLE_STRICT
+		bool wide;    // 7.x: the product in 128 bits (key * W overflows s64 at full weights)
 		bool operator()(u64 vruntime) const
 		{
-			const s64 rhs = static_cast<s64>(static_cast<u64>(wrapped_diff(vruntime, ref)) * static_cast<u64>(wsum));
+			const s64 key = wrapped_diff(vruntime, ref);
+			if (wide) {
+				const s128 rhs = static_cast<s128>(key) * wsum;
+				return strict ? avg > rhs : avg >= rhs;
+			}
+			const s64 rhs = static_cast<s64>(static_cast<u64>(key) * static_cast<u64>(wsum));
 			return strict ? avg > rhs : avg >= rhs;
 		}
 	};
@@ -143,7 +157,7 @@ public:
 
 	// ---- queueing
 	void place_entity(SchedEntity* se, unsigned flags);
-	void update_entity_lag(SchedEntity* se);
+	bool update_entity_lag(SchedEntity* se);  // true: se->vlag != V - vruntime (clamped)
 	void enqueue_entity(SchedEntity* se, unsigned flags);
 	bool dequeue_entity(SchedEntity* se, unsigned flags);  // false: delayed, still queued
 	void requeue_delayed_entity(SchedEntity* se);
@@ -170,6 +184,7 @@ private:
 	void enqueue_in_tree(SchedEntity* se);    // __enqueue_entity()
 	void dequeue_from_tree(SchedEntity* se);  // __dequeue_entity()
 	void finish_delayed_dequeue_entity(SchedEntity* se);
+	void util_est_sample(SchedEntity* se);
 	// update_load_avg(cfs_rq, se, flags) at clock_task (= clock_pelt here).
 	void update_load_avg(SchedEntity* se, int flags);
 	void list_add_task(SchedEntity* se);

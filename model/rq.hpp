@@ -53,6 +53,11 @@ public:
 	// A task blocked (or exited) and __schedule() will dequeue it after
 	// clearing the hrtick: its dequeue re-arms it for the blocked task.
 	const SchedEntity* hrtick_dequeue_donor = nullptr;
+	// 7.x: hrtick_start() inside __schedule() only notes the delay
+	// (rq->hrtick_sched); hrtick_schedule_exit() arms the last one noted.
+	bool hrtick_sched = false;
+	bool hrtick_start_pending = false;
+	u64 hrtick_delay = 0;
 
 	// ---- what curr is doing
 	u64 useful_start = 0;  // when curr starts running its own code (after switch cost / IRQ time)
@@ -63,6 +68,7 @@ public:
 	u64 ipi_at = NEVER;          // the pending IPI's arrival, NEVER if none
 	bool ipi_wakelist = false;   // it carries a wakelist flush
 	bool ipi_resched = false;    // it carries a resched
+	bool resched_lazy = false;   // need_resched was set lazily: TIF_NEED_RESCHED_LAZY, no IPI sent
 	unsigned ipi_nohz_flags = 0; // it carries a nohz idle-balance kick (nohz_csd)
 
 	// ---- idle and balancing (sched_balance_newidle(), sched_balance_domains())

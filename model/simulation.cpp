@@ -5,9 +5,10 @@
 // requested on a CPU by its tick, by a wakeup or by its task itself is acted
 // on at once (return from interrupt or system call); a resched of another
 // CPU is acted on when the IPI arrives there (Knobs::ipi_latency) or at
-// that CPU's next tick or event, whichever is first. With PREEMPT_LAZY the
-// tick promotes a lazy request to a full one, and a user-space task sees no
-// difference.
+// that CPU's next tick or event, whichever is first. With PREEMPT_LAZY
+// (Config::preempt) the fair class's requests of a busy remote CPU send no
+// IPI: that CPU acts at its next event, its tick at the latest (which
+// promotes the lazy request to a full one).
 //
 // Events at the same instant are handled in a fixed order: every CPU's
 // running program (by CPU), then hrtick expiries, then periodic ticks, then

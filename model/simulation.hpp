@@ -146,10 +146,15 @@ private:
 	bool sched_setaffinity(u32 cpu, Task& t, const CpuMask& mask);  // true: the running task moved
 	void hrtick_start_fair(u32 cpu, const SchedEntity* donor);
 	void hrtick_update(u32 cpu, const SchedEntity* donor);
+	void hrtick_update_enqueued(u32 cpu, const SchedEntity* donor);
+	void hrtick_start(u32 cpu, u64 delay);   // 7.x core.c
+	void hrtick_cond_restart(u32 cpu, u64 at);
+	void hrtick_schedule_exit(u32 cpu, bool idle);
 	void enqueue_task(Task& p, unsigned flags);
 	bool dequeue_task(Task& p, unsigned flags);
 	void account_idle_enter(Rq& rq);
 	void account_idle_exit(Rq& rq);
+	void update_rq_avg_idle(Rq& rq);
 
 	// ---- the tasks' programs (task_program.cpp)
 	void step_current(u32 cpu);  // run curr's program until it blocks, yields or computes

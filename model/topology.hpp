@@ -69,6 +69,7 @@ struct SchedDomain {
 	u64 max_newidle_lb_cost = 0;
 	u64 last_decay_max_lb_cost = 0;  // jiffies
 	u32 newidle_call = 512, newidle_success = 256, newidle_ratio = 512;  // "50% success rate"
+	u64 newidle_stamp = 0;  // 7.x: sched_clock() at the last ratio refresh (sd_init: boot, 0)
 
 	std::vector<u32> groups;  // indices into Topology::groups, in the domain's ring order from this CPU
 	SchedDomain* parent = nullptr;

@@ -45,11 +45,19 @@ LoadWeight task_load_weight(int nice);
 // truncating like mul_u64_u32_shr. Updates lw->inv_weight if it was zero.
 u64 calc_delta(u64 delta_exec, u64 weight, LoadWeight& lw);
 
-// calc_delta_fair(): real time to the entity's virtual time; identity at nice 0.
-inline u64 calc_delta_fair(u64 delta, LoadWeight& lw)
+// __calc_delta() on 64-bit from v7.0: one u64 multiply (wrapping, as the
+// kernel's does past 2^64) and divide, no inverse weight.
+constexpr u64 calc_delta_div(u64 delta_exec, u64 weight, const LoadWeight& lw)
+{
+	return (delta_exec * weight) / lw.weight;
+}
+
+// calc_delta_fair(): real time to the entity's virtual time; identity at
+// nice 0. divides: the 7.x __calc_delta (KernelPaths::calc_delta_divides).
+inline u64 calc_delta_fair(u64 delta, LoadWeight& lw, bool divides = false)
 {
 	if (lw.weight != NICE_0_LOAD)
-		delta = calc_delta(delta, NICE_0_LOAD, lw);
+		delta = divides ? calc_delta_div(delta, NICE_0_LOAD, lw) : calc_delta(delta, NICE_0_LOAD, lw);
 	return delta;
 }
 

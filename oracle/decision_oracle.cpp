@@ -62,6 +62,12 @@ struct DecisionOracle::Rules {
 	bool hrtick_every_pick;      // 6.6: pick_next_task_fair() re-arms even for a re-pick
 	bool avg_in_update_deadline; // 6.18.22+: update_deadline() calls avg_vruntime()
 	u64 normalized_slice;        // normalized_sysctl_sched_base_slice
+	// 7.x (v7.1.5 fair.c, core.c):
+	bool calc_div;               // 64-bit __calc_delta(): (delta * weight) / lw->weight
+	bool full_weight;            // avg_vruntime_weight(): load.weight; vruntime_eligible() in __int128
+	bool vprot_split;            // se->vprot is not se->vlag's union partner
+	bool delayed_floor;          // update_entity_lag(): a delayed entity's lag >= its lag at the delay
+	bool hrtick_v7;              // hrtick to the virtual deadline, deferred inside __schedule()
 };
 
 std::optional<Version> version_of(std::string_view n)
@@ -82,6 +88,8 @@ std::optional<Version> version_of(std::string_view n)
 		return Version::V6_18_17;
 	if (n == "6.18.33" || n == "6.18.39")  // 6.18.39 differs only in fork placement across CPUs
 		return Version::V6_18_33;
+	if (n == "7.1.5")
+		return Version::V7_1_5;
 	return std::nullopt;
 }
 
@@ -96,6 +104,7 @@ std::string_view version_name(Version v)
 	case Version::V6_18_5: return "6.18.5";
 	case Version::V6_18_17: return "6.18.17";
 	case Version::V6_18_33: return "6.18.33";
+	case Version::V7_1_5: return "7.1.5";
 	}
 	return "?";
 }
@@ -109,21 +118,23 @@ static const DecisionOracle::Rules* rules_for(Version v)
 	using Rl = DecisionOracle::Rules;
 	using P = Rl::Preempt;
 	static const Rl r66{true, Rl::Ref::MinVruntime, true, false, false, false, false, false, false, false, false,
-			    false, P::V66, true, false, 750000};
+			    false, P::V66, true, false, 750000, false, false, false, false, false};
 	static const Rl r612{false, Rl::Ref::MinVruntime, true, true, true, true, false, false, false, false, true,
-			     false, P::V612, false, false, 750000};
+			     false, P::V612, false, false, 750000, false, false, false, false, false};
 	static const Rl r615{false, Rl::Ref::MinVruntime, true, true, true, true, false, false, false, false, true,
-			     true, P::V612, false, false, 700000};
+			     true, P::V612, false, false, 700000, false, false, false, false, false};
 	static const Rl r6180{false, Rl::Ref::MinVruntime, false, false, true, true, false, false, false, false, true,
-			      true, P::ProtectParam, false, false, 700000};
+			      true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
 	static const Rl r6182{false, Rl::Ref::MinVruntime, false, false, true, true, false, false, true, true, true,
-			      true, P::ProtectParam, false, false, 700000};
+			      true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
 	static const Rl r6185{false, Rl::Ref::ZeroAtTreeOps, false, false, true, true, false, false, true, false, true,
-			      true, P::ProtectParam, false, false, 700000};
+			      true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
 	static const Rl r61817{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
-			       true, P::ProtectParam, false, true, 700000};
+			       true, P::ProtectParam, false, true, 700000, false, false, false, false, false};
 	static const Rl r61833{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
-			       true, P::Actions, false, true, 700000};
+			       true, P::Actions, false, true, 700000, false, false, false, false, false};
+	static const Rl r715{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
+			     true, P::Actions, false, true, 700000, true, true, true, true, true};
 	switch (v) {
 	case Version::V6_6: return &r66;
 	case Version::V6_12: return &r612;
@@ -133,6 +144,7 @@ static const DecisionOracle::Rules* rules_for(Version v)
 	case Version::V6_18_5: return &r6185;
 	case Version::V6_18_17: return &r61817;
 	case Version::V6_18_33: return &r61833;
+	case Version::V7_1_5: return &r715;
 	}
 	return nullptr;
 }
@@ -191,13 +203,24 @@ bool DecisionOracle::feat(Feature f) const
 
 // ---------------------------------------------------------------- V
 
-u64 DecisionOracle::avg_w(const Ent& e) const { return scale_load_down(e.load.weight); }
+// 7.x avg_vruntime_weight(): the full weight (PARANOID_AVG's shift is off).
+u64 DecisionOracle::avg_w(const Ent& e) const
+{
+	return rules_->full_weight ? e.load.weight : scale_load_down(e.load.weight);
+}
 
+// calc_delta_fair(); 7.x on 64-bit: (delta * NICE_0_LOAD) / weight, the
+// product wrapping as a u64 does.
 u64 DecisionOracle::cdf(u64 delta, const Ent& e) const
 {
+	if (rules_->calc_div)
+		return e.load.weight == NICE_0_LOAD ? delta : delta * NICE_0_LOAD / e.load.weight;
 	LoadWeight lw = e.load;
 	return calc_delta_fair(delta, lw);
 }
+
+u64& DecisionOracle::prot(Ent& e) const { return rules_->vprot_split ? e.protword : e.lagword; }
+u64 DecisionOracle::prot(const Ent& e) const { return rules_->vprot_split ? e.protword : e.lagword; }
 
 void DecisionOracle::need_s64(s128 x)
 {
@@ -249,7 +272,8 @@ bool DecisionOracle::vruntime_eligible(u64 v)
 	sums(S, W);
 	const s128 rhs = static_cast<s128>(wrapped_diff(v, v0_)) * W;
 	need_s64(S);
-	need_s64(rhs);
+	if (!rules_->full_weight)  // 7.x compares in __int128
+		need_s64(rhs);
 	return S >= rhs;
 }
 
@@ -414,20 +438,20 @@ void DecisionOracle::set_protect_slice(Ent& e)
 	u64 vprot = e.deadline;
 	if (slice != e.slice)
 		vprot = min_vruntime(vprot, e.vruntime + cdf(slice, e));
-	e.lagword = vprot;
+	prot(e) = vprot;
 }
 
 void DecisionOracle::update_protect_slice(Ent& e)
 {
 	e.slice_augment_dependent = e.slice_augment_dependent || slices_mixed_;
 	const u64 slice = cfs_rq_min_slice();
-	e.lagword = min_vruntime(e.lagword, e.vruntime + cdf(slice, e));
+	prot(e) = min_vruntime(prot(e), e.vruntime + cdf(slice, e));
 }
 
 void DecisionOracle::cancel_protect_slice(Ent& e)
 {
 	if (protect_slice(e))
-		e.lagword = e.vruntime;
+		prot(e) = e.vruntime;
 }
 
 // ---------------------------------------------------------------- picking
@@ -529,19 +553,27 @@ DecisionOracle::Pick DecisionOracle::pick_eevdf_66()
 
 // update_entity_lag(): vlag = V - v clamped to calc_delta_fair(max(2 r,
 // TICK_NSEC)) (<= 6.18.16) or calc_delta_fair(max_slice + TICK_NSEC)
-// (6.18.17+, 6e3c0a4e1ad1).
-void DecisionOracle::update_entity_lag(Ent& e)
+// (6.18.17+, 6e3c0a4e1ad1). 7.x: a delayed entity leaves with at least the
+// lag it had when its dequeue was delayed, at most 0 under DELAY_ZERO.
+bool DecisionOracle::update_entity_lag(Ent& e)
 {
 	const u64 v = avg_vruntime();
 	const s64 lag = static_cast<s64>(v - e.vruntime);
 	const u64 bound = rules_->lag_clamp_max_slice ? cfs_rq_max_slice() + cfg_.tick_ns
 						      : std::max<u64>(2 * e.slice, cfg_.tick_ns);
 	const s64 limit = static_cast<s64>(cdf(bound, e));
-	e.lagword = static_cast<u64>(std::clamp(lag, -limit, limit));
+	s64 vlag = std::clamp(lag, -limit, limit);
+	if (rules_->delayed_floor && e.delayed) {
+		vlag = std::max(vlag, e.vlag());
+		if (feat(Feature::DELAY_ZERO))
+			vlag = std::min<s64>(vlag, 0);
+	}
+	e.lagword = static_cast<u64>(vlag);
 	// A stale max_slice is some slice an entity in the tree had: a lag
 	// beyond the clamp of the smallest one may have been clamped.
 	const s64 low = static_cast<s64>(cdf(std::min(min_seen_slice_, bound) + cfg_.tick_ns, e));
 	e.slice_augment_dependent = rules_->lag_clamp_max_slice && slices_mixed_ && (lag > low || lag < -low);
+	return v - static_cast<u64>(vlag) != e.vruntime;
 }
 
 // place_entity(): v = V - vlag (W + w) / W with PLACE_LAG and a non-empty
@@ -555,17 +587,21 @@ void DecisionOracle::place_entity(Ent& e, unsigned flags)
 		e.slice = cfg_.base_slice_ns;
 	u64 vslice = cdf(e.slice, e);
 	s64 lag = 0;
+	bool heavy = false;
 	if (feat(Feature::PLACE_LAG) && nr_queued_) {
 		lag = e.vlag();
 		s128 S, load;
 		sums(S, load);
 		const s128 prod = static_cast<s128>(lag) * (load + static_cast<s128>(avg_w(e)));
 		need_s64(prod);
+		heavy = rules_->full_weight && static_cast<s128>(avg_w(e)) > load;
 		if (!load)
 			load = 1;
 		lag = static_cast<s64>(prod / load);  // div_s64 truncates toward zero
 	}
 	e.vruntime = v - static_cast<u64>(lag);
+	if (heavy)  // 7.x: update_zero_vruntime(cfs_rq, -lag) for an entity heavier than the queue
+		v0_ -= static_cast<u64>(lag);
 	const bool rel = rules_->rel_deadline_613 ? e.rel_deadline : (feat(Feature::PLACE_REL_DEADLINE) && e.rel_deadline);
 	if (rel) {
 		e.deadline += e.vruntime;
@@ -599,6 +635,8 @@ bool DecisionOracle::dequeue_entity(Ent& e, unsigned flags)
 	if (rules_->v612_code && !(flags & DQ_DELAYED)) {
 		const bool delay = sleep && !(flags & DQ_SPECIAL);
 		if (feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(e)) {
+			if (rules_->delayed_floor)
+				update_entity_lag(e);  // 7.x: the lag at the delay, the floor it leaves with
 			e.delayed = true;
 			return false;
 		}
@@ -616,7 +654,7 @@ bool DecisionOracle::dequeue_entity(Ent& e, unsigned flags)
 		update_min_vruntime();
 	if (flags & DQ_DELAYED) {
 		e.delayed = false;
-		if (feat(Feature::DELAY_ZERO) && e.vlag() > 0)
+		if (!rules_->delayed_floor && feat(Feature::DELAY_ZERO) && e.vlag() > 0)
 			e.lagword = 0;
 	}
 	return true;
@@ -626,7 +664,19 @@ bool DecisionOracle::dequeue_entity(Ent& e, unsigned flags)
 // became eligible is re-placed at zero lag.
 void DecisionOracle::requeue_delayed_entity(Ent& e)
 {
-	if (feat(Feature::DELAY_ZERO)) {
+	if (rules_->delayed_floor) {
+		// 7.x: re-placed whenever its lag is not V - v.
+		if (update_entity_lag(e)) {
+			const bool is_curr = id_of(e) == curr_;
+			nr_queued_--;
+			if (!is_curr)
+				tree_erase(e);
+			place_entity(e, 0);
+			if (!is_curr)
+				tree_insert(e);
+			nr_queued_++;
+		}
+	} else if (feat(Feature::DELAY_ZERO)) {
 		update_entity_lag(e);
 		if (e.vlag() > 0) {
 			const bool is_curr = id_of(e) == curr_;
@@ -690,6 +740,17 @@ void DecisionOracle::hrtick_start_fair(Ent& e, bool current)
 {
 	if (nr_queued_ <= 1)
 		return;
+	if (rules_->hrtick_v7) {
+		// Real time to the virtual deadline: w (d - v) / NICE_0_LOAD.
+		const s64 vdelta = static_cast<s64>(e.deadline - e.vruntime);
+		if (vdelta < 0) {
+			if (current)
+				resched_curr();
+			return;
+		}
+		hrtick_start(e.load.weight * static_cast<u64>(vdelta) / NICE_0_LOAD);
+		return;
+	}
 	const s64 delta = static_cast<s64>(e.slice - (e.sum_exec - e.prev_sum_exec));
 	if (delta < 0) {
 		if (current)
@@ -703,15 +764,59 @@ void DecisionOracle::hrtick_start_fair(Ent& e, bool current)
 // (and the final dequeue of a delayed task), for rq->curr if it is fair.
 void DecisionOracle::hrtick_update()
 {
-	if (!feat(Feature::HRTICK) || running_ == IDLE)
+	if (!feat(Feature::HRTICK) || running_ == IDLE || rules_->hrtick_v7)
 		return;
 	hrtick_start_fair(ents_[static_cast<size_t>(running_)], true);
 }
 
 void DecisionOracle::hrtick_clear()
 {
-	if (feat(Feature::HRTICK))
+	if (feat(Feature::HRTICK) && !rules_->hrtick_v7)
 		hrtick_at_ = NONE;
+}
+
+// The hrtick_update() that ends enqueue_task_fair(); 7.x only while no
+// hrtick is armed (hrtick_active()).
+void DecisionOracle::hrtick_update_enqueued()
+{
+	if (!rules_->hrtick_v7) {
+		hrtick_update();
+		return;
+	}
+	if (!feat(Feature::HRTICK) || running_ == IDLE || hrtick_at_ != NONE)
+		return;
+	hrtick_start_fair(ents_[static_cast<size_t>(running_)], true);
+}
+
+void DecisionOracle::hrtick_start(u64 delay)
+{
+	const u64 delta = std::max<u64>(delay, HRTICK_MIN_NS);
+	if (in_schedule_) {
+		hrtick_pending_ = true;
+		hrtick_delay_ = delta;
+		return;
+	}
+	hrtick_cond_restart(now_ + delta);
+}
+
+// hrtick_needs_rearm(): an armed timer stays unless the expiry moves by
+// more than 5000 ns.
+void DecisionOracle::hrtick_cond_restart(u64 at)
+{
+	if (hrtick_at_ != NONE && (at > hrtick_at_ ? at - hrtick_at_ : hrtick_at_ - at) <= 5000)
+		return;
+	hrtick_at_ = at;
+}
+
+void DecisionOracle::hrtick_schedule_exit(bool idle)
+{
+	in_schedule_ = false;
+	if (hrtick_pending_) {
+		hrtick_pending_ = false;
+		hrtick_cond_restart(now_ + hrtick_delay_);
+	} else if (idle) {
+		hrtick_at_ = NONE;
+	}
 }
 
 // ---------------------------------------------------------------- wakeup preemption
@@ -952,7 +1057,7 @@ void DecisionOracle::set_user_nice(Ent& e, int nice, const s64* model_vlag)
 	reweight_off_queue(e, task_load_weight(nice));
 	if (queued) {
 		enqueue_entity(e, EN_RESTORE);
-		hrtick_update();
+		hrtick_update_enqueued();
 	}
 	if (running)
 		set_next_entity(e, false);
@@ -986,7 +1091,7 @@ void DecisionOracle::sched_setattr_runtime(Ent& e, u64 runtime, const s64* model
 	reweight_off_queue(e, e.load);
 	if (queued) {
 		enqueue_entity(e, EN_RESTORE | EN_MOVE);
-		hrtick_update();
+		hrtick_update_enqueued();
 	}
 	if (running)
 		set_next_entity(e, false);
@@ -1065,7 +1170,7 @@ void DecisionOracle::apply_pending_wakeup(const Simulation& sim, Hook next)
 	undetermined_now_ = false;
 	const bool was_idle = running_ == IDLE;
 	if (p.hrtick_update)
-		hrtick_update();
+		hrtick_update_enqueued();
 	wakeup_preempt(sim, p.task, p.wake_flags);
 	if (undetermined_now_ && next == Hook::Schedule)
 		need_resched_ = true;  // the model's side of the tie: it rescheduled
@@ -1222,7 +1327,16 @@ void DecisionOracle::compare(const Simulation& sim, bool compare_resched)
 				diff("vlag" + tsk, snum(e.vlag()), snum(m.vlag));
 			}
 		}
-		if (static_cast<int>(i) == curr_ && e.on_rq) {
+		if (static_cast<int>(i) == curr_ && e.on_rq && rules_->vprot_split) {
+			if (m.vprot != e.protword && dep) {
+				counters_.undetermined_slices++;
+				ents_[i].protword = m.vprot;
+			} else if (m.vprot != e.protword) {
+				diff("vprot" + tsk, snum(static_cast<s64>(e.protword)), snum(static_cast<s64>(m.vprot)));
+			}
+			if (m.prev_sum_exec_runtime != e.prev_sum_exec)
+				diff("prev_sum_exec_runtime" + tsk, num(e.prev_sum_exec), num(m.prev_sum_exec_runtime));
+		} else if (static_cast<int>(i) == curr_ && e.on_rq) {
 			if (static_cast<u64>(m.vlag) != e.lagword && dep) {
 				counters_.undetermined_slices++;
 				ents_[i].lagword = static_cast<u64>(m.vlag);
@@ -1259,6 +1373,7 @@ void DecisionOracle::resync(const Simulation& sim)
 		e.vruntime = m.vruntime;
 		e.deadline = m.deadline;
 		e.lagword = static_cast<u64>(m.vlag);
+		e.protword = m.vprot;
 		e.slice = m.slice;
 		e.custom = m.custom_slice;
 		e.on_rq = m.on_rq;
@@ -1452,7 +1567,11 @@ void DecisionOracle::on_schedule(const Simulation& sim, u64 t, int prev, int nex
 	if (!hrtick_cleared_by_block_)
 		hrtick_clear();
 	hrtick_cleared_by_block_ = false;
+	in_schedule_ = rules_->hrtick_v7;  // hrtick_schedule_enter()
 	const int chosen = pick_next_task(sim, next);
+	if (rules_->hrtick_v7 && feat(Feature::HRTICK))
+		hrtick_schedule_exit(chosen == IDLE);
+	in_schedule_ = false;
 	// __schedule() clears TIF_NEED_RESCHED after the pick.
 	need_resched_ = false;
 	running_ = chosen;

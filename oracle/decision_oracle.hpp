@@ -95,7 +95,7 @@
 
 namespace eevdf::oracle {
 
-enum class Version { V6_6, V6_12, V6_15, V6_18_0, V6_18_2, V6_18_5, V6_18_17, V6_18_33 };
+enum class Version { V6_6, V6_12, V6_15, V6_18_0, V6_18_2, V6_18_5, V6_18_17, V6_18_33, V7_1_5 };
 
 // The version a preset name follows, or nullopt (unknown to the oracle).
 std::optional<Version> version_of(std::string_view preset_name);
@@ -163,7 +163,8 @@ private:
 		LoadWeight load;
 		int nice = 0;
 		u64 vruntime = 0, deadline = 0;
-		u64 lagword = 0;  // se->vlag; also the 6.6-6.16 deadline stash and the 6.17+ vprot (one word)
+		u64 lagword = 0;  // se->vlag; also the 6.6-6.16 deadline stash and the 6.17 .. 6.18.y vprot (one word)
+		u64 protword = 0; // 7.x: se->vprot, a field of its own
 		u64 slice = 0;
 		bool custom = false;
 		bool on_rq = false, delayed = false, rel_deadline = false;
@@ -219,13 +220,17 @@ private:
 	bool update_deadline(Ent& e);
 	bool did_preempt_short(Ent& c);
 	bool do_preempt_short(Ent& pse, Ent& se);
-	bool protect_slice(const Ent& e) const { return wrapped_diff(e.lagword, e.vruntime) > 0; }
+	// The word slice protection lives in: vlag's (a union up to 6.18.y) or,
+	// from 7.0, vprot's own.
+	u64& prot(Ent& e) const;
+	u64 prot(const Ent& e) const;
+	bool protect_slice(const Ent& e) const { return wrapped_diff(prot(e), e.vruntime) > 0; }
 	void set_protect_slice(Ent& e);
 	void update_protect_slice(Ent& e);
 	void cancel_protect_slice(Ent& e);
 	Pick pick_eevdf(bool protect);
 	Pick pick_eevdf_66();
-	void update_entity_lag(Ent& e);
+	bool update_entity_lag(Ent& e);  // true: vlag != V - v
 	void place_entity(Ent& e, unsigned flags);
 	void enqueue_entity(Ent& e, unsigned flags);
 	bool dequeue_entity(Ent& e, unsigned flags);
@@ -236,6 +241,13 @@ private:
 	void hrtick_start_fair(Ent& e, bool current);
 	void hrtick_update();
 	void hrtick_clear();
+	// 7.x (core.c): starts inside __schedule() are noted and the last armed
+	// at its exit; an armed timer within 5 us of a new expiry is kept;
+	// hrtick_update() only from enqueue, only with none armed.
+	void hrtick_update_enqueued();
+	void hrtick_start(u64 delay);
+	void hrtick_cond_restart(u64 at);
+	void hrtick_schedule_exit(bool idle);
 	void check_preempt_wakeup_fair(int pse, unsigned wake_flags);
 	void wakeup_preempt(const Simulation& sim, int p, unsigned wake_flags);
 	int pick_next_task(const Simulation& sim, int model_next);
@@ -264,6 +276,8 @@ private:
 	bool need_resched_ = false;
 	u64 hrtick_at_ = ~0ULL;
 	bool hrtick_cleared_by_block_ = false;
+	bool in_schedule_ = false, hrtick_pending_ = false;
+	u64 hrtick_delay_ = 0;
 	bool overflow_ = false;
 	bool started_ = false;
 	u64 last_tick_ = 0;

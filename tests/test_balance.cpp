@@ -890,3 +890,30 @@ TEST_CASE("get_sd_balance_interval: busy factor, rounding and clamp", "[balance]
 	CHECK(lb::msecs_to_jiffies(10, 300) == 3);
 	CHECK(lb::msecs_to_jiffies(4, 300) == 2);
 }
+
+// v7.1 NI_RATE (update_newidle_stats()): at the 1024th call the ratio is the
+// halved success count plus one per 2^22 ns since the last refresh, capped
+// at 1024; 6.18 uses the success count alone. A domain refreshed at boot
+// (stamp 0) with 100 successes, refreshed at 1 s: 238 + 100 = 338; at 5 s:
+// 1192 + 100, capped at 1024.
+TEST_CASE("newidle 7.1.5: NI_RATE adds the time since the last refresh to the success ratio", "[balance]")
+{
+	for (std::string_view preset : {"6.18.39", "7.1.5"}) {
+		for (u64 at : {1000 * MS, 5000 * MS}) {
+			INFO("preset " << preset << " at " << at);
+			Workload wl = workload({hog("a")});
+			wl.duration = at + MS;
+			Simulation sim(make_config(*find_preset(preset), 1000, 2), wl);
+			sim.run_until(at);
+			REQUIRE(sim.now() == at);
+			SchedDomain sd;
+			sd.newidle_call = 1023;
+			sd.newidle_success = 100;
+			lb::update_newidle_stats(sim, sd, 0);
+			const u32 want = preset == "6.18.39" ? 100 : (at == 1000 * MS ? 338 : 1024);
+			CHECK(sd.newidle_ratio == want);
+			CHECK(sd.newidle_call == 512);
+			CHECK(sd.newidle_success == 50);
+		}
+	}
+}

@@ -363,3 +363,134 @@ TEST_CASE("the default base slice stops growing at 8 CPUs: 16 and 64 CPUs run 3-
 			CHECK(r.switches[i] == Switch{(4 + 3 * (i - 2)) * MS, r.switches[i - 1].next, r.switches[i - 1].prev});
 	}
 }
+
+// ---------------------------------------------------------------- 7.1.5
+//
+// 7a. A delayed task keeps at least the lag it had at the delay (v7.1
+// update_entity_lag() for sched_delayed, requeue_delayed_entity()). Base
+// slice 3; a, b, c woken at 0 (v=0, d=3). a runs to 2 (v=2) and blocks:
+// V = 2/3 = 666666, so a is ineligible and delayed with lag 666666 - 2000000
+// = -1333334 (7.1 saves it now). b is picked. At 2, d wakes with a saved lag
+// of +2 ms: W = 3 (a, c in the tree, b curr), lag inflated to 2 * 4/3 =
+// 2666666, v_d = 666666 - 2666666 = -2000000, and V drops to
+// (2 + 0 + 0 - 2)/4 = 0: a's lag is now -2000000, below its delay-time lag.
+// a is woken (still queued, delayed):
+//  6.18.39: DELAY_ZERO re-places only a positive lag: a keeps v=2, d=3.
+//  7.1.5: its lag is raised back to -1333334 and it is re-placed: without a,
+//         V = (0 + 0 - 2000000)/3 = -666667 (floored), the lag inflated
+//         -1333334 * 4/3 = -1777778 (truncated), v = -666667 + 1777778 =
+//         1111111, and a fresh request d = v + 3 = 4111111.
+TEST_CASE("7.1.5 restores a delayed task's lag at the delay when it is woken", "[fidelity]")
+{
+	for (std::string_view preset : {"6.18.39", "7.1.5"}) {
+		INFO("preset " << preset);
+		HandRq rq(preset, {3 * MS, 3 * MS, 3 * MS, 3 * MS});  // a, b, c, d
+		rq.at(0);
+		rq.wake(0);
+		rq.wake(1);
+		rq.wake(2);
+		REQUIRE(rq.pick() == &rq.se[0]);
+		rq.at(2 * MS);
+		REQUIRE_FALSE(rq.block_curr());  // delayed
+		REQUIRE(rq.pick() == &rq.se[1]);
+		rq.se[3].vlag = 2 * MS;
+		rq.wake(3);
+		REQUIRE(rq.v(3) == static_cast<u64>(-2000000));
+		REQUIRE(rq.cfs.avg_vruntime() - rq.cfg.vruntime_origin == 0);
+		rq.cfs.enqueue_task_fair(&rq.se[0], ENQUEUE_WAKEUP | ENQUEUE_DELAYED);
+		CHECK_FALSE(rq.se[0].sched_delayed);
+		if (preset == "7.1.5") {
+			CHECK(rq.v(0) == 1111111);
+			CHECK(rq.d(0) == 4111111);
+			CHECK(wrapped_diff(rq.cfs.avg_vruntime(), rq.se[0].vruntime) == -1333334);
+		} else {
+			CHECK(rq.v(0) == 2 * MS);
+			CHECK(rq.d(0) == 3 * MS);
+		}
+	}
+}
+
+// 7b. v7.1's 64-bit __calc_delta() divides: a nice-13 task (weight 56) has
+// a virtual slice of 0.7 ms * 1024 / 56 = 12800000 ns, exactly; 6.18's
+// multiply by the inverse weight 76695844 and shift truncates to 12799999.
+// Woken alone at 0 with the 0.7 ms base slice, its first deadline is that
+// far from its vruntime.
+TEST_CASE("7.1.5 computes a reniced task's virtual slice by division", "[fidelity]")
+{
+	for (std::string_view preset : {"6.18.39", "7.1.5"}) {
+		INFO("preset " << preset);
+		Config cfg = config(preset, 1000);
+		CfsRq cfs(cfg);
+		SchedEntity se;
+		se.load = task_load_weight(13);
+		cfs.clock_task = 0;
+		cfs.enqueue_entity(&se, ENQUEUE_WAKEUP);
+		CHECK(se.deadline - se.vruntime == (preset == "7.1.5" ? 12800000u : 12799999u));
+	}
+}
+
+// 7c. v7.1's vruntime_eligible() multiplies in 128 bits: with the full
+// weights of two nice-0 tasks (W = 2^21) a key of 3 * 2^41 gives key * W =
+// 3 * 2^62, which wraps an s64 to -2^62 and would read as eligible.
+TEST_CASE("7.1.5's eligibility test does not wrap where full weights overflow 64 bits", "[fidelity]")
+{
+	const s64 w = 2 * static_cast<s64>(NICE_0_LOAD);
+	const u64 v = 3ULL << 41;
+	CHECK_FALSE(CfsRq::Eligibility{0, w, 0, false, true}(v));
+	CHECK(CfsRq::Eligibility{0, w, 0, false, false}(v));  // the 64-bit product wraps
+	CHECK(CfsRq::Eligibility{0, w, 0, false, true}(static_cast<u64>(-(3LL << 41))));
+}
+
+// 7d. v7.1 samples util_est inside update_load_avg() (UPDATE_UTIL_EST),
+// after the dequeue has aged the task; 6.18's dequeue_task_fair() samples
+// before. A task attached at 0 with no history runs alone for 3.3 ms and
+// sleeps: before the dequeue's update its util_avg is still 0, after it
+// has three periods of running.
+TEST_CASE("7.1.5 samples util_est after the dequeue's PELT update", "[fidelity]")
+{
+	for (std::string_view preset : {"6.18.39", "7.1.5"}) {
+		INFO("preset " << preset);
+		Config cfg = make_config(*find_preset(preset), 1000, 2);  // two CPUs: PELT is tracked
+		CfsRq cfs(cfg);
+		SchedEntity se;
+		se.load = task_load_weight(0);
+		cfs.clock_task = 0;
+		cfs.enqueue_task_fair(&se, ENQUEUE_WAKEUP);
+		REQUIRE(cfs.pick_next_task_fair() == &se);
+		cfs.clock_task = 3300 * US;
+		REQUIRE(cfs.dequeue_task_fair(&se, DEQUEUE_SLEEP));
+		REQUIRE(se.avg.util_avg > 0);
+		CHECK(task_util_est_raw(se.avg) == (preset == "7.1.5" ? se.avg.util_avg : 0));
+	}
+}
+
+// 7e. v7.1.5's hrtick, on by default on x86 (CONFIG_HRTIMER_REARM_DEFERRED):
+// armed for the real time to the virtual deadline. Two hogs at HZ=250 with
+// a 3 ms base slice, forked at 0 with half-slice first requests (d = 1.5).
+// a runs; b's fork (enqueue, no hrtick armed) arms it for a: 1.5 ms. At 1.5
+// a's request is renewed (d = 4.5) and b (d = 1.5) is picked, armed 1.5 ahead;
+// at 3.0 b renews to 4.5 and loses the tie to a, armed 3 ahead (6.0); then
+// every 3 ms. 6.18.39 with HRTICK arms slice - ran (3 ms) from each pick, so
+// a runs to 3.0 first. Without HRTICK (6.18.39's default, or 7.1.5 -HRTICK)
+// the switches wait for the 4 ms ticks.
+TEST_CASE("7.1.5 ends each request by hrtick at its virtual deadline", "[fidelity]")
+{
+	struct Case {
+		std::string_view preset;
+		bool hrtick;
+		std::vector<u64> switches_ms_x10;
+	};
+	for (const Case& c : {Case{"7.1.5", true, {15, 30, 60, 90, 120}}, Case{"7.1.5", false, {40, 80, 120}},
+			      Case{"6.18.39", true, {30, 60, 90, 120}}, Case{"6.18.39", false, {40, 80, 120}}}) {
+		INFO("preset " << c.preset << (c.hrtick ? "" : " -HRTICK"));
+		Config cfg = config(c.preset, 250, 3 * MS);
+		CHECK(cfg.features[Feature::HRTICK] == (c.preset == "7.1.5"));  // the preset's default
+		cfg.features.set(Feature::HRTICK, c.hrtick);
+		const Recorder r = simulate(cfg, workload({hog("a"), hog("b")}), 12 * MS + 1);
+		std::vector<u64> got;
+		for (const Switch& s : r.switches)
+			if (s.t > 0)
+				got.push_back(s.t / (100 * US));
+		CHECK(got == c.switches_ms_x10);
+	}
+}

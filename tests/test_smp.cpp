@@ -294,3 +294,51 @@ TEST_CASE("TTWU_QUEUE_DELAYED sends a delayed task's wake-up to its CPU by IPI",
 	CHECK(r.ipis1 == 1);
 	CHECK(r.deadline_after == r.vruntime_after + r.slice);
 }
+
+// PREEMPT_LAZY (the 7.1.5 default on x86): the fair class's resched of a
+// busy remote CPU sets TIF_NEED_RESCHED_LAZY without an IPI. h hogs CPU 1;
+// z, pinned there with a 0.1 ms custom slice, is suspended; w on CPU 0 wakes
+// it at 1.5 ms. The CPUs share the LLC and CPU 1 is busy, so w enqueues z on
+// CPU 1 itself: z is placed at V = 1.5 with d = 1.6, ahead of h's 2.4, and
+// the wake-up preempts h. With full preemption (or PREEMPT_NONE on 6.18.39)
+// the resched travels by IPI (20 us); with lazy, CPU 1 acts at its tick at
+// 2 ms.
+TEST_CASE("PREEMPT_LAZY leaves a busy remote CPU's wake-up preemption to its next tick", "[smp]")
+{
+	struct Case {
+		std::string_view preset;
+		std::optional<Preempt> preempt;
+		u64 switch_at;
+		u64 ipis;
+	};
+	for (const Case& c : {Case{"6.18.39", std::nullopt, 1520 * US, 1}, Case{"7.1.5", Preempt::Full, 1520 * US, 1},
+			      Case{"7.1.5", std::nullopt, 2 * MS, 0}}) {
+		INFO("preset " << c.preset << (c.preempt ? " --preempt " + std::string(preempt_name(*c.preempt)) : ""));
+		TaskSpec h = pinned(hog("h"), {1});
+		TaskSpec z = pinned(task("z", {Event{Event::Kind::Suspend, 0, 0}, run(50 * US)}, 1), {1});
+		z.custom_slice = 100 * US;
+		TaskSpec w = pinned(task("w", {run(1500 * US), Event{Event::Kind::Resume, 0, 0}, sleep(100 * MS)}, 1), {0});
+		Workload wl = workload({h, z, w});
+		wl.refs = {"z"};
+		wl.duration = 3 * MS;
+		Config cfg = smp(c.preset, 1000, 2);
+		if (c.preempt)
+			cfg.preempt = *c.preempt;
+		cfg.knobs.ipi_latency = 20 * US;
+		Simulation sim(cfg, wl);
+		SmpRecorder r;
+		InvariantChecker check;
+		sim.add_observer(&r);
+		sim.add_observer(&check);
+		sim.run();
+		bool found = false;
+		for (const CpuSwitch& s : r.on(1))
+			if (s.prev == 0 && s.next == 1 && s.t > 1 * MS) {
+				CHECK(s.t == c.switch_at);
+				found = true;
+				break;
+			}
+		CHECK(found);
+		CHECK(sim.rq(1).ipis == c.ipis);
+	}
+}

@@ -80,6 +80,13 @@ PY
 expect_exit 2 "--slice" sim --hogs 2 --slice 3h
 expect_exit 2 "--kernel" sim --hogs 2 --kernel 9.9
 expect_exit 2 "--features" sim --hogs 2 --features +NOPE
+expect_exit 2 "--preempt: 'fast'" sim --hogs 2 --preempt fast
+expect_exit 2 "--preempt: lazy does not exist in the kernel of preset 6.12" sim --hogs 2 --kernel 6.12 --preempt lazy
+expect_exit 2 "--preempt: none is not offered" sim --hogs 2 --kernel 7.1.5 --preempt none
+"$eevdf" sim --hogs 3 --cpus 2 --kernel 7.1.5 --duration 100ms --json >"$tmp/p.json"
+check "7.1.5 runs PREEMPT_LAZY by default and says so" grep -q '"preempt": "lazy"' "$tmp/p.json"
+"$eevdf" sim --hogs 3 --cpus 2 --kernel 6.18.39 --duration 100ms --json >"$tmp/p.json"
+check "6.18.39 (PREEMPT_NONE) records no preemption model" bash -c "! grep -q preempt '$tmp/p.json'"
 expect_exit 2 "--tick-jitter" sim --hogs 2 --hz 1000 --tick-jitter 2ms
 expect_exit 2 "exactly one" sim
 expect_exit 2 "bad_lock.json" sim "$data/rtapp/bad_lock.json"
