@@ -14,7 +14,8 @@
 namespace eevdf::cli {
 
 SchbenchMeter::SchbenchMeter(const Simulation& sim, u64 warmup_ns)
-	: worker_of_word_(sim.workload().refs.size(), -1), posted_at_(sim.workload().refs.size(), 0), warmup_ns_(warmup_ns)
+	: worker_of_word_(sim.workload().refs.size(), -1), posted_at_(sim.workload().refs.size(), 0),
+	  request_start_(sim.workload().tasks.size(), ~0ULL), warmup_ns_(warmup_ns)
 {
 	const Workload& w = sim.workload();
 	for (size_t i = 0; i < w.tasks.size(); i++)
@@ -31,12 +32,27 @@ void SchbenchMeter::on_futex_post(const Simulation&, u64 t, int, int word)
 		posted_at_[static_cast<size_t>(word)] = t;
 }
 
+// A worker blocks its own word as the next request begins: the previous one
+// (if any) is complete.
+void SchbenchMeter::on_futex_block(const Simulation&, u64 t, int task, int word)
+{
+	if (worker_of_word_[static_cast<size_t>(word)] != task)
+		return;
+	u64& start = request_start_[static_cast<size_t>(task)];
+	if (start != ~0ULL) {
+		if (t >= warmup_ns_)
+			request_ns.push_back(t - start);
+		start = ~0ULL;
+	}
+}
+
 // A worker's fwait on its own word returned: one request handed to it (its
 // previous one complete), with this wake-up latency.
 void SchbenchMeter::on_futex_wait(const Simulation&, u64 t, int task, int word, bool blocked)
 {
 	if (blocked || worker_of_word_[static_cast<size_t>(word)] != task)
 		return;
+	request_start_[static_cast<size_t>(task)] = t;
 	const size_t sec = static_cast<size_t>(t / NSEC_PER_SEC);
 	if (sec < requests_per_s.size())
 		requests_per_s[sec]++;
@@ -155,6 +171,7 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 				 {"stress", o.stress}, {"schbench_slice_ns", o.schbench_slice_ns},
 				 {"stress_slice_ns", o.stress_slice_ns}};
 		j["wakeup_latency_us"] = percentiles(meter.wakeup_ns, 1000.0);
+		j["request_latency_us"] = percentiles(meter.request_ns, 1000.0);
 		j["rps"] = percentiles(meter.requests_per_s, 1.0);
 		j["average_rps"] = avg;
 		j["worker_wakeups"] = meter.wakeups;
@@ -166,6 +183,7 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 	}
 	std::cout << "# eevdf model: " << describe(cfg) << "\n";
 	std::cout << format_schbench(meter.wakeup_ns, o.runtime_ns);
+	std::cout << format_schbench_latencies("Request", meter.request_ns, o.runtime_ns);
 	std::cout << format_schbench_rps(meter.requests_per_s, so.runtime_s);
 	char b[64];
 	std::snprintf(b, sizeof b, "average rps: %.2f\n", avg);

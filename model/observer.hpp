@@ -54,6 +54,8 @@ struct Observer {
 	// or went to sleep on it (`blocked` true).
 	virtual void on_futex_post(const Simulation&, u64 /*t*/, int /*task*/, int /*word*/) {}
 	virtual void on_futex_wait(const Simulation&, u64 /*t*/, int /*task*/, int /*word*/, bool /*blocked*/) {}
+	// curr set a futex word BLOCKED (schbench's `futex = FUTEX_BLOCKED`).
+	virtual void on_futex_block(const Simulation&, u64 /*t*/, int /*task*/, int /*word*/) {}
 	virtual void on_event(const Simulation&, u64 /*t*/) {}
 };
 

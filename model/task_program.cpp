@@ -179,6 +179,8 @@ void Simulation::step_current(u32 cpu)
 			return;
 		case Event::Kind::FutexBlock:
 			futex_word_[static_cast<size_t>(e->ref)] = 0;
+			for (Observer* o : observers_)
+				o->on_futex_block(*this, now_, t.se.id, e->ref);
 			break;
 		case Event::Kind::FutexWait:
 			if (futex_wait(cpu, t, e->ref))

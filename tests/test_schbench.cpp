@@ -3,6 +3,7 @@
 // `eevdf schbench`'s measurement, on schedules computed by hand.
 #include <catch2/catch.hpp>
 
+#include "cli/outputs.hpp"
 #include "cli/schbench_cmd.hpp"
 #include "io/schbench.hpp"
 #include "model/check.hpp"
@@ -92,6 +93,40 @@ TEST_CASE("schbench: across two idle CPUs each hand-off costs one IPI, and the l
 	REQUIRE(meter.requests_per_s.size() == 1);
 	CHECK(meter.requests_per_s[0] >= NSEC_PER_SEC / (162 * US) - 1);
 	CHECK(meter.requests_per_s[0] <= NSEC_PER_SEC / (162 * US) + 1);
+}
+
+// Request latency (schbench's work_start to the end of do_work()): in the
+// same chain each request is the think-time sleep, 100 us plus 50 us of
+// timer slack, and the worker's 2 us of work, with nothing to wait for on
+// its idle CPU: exactly 152 us, one per wake-up (the last one is cut off
+// by the end of the run).
+TEST_CASE("schbench: a request on an idle CPU lasts its sleep and its work", "[schbench]")
+{
+	Config cfg = make_config(*find_preset("6.18"), 1000, 2);
+	cfg.knobs.ipi_latency = 5 * US;
+	Simulation sim(cfg, pinned_pair(NSEC_PER_SEC));
+	cli::SchbenchMeter meter(sim, 0);
+	sim.add_observer(&meter);
+	sim.run();
+	REQUIRE(meter.request_ns.size() > 6000);
+	for (u64 r : meter.request_ns)
+		REQUIRE(r == 152 * US);
+	CHECK(meter.request_ns.size() + 1 >= meter.wakeup_ns.size());
+	CHECK(meter.request_ns.size() <= meter.wakeup_ns.size());
+}
+
+// The block as schbench prints it: the label, then the same percentile
+// rows as the wake-up block.
+TEST_CASE("schbench: the Request Latencies block has the wake-up block's layout", "[schbench]")
+{
+	const std::vector<u64> v = {152 * US, 152 * US, 160 * US, 2000 * US};
+	const std::string out = cli::format_schbench_latencies("Request", v, 2 * NSEC_PER_SEC);
+	CHECK(out.rfind("Request Latencies percentiles (usec) runtime 2 (s) (4 total samples)\n", 0) == 0);
+	CHECK(out.find("\t  50.0th: 152        (2 samples)\n") != std::string::npos);
+	CHECK(out.find("\t  90.0th: 2000       (2 samples)\n") != std::string::npos);
+	CHECK(out.find("\t* 99.0th: 2000       (0 samples)\n") != std::string::npos);
+	CHECK(out.find("\t  min=152, max=2000\n") != std::string::npos);
+	CHECK(cli::format_schbench_latencies("Request", {}, NSEC_PER_SEC).find("(no requests)") != std::string::npos);
 }
 
 TEST_CASE("schbench: -M auto pins message thread i to CPU i and leaves workers on every CPU", "[schbench]")
