@@ -22,8 +22,6 @@ std::string format_chrome(const Recorder& r, const std::string& process_name);  
 
 // schbench.cpp: "Wakeup Latencies percentiles (usec) runtime S (s) (N total samples)" ...
 std::string format_schbench(const std::vector<u64>& wakeup_latency_ns, u64 runtime_ns);
-// The same block for any label schbench prints ("Wakeup", "Request").
-std::string format_schbench_latencies(const char* label, const std::vector<u64>& latency_ns, u64 runtime_ns);
 
 // "123.456789": seconds with microseconds, as perf and ftrace print time stamps.
 std::string sec_usec(u64 ns);

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// schbench's latency blocks (masoncl/schbench, show_latencies()):
+// schbench's wakeup-latency block (masoncl/schbench, show_latencies()):
 // percentiles 50, 90, 99 (starred) and 99.9 in whole microseconds, each with
 // the number of samples above the previous percentile and up to it, then
 // min and max. Percentiles are nearest-rank over all tasks' wakeups.
 #include <algorithm>
 #include <cstdio>
-#include <string>
 
 #include "cli/outputs.hpp"
 
@@ -13,19 +12,14 @@ namespace eevdf::cli {
 
 std::string format_schbench(const std::vector<u64>& latency_ns, u64 runtime_ns)
 {
-	return format_schbench_latencies("Wakeup", latency_ns, runtime_ns);
-}
-
-std::string format_schbench_latencies(const char* label, const std::vector<u64>& latency_ns, u64 runtime_ns)
-{
 	std::vector<u64> v = latency_ns;
 	std::sort(v.begin(), v.end());
 	char b[160];
-	std::snprintf(b, sizeof b, "%s Latencies percentiles (usec) runtime %llu (s) (%zu total samples)\n", label,
+	std::snprintf(b, sizeof b, "Wakeup Latencies percentiles (usec) runtime %llu (s) (%zu total samples)\n",
 		      static_cast<unsigned long long>(runtime_ns / 1000000000ULL), v.size());
 	std::string out = b;
 	if (v.empty())
-		return out + (std::string(label) == "Wakeup" ? "\t  (no wakeups)\n" : "\t  (no requests)\n");
+		return out + "\t  (no wakeups)\n";
 	const struct { unsigned tenths; bool star; } pcts[] = {{500, false}, {900, false}, {990, true}, {999, false}};
 	size_t prev = 0;
 	for (const auto& p : pcts) {
