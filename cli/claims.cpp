@@ -335,9 +335,9 @@ SchbenchFigures run_schbench(const Config& cfg, const Workload& wl, u64 warmup_n
 	sim.run();
 	SchbenchFigures f;
 	f.rps = static_cast<double>(meter.requests) * 1e9 / static_cast<double>(wl.duration - warmup_ns);
-	const Distribution w = summarize(meter.wakeup_ns);
-	f.wakeup_p50_us = static_cast<double>(w.p50) / 1e3;
-	f.wakeup_p99_us = static_cast<double>(w.p99) / 1e3;
+	// As schbench reports them: its histogram's 50th and 99th percentiles.
+	f.wakeup_p50_us = static_cast<double>(meter.wakeup.value_at(50.0));
+	f.wakeup_p99_us = static_cast<double>(meter.wakeup.value_at(99.0));
 	f.delayed_fraction =
 		meter.wakeups ? static_cast<double>(meter.delayed_wakeups) / static_cast<double>(meter.wakeups) : 0.0;
 	const u64 busy = sim.busy_ns() - busy0, idle = sim.idle_ns() - idle0;

@@ -40,8 +40,9 @@ void SchbenchMeter::on_futex_block(const Simulation&, u64 t, int task, int word)
 		return;
 	u64& start = request_start_[static_cast<size_t>(task)];
 	if (start != ~0ULL) {
-		if (t >= warmup_ns_)
-			request_ns.push_back(t - start);
+		const u64 us = schbench_us(start, t);
+		if (t >= warmup_ns_ && us > 0)  // schbench: if (delta > 0) add_lat()
+			request.add(static_cast<unsigned>(us));
 		start = ~0ULL;
 	}
 }
@@ -58,7 +59,9 @@ void SchbenchMeter::on_futex_wait(const Simulation&, u64 t, int task, int word, 
 		requests_per_s[sec]++;
 	if (t < warmup_ns_)
 		return;
-	wakeup_ns.push_back(t - posted_at_[static_cast<size_t>(word)]);
+	const u64 us = schbench_us(posted_at_[static_cast<size_t>(word)], t);
+	if (us > 0)  // schbench: if (delta > 0) add_lat()
+		wakeup.add(static_cast<unsigned>(us));
 	requests++;
 }
 
@@ -72,48 +75,38 @@ void SchbenchMeter::on_ttwu(const Simulation& sim, u64 t, int task, int)
 	delayed_wakeups += sim.tasks()[static_cast<size_t>(task)].se.sched_delayed;
 }
 
+SchbenchStats schbench_rps_stats(const std::vector<u64>& per_second)
+{
+	SchbenchStats st;
+	st.add(0);  // sleep_for_runtime()'s first round, before any request
+	for (u64 n : per_second)
+		st.add(static_cast<unsigned>(n));
+	return st;
+}
+
 // schbench's show_latencies() for the RPS samples: percentiles 20, 50
-// (starred) and 90, nearest rank, each with the samples above the previous
-// one and up to it; then min and max.
+// (starred) and 90.
 std::string format_schbench_rps(const std::vector<u64>& per_second, u64 runtime_s)
 {
-	std::vector<u64> v = per_second;
-	std::sort(v.begin(), v.end());
-	char b[160];
-	std::snprintf(b, sizeof b, "RPS percentiles (requests) runtime %llu (s) (%zu total samples)\n",
-		      static_cast<unsigned long long>(runtime_s), v.size());
-	std::string out = b;
-	if (v.empty())
-		return out + "\t  (no samples)\n";
-	const struct { unsigned tenths; bool star; } pcts[] = {{200, false}, {500, true}, {900, false}};
-	size_t prev = 0;
-	for (const auto& p : pcts) {
-		const size_t rank = std::max<size_t>((static_cast<size_t>(p.tenths) * v.size() + 999) / 1000, 1);
-		const size_t upto = std::max(rank, prev);
-		std::snprintf(b, sizeof b, "\t%s%2u.%uth: %-10llu (%zu samples)\n", p.star ? "* " : "  ", p.tenths / 10,
-			      p.tenths % 10, static_cast<unsigned long long>(v[rank - 1]), upto - prev);
-		out += b;
-		prev = upto;
-	}
-	std::snprintf(b, sizeof b, "\t  min=%llu, max=%llu\n", static_cast<unsigned long long>(v.front()),
-		      static_cast<unsigned long long>(v.back()));
-	return out + b;
+	return schbench_rps_stats(per_second).show("RPS", "requests", runtime_s, PLIST_FOR_RPS, PLIST_50);
 }
 
 namespace {
 
-nlohmann::ordered_json percentiles(std::vector<u64> v, double scale)
+// The percentiles schbench's --json writes (write_json_stats()), and the
+// sample count, min and max.
+nlohmann::ordered_json percentiles(const SchbenchStats& st)
 {
-	std::sort(v.begin(), v.end());
-	nlohmann::ordered_json j = {{"count", v.size()}};
-	if (v.empty())
+	nlohmann::ordered_json j = {{"count", st.samples()}};
+	if (!st.samples())
 		return j;
-	for (const auto& [name, tenths] : {std::pair{"p20", 200u}, {"p50", 500u}, {"p90", 900u}, {"p99", 990u}, {"p99.9", 999u}}) {
-		const size_t rank = std::max<size_t>((static_cast<size_t>(tenths) * v.size() + 999) / 1000, 1);
-		j[name] = static_cast<double>(v[rank - 1]) / scale;
+	for (const SchbenchStats::Row& r : st.percentiles()) {
+		char name[16];
+		std::snprintf(name, sizeof name, "p%g", r.pct);
+		j[name] = r.value;
 	}
-	j["min"] = static_cast<double>(v.front()) / scale;
-	j["max"] = static_cast<double>(v.back()) / scale;
+	j["min"] = st.min();
+	j["max"] = st.max();
 	return j;
 }
 
@@ -170,9 +163,9 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 				 {"msg_cost_ns", o.msg_cost_ns}, {"worker_cost_ns", o.worker_cost_ns}, {"warmup_s", warmup_s},
 				 {"stress", o.stress}, {"schbench_slice_ns", o.schbench_slice_ns},
 				 {"stress_slice_ns", o.stress_slice_ns}};
-		j["wakeup_latency_us"] = percentiles(meter.wakeup_ns, 1000.0);
-		j["request_latency_us"] = percentiles(meter.request_ns, 1000.0);
-		j["rps"] = percentiles(meter.requests_per_s, 1.0);
+		j["wakeup_latency_us"] = percentiles(meter.wakeup);
+		j["request_latency_us"] = percentiles(meter.request);
+		j["rps"] = percentiles(schbench_rps_stats(meter.requests_per_s));
 		j["average_rps"] = avg;
 		j["worker_wakeups"] = meter.wakeups;
 		j["worker_wakeups_delayed"] = meter.delayed_wakeups;
@@ -182,8 +175,8 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		return 0;
 	}
 	std::cout << "# eevdf model: " << describe(cfg) << "\n";
-	std::cout << format_schbench(meter.wakeup_ns, o.runtime_ns);
-	std::cout << format_schbench_latencies("Request", meter.request_ns, o.runtime_ns);
+	std::cout << meter.wakeup.show("Wakeup Latencies", "usec", so.runtime_s, PLIST_FOR_LAT, PLIST_99);
+	std::cout << meter.request.show("Request Latencies", "usec", so.runtime_s, PLIST_FOR_LAT, PLIST_99);
 	std::cout << format_schbench_rps(meter.requests_per_s, so.runtime_s);
 	char b[64];
 	std::snprintf(b, sizeof b, "average rps: %.2f\n", avg);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "cli/schbench_stats.hpp"
 #include "model/observer.hpp"
 
 namespace eevdf::cli {
@@ -36,8 +37,10 @@ public:
 	void on_futex_wait(const Simulation&, u64 t, int task, int word, bool blocked) override;
 	void on_ttwu(const Simulation& sim, u64 t, int task, int waker) override;
 
-	std::vector<u64> wakeup_ns;       // after the warm-up
-	std::vector<u64> request_ns;      // completed after the warm-up
+	// schbench's recording: whole microseconds of gettimeofday() stamps,
+	// only samples above 0 (schbench_stats.hpp).
+	SchbenchStats wakeup;             // after the warm-up
+	SchbenchStats request;            // completed after the warm-up
 	std::vector<u64> requests_per_s;  // per whole second of the run
 	u64 requests = 0;                 // after the warm-up
 	u64 wakeups = 0, delayed_wakeups = 0;  // try_to_wake_up() of a worker; of one still queued, delayed
@@ -49,6 +52,9 @@ private:
 	u64 warmup_ns_;
 };
 
+// schbench's RPS block: one sample as the run starts (0 requests) and one
+// per whole second after it, in schbench's histogram.
+SchbenchStats schbench_rps_stats(const std::vector<u64>& per_second);
 std::string format_schbench_rps(const std::vector<u64>& per_second, u64 runtime_s);
 
 int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so);

@@ -84,12 +84,12 @@ TEST_CASE("schbench: across two idle CPUs each hand-off costs one IPI, and the l
 	sim.add_observer(&meter);
 	sim.add_observer(&checker);
 	sim.run();
-	REQUIRE(meter.wakeup_ns.size() > 6000);
-	// the first hand-off starts from fork, not from a request: skip it
-	for (size_t i = 1; i < meter.wakeup_ns.size(); i++)
-		REQUIRE(meter.wakeup_ns[i] == 5 * US);
+	REQUIRE(meter.wakeup.samples() > 6000);
+	// (the first hand-off starts from fork, at 0 us: not recorded)
+	CHECK(meter.wakeup.min() == 5);
+	CHECK(meter.wakeup.max() == 5);
 	CHECK(meter.delayed_wakeups == 0);  // alone on its CPU, a worker is never ineligible when it blocks
-	CHECK(meter.wakeups >= meter.wakeup_ns.size());
+	CHECK(meter.wakeups >= meter.wakeup.samples());
 	REQUIRE(meter.requests_per_s.size() == 1);
 	CHECK(meter.requests_per_s[0] >= NSEC_PER_SEC / (162 * US) - 1);
 	CHECK(meter.requests_per_s[0] <= NSEC_PER_SEC / (162 * US) + 1);
@@ -108,25 +108,58 @@ TEST_CASE("schbench: a request on an idle CPU lasts its sleep and its work", "[s
 	cli::SchbenchMeter meter(sim, 0);
 	sim.add_observer(&meter);
 	sim.run();
-	REQUIRE(meter.request_ns.size() > 6000);
-	for (u64 r : meter.request_ns)
-		REQUIRE(r == 152 * US);
-	CHECK(meter.request_ns.size() + 1 >= meter.wakeup_ns.size());
-	CHECK(meter.request_ns.size() <= meter.wakeup_ns.size());
+	REQUIRE(meter.request.samples() > 6000);
+	CHECK(meter.request.min() == 152);
+	CHECK(meter.request.max() == 152);
+	CHECK(meter.request.samples() + 1 >= meter.wakeup.samples());
+	CHECK(meter.request.samples() <= meter.wakeup.samples() + 1);
 }
 
-// The block as schbench prints it: the label, then the same percentile
-// rows as the wake-up block.
-TEST_CASE("schbench: the Request Latencies block has the wake-up block's layout", "[schbench]")
+// fio's histogram as schbench uses it: one bucket per value below 512 us,
+// then 256 buckets per power of two reported at their centre (772 us is in
+// [772, 774), printed as 773); the percentile is the first bucket whose
+// running count reaches p% of the samples.
+TEST_CASE("schbench: latencies are kept in fio's histogram and printed at the bucket's centre", "[schbench]")
 {
-	const std::vector<u64> v = {152 * US, 152 * US, 160 * US, 2000 * US};
-	const std::string out = cli::format_schbench_latencies("Request", v, 2 * NSEC_PER_SEC);
+	using S = cli::SchbenchStats;
+	CHECK(S::val_to_idx(511) == 511);
+	CHECK(S::idx_to_val(S::val_to_idx(511)) == 511);
+	CHECK(S::val_to_idx(512) == 512);
+	CHECK(S::idx_to_val(S::val_to_idx(772)) == 773);
+	CHECK(S::idx_to_val(S::val_to_idx(773)) == 773);
+	CHECK(S::idx_to_val(S::val_to_idx(1443840)) == 1443840);  // seed 003's RPS figure is a bucket centre
+	S st;
+	for (unsigned v : {152u, 152u, 160u, 2000u})
+		st.add(v);
+	const std::string out = st.show("Request Latencies", "usec", 2, cli::PLIST_FOR_LAT, cli::PLIST_99);
 	CHECK(out.rfind("Request Latencies percentiles (usec) runtime 2 (s) (4 total samples)\n", 0) == 0);
-	CHECK(out.find("\t  50.0th: 152        (2 samples)\n") != std::string::npos);
-	CHECK(out.find("\t  90.0th: 2000       (2 samples)\n") != std::string::npos);
-	CHECK(out.find("\t* 99.0th: 2000       (0 samples)\n") != std::string::npos);
+	// Each row's count is since the previous entry of the whole list, the
+	// unprinted 20th included (seed 003's 50th row has a quarter of the
+	// samples, not half).
+	CHECK(out.find("\t  50.0th: 152        (0 samples)\n") != std::string::npos);
+	CHECK(out.find("\t  90.0th: 2002       (2 samples)\n") != std::string::npos);  // [2000, 2004)
+	CHECK(out.find("\t* 99.0th: 2002       (0 samples)\n") != std::string::npos);
 	CHECK(out.find("\t  min=152, max=2000\n") != std::string::npos);
-	CHECK(cli::format_schbench_latencies("Request", {}, NSEC_PER_SEC).find("(no requests)") != std::string::npos);
+}
+
+// schbench records only positive microseconds, of truncated gettimeofday()
+// stamps: a wake-up from 10.9 us to 11.1 us is 1 us, one from 11.1 us to
+// 11.9 us is not recorded.
+TEST_CASE("schbench: a latency is the difference of microsecond stamps, and 0 is not recorded", "[schbench]")
+{
+	CHECK(cli::schbench_us(10900, 11100) == 1);
+	CHECK(cli::schbench_us(11100, 11900) == 0);
+}
+
+// The RPS block has one sample more than the runtime's seconds: the round
+// at the start, with no requests yet (seed 003: "runtime 30 (s) (31 total
+// samples)"); min skips it, as add_lat()'s min does.
+TEST_CASE("schbench: the RPS block counts the starting round as a sample", "[schbench]")
+{
+	const cli::SchbenchStats st = cli::schbench_rps_stats({50580, 50649, 50660});
+	CHECK(st.samples() == 4);
+	CHECK(st.min() == 50580);
+	CHECK(st.max() == 50660);
 }
 
 TEST_CASE("schbench: -M auto pins message thread i to CPU i and leaves workers on every CPU", "[schbench]")
@@ -156,11 +189,12 @@ TEST_CASE("schbench: the default worker count is ceil(CPUs / message threads)", 
 
 TEST_CASE("schbench: the RPS block has schbench's percentiles and sample counts", "[schbench]")
 {
+	// The starting round adds a 0: samples 0, 100, 200, 300, 400, 500.
 	const std::string out = cli::format_schbench_rps({100, 300, 200, 400, 500}, 5);
 	CHECK(out ==
-	      "RPS percentiles (requests) runtime 5 (s) (5 total samples)\n"
-	      "\t  20.0th: 100        (1 samples)\n"
-	      "\t* 50.0th: 300        (2 samples)\n"
-	      "\t  90.0th: 500        (2 samples)\n"
+	      "RPS percentiles (requests) runtime 5 (s) (6 total samples)\n"
+	      "\t  20.0th: 100        (2 samples)\n"
+	      "\t* 50.0th: 200        (1 samples)\n"
+	      "\t  90.0th: 500        (3 samples)\n"
 	      "\t  min=100, max=500\n");
 }

@@ -97,14 +97,16 @@ expect_exit 2 "--op-cost" schbench -n 5 -r 1 --cpus 2
 expect_exit 2 "only 'auto'" schbench -n 0 -M 0-3 -r 1 --cpus 2
 expect_exit 2 "-m: 0" schbench -m 0 -n 0 -r 1
 
-# eevdf schbench prints schbench's three blocks; a repeated -t takes the last
-# value as getopt does (2 message threads x 3 workers = 6 workers here).
+# eevdf schbench prints schbench's blocks; a repeated -t takes the last
+# value as getopt does (2 message threads x 3 workers = 6 workers here). The
+# RPS block has a sample for the starting round and one per second.
 "$eevdf" schbench -m 2 -t 9 -t 3 -n 0 -r 2 --cpus 2 >"$tmp/sb.txt"
 check "schbench: the wake-up block" grep -q "^Wakeup Latencies percentiles (usec) runtime 2 (s)" "$tmp/sb.txt"
-check "schbench: the RPS block, one sample per second" grep -q "^RPS percentiles (requests) runtime 2 (s) (2 total samples)" "$tmp/sb.txt"
+check "schbench: the request block" grep -q "^Request Latencies percentiles (usec) runtime 2 (s)" "$tmp/sb.txt"
+check "schbench: the RPS block, the start and one sample per second" grep -q "^RPS percentiles (requests) runtime 2 (s) (3 total samples)" "$tmp/sb.txt"
 check "schbench: the average rps" grep -qE "^average rps: [0-9]+\.[0-9]{2}$" "$tmp/sb.txt"
 w=$("$eevdf" schbench -m 2 -t 9 -t 3 -n 0 -r 2 --cpus 2 --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["schbench"]["workers_per_message_thread"], d["rps"]["count"])')
-check "schbench: -t 9 -t 3 is 3 workers per message thread, 2 RPS samples (got $w)" [ "$w" = "3 2" ]
+check "schbench: -t 9 -t 3 is 3 workers per message thread, 3 RPS samples (got $w)" [ "$w" = "3 3" ]
 "$eevdf" sim --help >/dev/null
 check "--help exits 0" [ $? -eq 0 ]
 
