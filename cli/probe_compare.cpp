@@ -23,6 +23,7 @@
 #include "cli/args.hpp"
 #include "cli/claims.hpp"
 #include "cli/companion.hpp"
+#include "cli/options.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
 
@@ -829,13 +830,7 @@ int probe_scenario(std::vector<std::string> args)
 			json doc = {{"scenario", k["scenario"]["name"]}, {"kernel_release", release}, {"preset", preset},
 				    {"model_balance_attempts", ms_.balance_attempts}, {"kernel_foreign", ks.foreign},
 				    {"rows", table}};
-			FILE* f = std::fopen(table_json.c_str(), "w");
-			if (!f) {
-				std::cerr << "eevdf: probe: cannot write " << table_json << "\n";
-				return 2;
-			}
-			std::fputs((doc.dump(1) + "\n").c_str(), f);
-			std::fclose(f);
+			write_file_atomic(table_json, doc.dump(1) + "\n", "--table-json");  // whole or not at all
 		}
 	} catch (const std::exception& e) {
 		std::cerr << "eevdf: probe: cannot compare the probe's scenario with the model: " << e.what() << "\n";

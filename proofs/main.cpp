@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <exception>
 #include <iostream>
 
 #include "proofs/encoding.hpp"
@@ -110,5 +111,10 @@ int main(int argc, char** argv)
 			return st.mismatches + lb > 0 ? 0 : 1;
 		return st.mismatches == 0 && lb == 0 && st.states >= check ? 0 : 1;
 	}
-	return run_prove(opt, extra, std::cout);
+	try {
+		return run_prove(opt, extra, std::cout);
+	} catch (const std::exception& e) {  // an --smt2 or counterexample file that cannot be written
+		std::cerr << "eevdf-prove: " << e.what() << "\n";
+		return 2;
+	}
 }

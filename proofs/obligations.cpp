@@ -6,10 +6,12 @@
 // UNKNOWN. Refutations come with a workload (rt-app JSON) and a Config that
 // the simulator replays to show the violation.
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -1151,10 +1153,22 @@ std::vector<Obligation> make_obligations()
 	return v;
 }
 
+// Whole or not at all: written to path.tmp and renamed; a failure names the
+// file (eevdf-prove exits 2 on it).
 void write_file(const std::string& path, const std::string& text)
 {
-	std::ofstream f(path);
-	f << text;
+	const std::string tmp = path + ".tmp";
+	{
+		std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+		if (!f || !f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
+			std::remove(tmp.c_str());
+			throw std::runtime_error("cannot write '" + path + "'");
+		}
+	}
+	if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+		std::remove(tmp.c_str());
+		throw std::runtime_error("cannot write '" + path + "'");
+	}
 }
 
 }  // namespace

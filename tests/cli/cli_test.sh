@@ -132,6 +132,9 @@ check "slice-table prints nothing before a bad HZ" [ ! -s "$tmp/out" ]
 if "$eevdf" prove --list >/dev/null 2>&1; then
 	expect_exit 2 "\-\-timeout: 'abc' is not a whole number" prove --timeout abc
 	expect_exit 2 "\-\-seed: 'x' is not a whole number" prove --seed x --check-encoding 5
+	# an --smt2 file that cannot be written is an error, not a silent loss
+	: >"$tmp/afile"
+	expect_exit 2 "cannot write '$tmp/afile/sub/pick_spec.smt2'" prove --smt2 "$tmp/afile/sub" pick_spec
 fi
 expect_exit 2 "too large (the limit is 2^62 ns" sim --hogs 2 --duration 18446744073.709551617s
 expect_exit 2 "too large; the limit is 4611686018427387" sim "$data/rtapp/huge_run.json"
