@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli/options.hpp"
 
-#include <cstdio>
-#include <fstream>
-
 #include "cli/args.hpp"
+#include "io/output_file.hpp"
 #include "model/cpumask.hpp"
 
 namespace eevdf::cli {
@@ -96,18 +94,8 @@ Config build_config(const ModelOptions& o)
 
 void write_file_atomic(const std::string& path, const std::string& text, const std::string& flag)
 {
-	const std::string tmp = path + ".tmp";
-	{
-		std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-		if (!f || !f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
-			std::remove(tmp.c_str());
-			throw UsageError(flag + ": cannot write '" + path + "'");
-		}
-	}
-	if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-		std::remove(tmp.c_str());
+	if (!write_output_file(path, text))
 		throw UsageError(flag + ": cannot write '" + path + "'");
-	}
 }
 
 }  // namespace eevdf::cli

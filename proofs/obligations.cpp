@@ -16,6 +16,7 @@
 #include <map>
 #include <sstream>
 
+#include "io/output_file.hpp"
 #include "io/rtapp.hpp"
 #include "model/fair.hpp"
 #include "model/simulation.hpp"
@@ -1153,22 +1154,12 @@ std::vector<Obligation> make_obligations()
 	return v;
 }
 
-// Whole or not at all: written to path.tmp and renamed; a failure names the
-// file (eevdf-prove exits 2 on it).
+// Whole or not at all (io/output_file.hpp); a failure names the file
+// (eevdf-prove exits 2 on it).
 void write_file(const std::string& path, const std::string& text)
 {
-	const std::string tmp = path + ".tmp";
-	{
-		std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-		if (!f || !f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
-			std::remove(tmp.c_str());
-			throw std::runtime_error("cannot write '" + path + "'");
-		}
-	}
-	if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-		std::remove(tmp.c_str());
+	if (!write_output_file(path, text))
 		throw std::runtime_error("cannot write '" + path + "'");
-	}
 }
 
 }  // namespace

@@ -45,6 +45,16 @@ struct SmpRecorder : Observer {
 	}
 };
 
+// Runs sim to its end with `obs` recording and the invariant checker on
+// every event (the checker lives only for this run: sim must not run again).
+void run_checked(Simulation& sim, Observer& obs)
+{
+	InvariantChecker check;
+	sim.add_observer(&obs);
+	sim.add_observer(&check);
+	sim.run();
+}
+
 TaskSpec pinned(TaskSpec t, std::vector<u32> cpus)
 {
 	t.cpus = std::move(cpus);
@@ -79,10 +89,7 @@ TEST_CASE("pinned tasks on two CPUs run as each CPU would alone", "[smp]")
 	wl.duration = 500 * MS;
 	Simulation sim(smp("6.18", 1000, 2, slice), wl);
 	SmpRecorder r;
-	InvariantChecker check;
-	sim.add_observer(&r);
-	sim.add_observer(&check);
-	sim.run();
+	run_checked(sim, r);
 
 	for (u32 cpu : {0u, 1u}) {
 		Workload one = workload(pair_on(cpu, cpu == 0 ? 0 : -3));
@@ -118,10 +125,7 @@ TEST_CASE("a remote wake-up of an idle CPU waits for the IPI and the idle exit",
 	cfg.knobs.idle_exit_latency = 30 * US;
 	Simulation sim(cfg, wl);
 	SmpRecorder r;
-	InvariantChecker check;
-	sim.add_observer(&r);
-	sim.add_observer(&check);
-	sim.run();
+	run_checked(sim, r);
 	const u64 arrive = 1 * MS + 50 * US;
 	bool woke = false;
 	for (auto [t, task] : r.wakeups)
@@ -186,10 +190,7 @@ TEST_CASE("a phase's affinity moves the running task at the phase start", "[smp]
 	wl.duration = 10 * MS;
 	Simulation sim(smp("6.18", 1000, 3), wl);
 	SmpRecorder r;
-	InvariantChecker check;
-	sim.add_observer(&r);
-	sim.add_observer(&check);
-	sim.run();
+	run_checked(sim, r);
 	// fork on CPU 2 (its mask) at 0, moved to 0 at 0, to 1 at 1.5, to 2 at 3.
 	std::vector<CpuSwitch> ins;
 	for (const CpuSwitch& s : r.switches)
@@ -250,10 +251,7 @@ DelayedRun run_delayed_wake(bool ttwu_queue_delayed, u64 ipi_latency)
 	cfg.knobs.ipi_latency = ipi_latency;
 	Simulation sim(cfg, wl);
 	DelayedRun r;
-	InvariantChecker check;
-	sim.add_observer(&r.obs);
-	sim.add_observer(&check);
-	sim.run();
+	run_checked(sim, r.obs);
 	r.ipis1 = sim.rq(1).ipis;
 	const SchedEntity& se = sim.tasks()[2].se;
 	r.deadline_after = se.deadline;
@@ -327,10 +325,7 @@ TEST_CASE("PREEMPT_LAZY leaves a busy remote CPU's wake-up preemption to its nex
 		cfg.knobs.ipi_latency = 20 * US;
 		Simulation sim(cfg, wl);
 		SmpRecorder r;
-		InvariantChecker check;
-		sim.add_observer(&r);
-		sim.add_observer(&check);
-		sim.run();
+		run_checked(sim, r);
 		bool found = false;
 		for (const CpuSwitch& s : r.on(1))
 			if (s.prev == 0 && s.next == 1 && s.t > 1 * MS) {
