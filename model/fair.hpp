@@ -131,6 +131,8 @@ public:
 
 	// ---- slice protection (RUN_TO_PARITY)
 	bool protect_slice(const SchedEntity* se) const;
+	// 6.17+: where se's protection ends (se->vprot); meaningless before.
+	u64 protect_end(const SchedEntity* se) const { return vprot_of(se); }
 	void set_protect_slice(SchedEntity* se);
 	void update_protect_slice(SchedEntity* se);
 	void cancel_protect_slice(SchedEntity* se);

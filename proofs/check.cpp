@@ -2,6 +2,7 @@
 // The encoding against the executable model: random concrete cfs_rq states,
 // each function of Enc built on numerals and simplified by Z3, compared with
 // the model's own CfsRq method on the same state.
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <random>
@@ -9,6 +10,7 @@
 
 #include "model/fair.hpp"
 #include "proofs/encoding.hpp"
+#include "proofs/term_check.hpp"
 
 namespace eevdf::proofs {
 namespace {
@@ -319,67 +321,26 @@ CheckStats check_encoding(u64 states, u64 seed, std::ostream& out, unsigned max_
 			cmp("check_preempt_wakeup_fair", m.curr->vruntime, num(y.rq.curr->v));
 			cmp("check_preempt_wakeup_fair", m.curr->deadline, num(y.rq.curr->d));
 		}
-		if (!s.overflow && s.has_curr) {
-			// The rules the integer obligations (wakeup_waker_picked, lag_invariant,
-			// lag_weighted, run_weighted) state for the kernel, against the model:
-			// eligibility is sum_j w_j (k_j - k_x) >= 0 over exact integers; a
-			// protected curr (eligible, v < vprot) is the pick, else an
-			// eligible entity with a deadline <= every eligible one's, and curr
-			// only if its deadline is strictly the earliest; update_curr
-			// advances v by a >= 0, renews iff v >= d (by cdf(slice)), and with
-			// nr_queued >= 2 requests the resched iff it renewed or v >= vprot.
+		{
+			// The integer obligations' own rule terms (proofs/int_rules.hpp)
+			// on the same state: eligibility, avg_vruntime's floor, the pick
+			// with and without protection, the re-pick of curr, and one
+			// update_curr step. Overflow states are outside their
+			// precondition and only counted.
 			ModelState m(s);
-			std::vector<SchedEntity*> q = m.tree;
-			if (s.curr_on_rq)
-				q.push_back(m.curr);
-			auto elig_int = [&](const SchedEntity* x) {
-				__int128 sum = 0;
-				for (const SchedEntity* j : q)
-					sum += static_cast<__int128>(scale_load_down(j->load.weight)) *
-					       (static_cast<__int128>(wrapped_diff(j->vruntime, s.v0)) - wrapped_diff(x->vruntime, s.v0));
-				return sum >= 0;
-			};
-			bool any = false;
-			for (const SchedEntity* x : q) {
-				const bool e = elig_int(x);
-				any |= e;
-				cmp("integer eligibility", m.rq.entity_eligible(x), e);
-			}
-			auto spec = [&](const SchedEntity* p) {
-				if (!p || !elig_int(p))
-					return false;
-				for (const SchedEntity* j : q)
-					if (elig_int(j) && wrapped_diff(j->deadline, p->deadline) < 0)
-						return false;
-				return true;
-			};
-			if (any) {
-				// (RUN_TO_PARITY only sets how far vprot reaches: set_protect_slice)
-				const bool prot = s.curr_on_rq && elig_int(m.curr) && wrapped_diff(s.curr.vprot, s.curr.v) > 0;
-				const SchedEntity* p1 = m.rq.pick_eevdf_protect(true);
-				cmp("pick rule (protect)", prot ? p1 == m.curr : spec(p1), 1);
-				const SchedEntity* p0 = m.rq.pick_eevdf_protect(false);
-				cmp("pick rule (no protect)", spec(p0), 1);
-				if (s.curr_on_rq) {  // ties go to the tree: curr only with a strictly earlier deadline
-					bool curr_wins = elig_int(m.curr);
-					for (const SchedEntity* j : m.tree)
-						if (elig_int(j) && wrapped_diff(m.curr->deadline, j->deadline) >= 0)
-							curr_wins = false;
-					cmp("pick rule (curr loses ties)", p0 == m.curr, curr_wins);
-				}
-			}
+			RuleTally t;
+			t.out = &out;
+			t.max_report = reported < max_report ? max_report - reported : 0;
+			compare_queue_rules(c, m.rq, mutation, t);
 			if (s.curr_on_rq && m.rq.nr_queued >= 2 && wrapped_diff(s.clock, s.curr.exec_start) > 0) {
-				const SchedEntity before = *m.curr;
+				const CurrBefore before = CurrBefore::of(m.rq);
 				m.rq.update_curr();
-				const s64 a = wrapped_diff(m.curr->vruntime, before.vruntime);
-				const bool renew = wrapped_diff(m.curr->vruntime, before.deadline) >= 0;
-				LoadWeight lw = before.load;
-				const u64 vslice = calc_delta_fair(before.custom_slice ? before.slice : s.cfg.base_slice_ns, lw);
-				cmp("integer step: advance >= 0", a >= 0, 1);
-				cmp("integer step: deadline", m.curr->deadline, renew ? m.curr->vruntime + vslice : before.deadline);
-				cmp("integer step: resched", m.rq.need_resched,
-				    renew || wrapped_diff(m.curr->vruntime, s.curr.vprot) >= 0);
+				compare_step_rule(c, before, m.rq, mutation, t);
 			}
+			st.comparisons += t.comparisons;
+			st.mismatches += t.mismatches;
+			st.rule_overflow_states += t.overflow;
+			reported += std::min<u64>(t.mismatches, t.max_report);
 		}
 		{  // update_deadline, set_protect_slice, place_entity on an entity off the tree
 			ModelState m(s);

@@ -137,6 +137,7 @@ struct CheckStats {
 	u64 states = 0, comparisons = 0, mismatches = 0;
 	u64 wrapped_states = 0;   // states whose vruntimes straddle the u64 wrap
 	u64 overflow_states = 0;  // states with key * weight products that overflow s64
+	u64 rule_overflow_states = 0;  // of them, queues the integer rules skip (outside their precondition)
 	double seconds = 0;
 };
 CheckStats check_encoding(u64 states, u64 seed, std::ostream& out, unsigned max_report = 5,

@@ -15,6 +15,7 @@
 #include "model/weights.hpp"
 #include "model/workload.hpp"
 #include "proofs/encoding.hpp"
+#include "proofs/int_rules.hpp"
 #include "props/bounds.hpp"
 
 namespace eevdf::proofs {
@@ -34,14 +35,16 @@ void build_waker_picked_int(Query& q, unsigned m)
 	for (int n = 3; n <= 5; n++) {
 		const std::string tag = "n" + std::to_string(n) + "_";
 		auto iv = [&](const std::string& x) { return q.show(tag + x, q.ivar(tag + x)); };
-		std::vector<expr> v, d, w;
+		rules::Queue Q;
 		expr pre = q.c.bool_val(true);
 		for (int i = 0; i < n; i++) {
-			v.push_back(iv("v" + std::to_string(i)));
-			d.push_back(iv("d" + std::to_string(i)));
-			w.push_back(iv("w" + std::to_string(i)));
-			pre = pre && w.back() >= 1;
+			Q.k.push_back(iv("v" + std::to_string(i)));
+			Q.d.push_back(iv("d" + std::to_string(i)));
+			Q.w.push_back(iv("w" + std::to_string(i)));
+			pre = pre && Q.w.back() >= 1;
 		}
+		const std::vector<expr>& v = Q.k;
+		const std::vector<expr>& d = Q.d;
 		const size_t P = static_cast<size_t>(n - 1);
 		const expr vprot = iv("vprot_curr"), vs = iv("vslice_curr"), a = iv("advance");
 		const expr shorter = q.c.bool_const((tag + "shorter").c_str());  // PREEMPT_SHORT and slice_P < slice_curr
@@ -49,65 +52,50 @@ void build_waker_picked_int(Query& q, unsigned m)
 		pre = pre && vprot <= d[0] && vs >= 1 && a >= 0;
 		// the wakeup's own update_curr requested a resched (renewal or protection over): v >= vprot
 		pre = pre && z3::implies(resched0, v[0] >= vprot);
-		auto elig = [&](const std::vector<expr>& vv, size_t x) {
-			expr sum = q.ival(0);
-			for (int j = 0; j < n; j++)
-				sum = sum + w[static_cast<size_t>(j)] * (vv[static_cast<size_t>(j)] - vv[x]);
-			return sum >= 0;
-		};
-		auto is_spec_pick = [&](const std::vector<expr>& vv, const std::vector<expr>& dd, size_t x) {
-			expr e = elig(vv, x);
-			for (int y = 0; y < n; y++)
-				e = e && z3::implies(elig(vv, static_cast<size_t>(y)), dd[x] <= dd[static_cast<size_t>(y)]);
-			return e;
-		};
 		// every pick the specification allows (with protect) is P
-		auto picks_waker = [&](const std::vector<expr>& vv, const std::vector<expr>& dd, const expr& vp) {
-			const expr prot = elig(vv, 0) && vv[0] < vp;
-			expr only_p = !prot && is_spec_pick(vv, dd, P);
+		auto picks_waker = [&](const rules::Queue& S, const expr& vp) {
+			expr only_p = !rules::protected_curr(S, 0, vp) && rules::spec_pick(S, P);
 			for (int x = 0; x < n - 1; x++)
-				only_p = only_p && !is_spec_pick(vv, dd, static_cast<size_t>(x));
+				only_p = only_p && !rules::spec_pick(S, static_cast<size_t>(x));
 			return only_p;
 		};
-		expr cond = elig(v, P);
+		expr cond = rules::eligible(Q, P);
 		for (int i = 0; i < n - 1; i++)
 			cond = cond && d[P] < d[static_cast<size_t>(i)];
 		// check_preempt_wakeup_fair: pick_eevdf_protect(!shorter) == P requests the resched
-		const expr prot_w = !shorter && elig(v, 0) && v[0] < vprot;
+		const expr prot_w = !shorter && rules::protected_curr(Q, 0, vprot);
 		const expr wins = !prot_w;  // under cond the unprotected pick is P (checked below via picks_waker)
 		// __schedule() after the wakeup: cancel_protect_slice if shorter (vprot = v)
 		const expr vprot_s = z3::ite(shorter, z3::ite(v[0] < vprot, v[0], vprot), vprot);
-		expr ok = z3::implies(resched0 || wins, picks_waker(v, d, vprot_s));
+		expr ok = z3::implies(resched0 || wins, picks_waker(Q, vprot_s));
 		// no preemption: curr runs on; the next update_curr that requests a resched
-		std::vector<expr> v2 = v, d2 = d;
-		v2[0] = v[0] + a;
-		const expr renew = v2[0] >= d[0];
-		d2[0] = z3::ite(renew, v2[0] + vs, d[0]);
-		const expr vprot2 = (m & MUT_RENEW_PROTECT) ? z3::ite(renew, d2[0], vprot) : vprot;
-		const expr resched = renew || v2[0] >= vprot2;
-		ok = ok && z3::implies(!resched0 && !wins && resched, picks_waker(v2, d2, vprot2));
+		const rules::Step st = rules::update_curr_step(v[0], d[0], a, vs, vprot);
+		rules::Queue Q2 = Q;
+		Q2.k[0] = st.v;
+		Q2.d[0] = st.d;
+		const expr vprot2 = (m & MUT_RENEW_PROTECT) ? z3::ite(st.renew, st.d, vprot) : vprot;
+		ok = ok && z3::implies(!resched0 && !wins && st.resched, picks_waker(Q2, vprot2));
 		any_bad = any_bad || (pre && cond && !ok);
 	}
 	q.s.add(any_bad);
 }
 
 // ---------------------------------------------------------------- O6 (integers)
-// n queued entities as integers: keys k_i = v_i - v0, weights w_i >= 1,
-// A = sum_i k_i w_i (the kernel's avg_vruntime sum) and W = sum_i w_i.
+// n queued entities as integers: keys k_i = v_i - v0, weights w_i >= 1
+// (deadlines play no part in O6).
 struct IntQueue {
-	std::vector<expr> k, w;
-	expr A, W, pre;
+	rules::Queue q;
+	expr pre;
 };
 
 IntQueue int_queue(Query& q, const std::string& tag, int n)
 {
-	IntQueue x{{}, {}, q.ival(0), q.ival(0), q.c.bool_val(true)};
+	IntQueue x{{}, q.c.bool_val(true)};
 	for (int i = 0; i < n; i++) {
-		x.k.push_back(q.ivar(tag + "k" + std::to_string(i)));
-		x.w.push_back(q.ivar(tag + "w" + std::to_string(i)));
-		x.pre = x.pre && x.w.back() >= 1;
-		x.A = x.A + x.k.back() * x.w.back();
-		x.W = x.W + x.w.back();
+		x.q.k.push_back(q.ivar(tag + "k" + std::to_string(i)));
+		x.q.w.push_back(q.ivar(tag + "w" + std::to_string(i)));
+		x.q.d.push_back(q.ival(0));
+		x.pre = x.pre && x.q.w.back() >= 1;
 	}
 	return x;
 }
@@ -121,10 +109,8 @@ void build_eligible_int(Query& q, unsigned m)
 	for (int n = 1; n <= 6; n++) {  // n = 8 is PROVED in-process too, but cvc5 needs > 30 s for the export
 		IntQueue x = int_queue(q, "n" + std::to_string(n) + "m0_", n);
 		for (int i = 0; i < n; i++)
-			x.pre = x.pre && x.k[0] <= x.k[static_cast<size_t>(i)];
-		const expr kk = x.k[0] * x.W;
-		const expr elig = (m & MUT_ELIGIBLE_STRICT) ? x.A > kk : x.A >= kk;
-		any_bad = any_bad || (x.pre && !elig);
+			x.pre = x.pre && x.q.k[0] <= x.q.k[static_cast<size_t>(i)];
+		any_bad = any_bad || (x.pre && !rules::eligible(x.q, 0, (m & MUT_ELIGIBLE_STRICT) != 0));
 	}
 	q.s.add(any_bad);  // the solver (run_prove) normalises to sums of monomials first
 }
@@ -135,14 +121,11 @@ void build_lag_sum_int(Query& q, unsigned m)
 	for (int n = 1; n <= 8; n++) {
 		const std::string tag = "n" + std::to_string(n) + "_";
 		IntQueue x = int_queue(q, tag, n);
-		const std::vector<expr>& k = x.k;
-		const std::vector<expr>& w = x.w;
-		const expr A = x.A, W = x.W;
-		expr pre = x.pre;
-		// avg_vruntime(): avg < 0 ? avg - (W - 1) : avg, then C division (truncation) by W
-		const expr Ap = (m & MUT_AVG_TRUNC) ? A : z3::ite(A < 0, A - (W - 1), A);
+		const std::vector<expr>& k = x.q.k;
+		const std::vector<expr>& w = x.q.w;
+		const expr A = rules::key_sum(x.q), W = rules::weight_sum(x.q);
 		const expr qq = q.ivar(tag + "q"), rm = q.ivar(tag + "rem");
-		pre = pre && Ap == qq * W + rm && z3::implies(Ap >= 0, rm >= 0 && rm < W) && z3::implies(Ap < 0, rm > -W && rm <= 0);
+		const expr pre = x.pre && rules::avg_floor(A, W, qq, rm, (m & MUT_AVG_TRUNC) != 0);
 		expr L = q.ival(0);
 		for (int i = 0; i < n; i++)
 			L = L + w[static_cast<size_t>(i)] * (qq - k[static_cast<size_t>(i)]);
@@ -185,32 +168,26 @@ void build_lag_invariant(Query& q, unsigned m)
 				s = s + e;
 			return s;
 		};
-		// nice 0, equal weights: sum_j k_j 1024 >= k_i 1024 n  <=>  sum_j v_j >= n v_i (v0 cancels)
-		auto elig = [&](const std::vector<expr>& vv, int i) { return sum(vv) >= n * vv[static_cast<size_t>(i)]; };
+		// equal weights (any common weight: 1)
+		const std::vector<expr> ones(static_cast<size_t>(n), q.ival(1));
 		// initial: hogs placed together, 0 < d_i - v_i <= r
 		expr init = base;
 		for (int i = 0; i < n; i++)
 			init = init && v[static_cast<size_t>(i)] == v[0] && d[static_cast<size_t>(i)] > v[0] &&
 			       d[static_cast<size_t>(i)] - v[0] <= r;
 		any_bad = any_bad || (init && !inv(v, d, 0));
-		// step: curr = 0 runs g <= T + J
+		// step: curr = 0 runs g <= T + J; any resched but the renewal's is allowed
 		const expr g = q.ivar(tag + "gap");
-		std::vector<expr> v2 = v, d2 = d;
-		v2[0] = v[0] + g;
-		const expr renew = v2[0] >= d[0];
-		d2[0] = z3::ite(renew, v2[0] + r, d[0]);
+		const rules::Step st = rules::update_curr_step(v[0], d[0], g, r, d[0]);
+		const rules::Queue Q2{[&] { auto x = v; x[0] = st.v; return x; }(), [&] { auto x = d; x[0] = st.d; return x; }(), ones};
 		const expr rs = q.c.bool_const((tag + "resched").c_str());
 		expr step_pre = base && inv(v, d, 0) && g >= 1 && g <= T + J;
 		if (!(m & MUT_NO_RESCHED_RENEWAL))
-			step_pre = step_pre && z3::implies(renew, rs);
-		expr post = z3::implies(!rs, inv(v2, d2, 0));
+			step_pre = step_pre && z3::implies(st.resched, rs);
+		expr post = z3::implies(!rs, inv(Q2.k, Q2.d, 0));
 		// a pick satisfying pick_spec: eligible, deadline <= every eligible one
-		for (int j = 0; j < n; j++) {
-			expr spec = elig(v2, j);
-			for (int i = 0; i < n; i++)
-				spec = spec && z3::implies(elig(v2, i), d2[static_cast<size_t>(j)] <= d2[static_cast<size_t>(i)]);
-			post = post && z3::implies(rs && spec, inv(v2, d2, j));
-		}
+		for (int j = 0; j < n; j++)
+			post = post && z3::implies(rs && rules::spec_pick(Q2, static_cast<size_t>(j)), inv(Q2.k, Q2.d, j));
 		any_bad = any_bad || (step_pre && !post);
 		// the lag bound: V = floor(sum / n)
 		const expr V = q.ivar(tag + "V");
@@ -289,8 +266,9 @@ void build_lag_weighted(Query& q, unsigned m, size_t combo)
 				s = s + w[j] * vv[j];
 			return s;
 		};
+		// the ghost p was eligible at curr's pick: W p <= S (vruntime_eligible of p)
 		auto inv = [&](const std::vector<expr>& vv, const std::vector<expr>& dd, const expr& p, size_t c) {
-			expr x = W * p <= S(vv) && p <= vv[c] && dd[c] - p <= vs[c];
+			expr x = rules::eligible_key(rules::Queue{vv, dd, w}, p) && p <= vv[c] && dd[c] - p <= vs[c];
 			for (size_t i = 0; i < vv.size(); i++) {
 				x = x && vv[i] < dd[i] && dd[i] - vv[i] <= vs[i];
 				if (i != c)
@@ -306,23 +284,24 @@ void build_lag_weighted(Query& q, unsigned m, size_t combo)
 			init = init && v[static_cast<size_t>(i)] == v[0] && d[static_cast<size_t>(i)] > v[0] &&
 			       d[static_cast<size_t>(i)] - v[0] <= vs[static_cast<size_t>(i)];
 		any_bad = any_bad || (init && !inv(v, d, p, 0));
-		// a step: curr (entity 0, by symmetry) advances by a in [0, A_0]
+		// a step: curr (entity 0, by symmetry) advances by a in [0, A_0];
+		// uniform slices: vprot = d, so the resched comes with the renewal
 		const expr a = iv("advance");
+		const rules::Step st = rules::update_curr_step(v[0], d[0], a, vs[0], d[0]);
 		std::vector<expr> v2 = v, d2 = d;
-		v2[0] = v[0] + a;
-		const expr renew = v2[0] >= d[0];
-		d2[0] = z3::ite(renew, v2[0] + vs[0], d[0]);
+		v2[0] = st.v;
+		d2[0] = st.d;
+		const rules::Queue Q2{v2, d2, w};
 		const expr pre = base && inv(v, d, p, 0) && a >= 0 && a <= A[0];
-		// no renewal: no resched (uniform slices: vprot = d), curr runs on
-		expr post = z3::implies(!renew, inv(v2, d2, p, 0));
+		// no resched: curr runs on
+		expr post = z3::implies(!st.resched, inv(v2, d2, p, 0));
 		if (m & MUT_NO_RESCHED_RENEWAL)  // a renewal that does not resched: curr runs on with its old ghost
-			post = post && z3::implies(renew, inv(v2, d2, p, 0));
-		// renewal: resched; the pick is any eligible entity (pick_spec), its v the new ghost
+			post = post && z3::implies(st.resched, inv(v2, d2, p, 0));
+		// resched: the pick is any eligible entity (pick_spec), its v the new ghost
 		for (int x = 0; x < n; x++) {
 			const size_t xi = static_cast<size_t>(x);
-			const expr eligible = S(v2) >= W * v2[xi];
 			if (!(m & MUT_NO_RESCHED_RENEWAL))
-				post = post && z3::implies(renew && eligible, inv(v2, d2, v2[xi], xi));
+				post = post && z3::implies(st.resched && rules::eligible(Q2, xi), inv(v2, d2, v2[xi], xi));
 		}
 		any_bad = any_bad || (pre && !post);
 		// the bound: -U_i <= V - v_i and w_i (V - v_i) <= sum_{j != i} w_j U_j, all times W
@@ -386,24 +365,28 @@ void build_run_weighted(Query& q, unsigned m, size_t combo)
 		return q.ival(wc) * (So - q.ival(Wo) * st) <= q.ival(W) * others && q.ival(Wo) * pc <= So && st <= pc &&
 		       pc <= vc && vc < dc && dc - pc <= vs[0];
 	};
-	// the run's first pick: c eligible at s (W s <= S), d - s <= vs_c, and lag_weighted's bound for c
+	std::vector<expr> wv, dv(n, d);
+	for (s64 x : w)
+		wv.push_back(q.ival(x));
+	// the run's first pick: c eligible at s, d - s <= vs_c, and lag_weighted's bound for c
 	const expr S = So + q.ival(wc) * v[0];
-	const expr init = base && st == v[0] && p == v[0] && q.ival(W) * v[0] <= S && v[0] < d && d - v[0] <= vs[0] &&
-			  q.ival(wc) * (S - q.ival(W) * v[0]) <= q.ival(W) * others;
+	const expr init = base && st == v[0] && p == v[0] && rules::eligible(rules::Queue{v, dv, wv}, 0) && v[0] < d &&
+			  d - v[0] <= vs[0] && q.ival(wc) * (S - q.ival(W) * v[0]) <= q.ival(W) * others;
 	expr bad = init && !run_inv(v[0], d, p);
 	const expr a = iv("advance");
-	const expr v2 = v[0] + a;
-	const expr renew = v2 >= d;
-	const expr d2 = v2 + vs[0];
+	const rules::Step step = rules::update_curr_step(v[0], d, a, vs[0], d);  // uniform slices: vprot = d
+	const expr& v2 = step.v;
 	const expr pre = base && run_inv(v[0], d, p) && a >= 0 && a <= A[0];
-	// no renewal: curr runs on
-	bad = bad || (pre && !renew && !run_inv(v2, d, p));
-	// renewal: re-picked only if eligible (W_o v <= S_o), else the run ends
-	const expr eligible = q.ival(Wo) * v2 <= So;
+	// no resched: curr runs on
+	bad = bad || (pre && !step.resched && !run_inv(v2, d, p));
+	// resched: re-picked only if eligible (the others have not moved), else the run ends
+	std::vector<expr> v_after = v;
+	v_after[0] = v2;
+	const expr eligible = rules::eligible(rules::Queue{v_after, dv, wv}, 0);
 	if (m & MUT_NO_RESCHED_RENEWAL)  // no resched: curr runs on with its old ghost
-		bad = bad || (pre && renew && !run_inv(v2, d2, p));
+		bad = bad || (pre && step.resched && !run_inv(v2, step.d, p));
 	else
-		bad = bad || (pre && renew && eligible && !run_inv(v2, d2, v2));
+		bad = bad || (pre && step.resched && eligible && !run_inv(v2, step.d, v2));
 	// the end of the run (or any point of it): W_o w_c (v - s) <= W_o w_c U_c + W sum_{j != c} w_j U_j
 	bad = bad || (pre && q.ival(Wo * wc) * (v2 - st) > q.ival(Wo * wc) * U(0) + q.ival(W) * others);
 	q.s.add(bad);
@@ -440,24 +423,21 @@ void build_repick_int(Query& q, unsigned m, size_t k, bool equal)
 	}
 	if (!equal)  // calc_delta_fair(r) for curr's weight, up to the kernel's rounding of inv_weight
 		pre = pre && vs[0] * q.ival(w[0]) <= r * 1024 && r * 1024 < (vs[0] + 1) * q.ival(w[0]);
+	// curr's update_curr (an advance already in v_c) renewed its deadline
 	const expr d_old = iv("d_curr_old");
-	pre = pre && v[0] >= d_old;
-	d[0] = ((m & MUT_DEADLINE_FROM_OLD) ? d_old : v[0]) + vs[0];
+	const rules::Step renewal = rules::update_curr_step(v[0], d_old, q.ival(0), vs[0], d_old);
+	pre = pre && renewal.renew;
+	d[0] = (m & MUT_DEADLINE_FROM_OLD) ? d_old + vs[0] : renewal.d;
 	expr some_behind = q.c.bool_val(false);
 	for (int j = 1; j < n; j++) {
 		pre = pre && d[static_cast<size_t>(j)] - v[static_cast<size_t>(j)] > 0 &&
 		      d[static_cast<size_t>(j)] - v[static_cast<size_t>(j)] <= vs[static_cast<size_t>(j)];
 		some_behind = some_behind || v[static_cast<size_t>(j)] <= v[0];
 	}
-	auto elig = [&](int x) {
-		expr sum = q.ival(0);
-		for (int j = 0; j < n; j++)
-			sum = sum + q.ival(w[static_cast<size_t>(j)]) * (v[static_cast<size_t>(j)] - v[static_cast<size_t>(x)]);
-		return sum >= 0;
-	};
-	expr curr_wins = elig(0);
-	for (int j = 1; j < n; j++)
-		curr_wins = curr_wins && z3::implies(elig(j), d[0] < d[static_cast<size_t>(j)]);
+	std::vector<expr> wv;
+	for (s64 x : w)
+		wv.push_back(q.ival(x));
+	const expr curr_wins = rules::curr_kept(rules::Queue{v, d, wv}, 0);
 	q.s.add(pre && some_behind && curr_wins);
 }
 
@@ -500,11 +480,15 @@ void build_whole_ticks(Query& q, unsigned m, size_t k_case)
 	auto dl = [&](const std::vector<expr>& aa, const std::vector<expr>& rr, int i) {  // d - V0
 		return z3::ite(rr[static_cast<size_t>(i)], aa[static_cast<size_t>(i)] * T + r, h);
 	};
-	auto elig = [&](const std::vector<expr>& aa, int x) {  // equal weights: sum_j (v_j - v_x) >= 0
-		expr sum = q.ival(0);
-		for (int j = 0; j < n; j++)
-			sum = sum + aa[static_cast<size_t>(j)] - aa[static_cast<size_t>(x)];
-		return sum >= 0;
+	// the queue in the frame of V0: keys a_i T, deadlines dl, equal weights
+	const std::vector<expr> ones(static_cast<size_t>(n), q.ival(1));
+	auto queue = [&](const std::vector<expr>& aa, const std::vector<expr>& rr) {
+		rules::Queue Q{{}, {}, ones};
+		for (int i = 0; i < n; i++) {
+			Q.k.push_back(aa[static_cast<size_t>(i)] * T);
+			Q.d.push_back(dl(aa, rr, i));
+		}
+		return Q;
 	};
 	auto inv = [&](const std::vector<expr>& aa, const std::vector<expr>& rr) {
 		expr x = q.c.bool_val(true), some_new = q.c.bool_val(false), all_le_k0 = q.c.bool_val(true);
@@ -519,10 +503,7 @@ void build_whole_ticks(Query& q, unsigned m, size_t k_case)
 		return x && z3::implies(some_new, all_le_k0);
 	};
 	auto spec = [&](const std::vector<expr>& aa, const std::vector<expr>& rr, int x) {
-		expr e = elig(aa, x);
-		for (int j = 0; j < n; j++)
-			e = e && z3::implies(elig(aa, j), dl(aa, rr, x) <= dl(aa, rr, j));
-		return e;
+		return rules::spec_pick(queue(aa, rr), static_cast<size_t>(x));
 	};
 	// initial: all forked at V0, none ran; entity 0 is picked (FIFO among equal deadlines)
 	std::vector<expr> a0(static_cast<size_t>(n), q.ival(0));
@@ -530,16 +511,16 @@ void build_whole_ticks(Query& q, unsigned m, size_t k_case)
 	expr bad = base && !(inv(a0, r0) && spec(a0, r0, 0));
 	// the macro step from a pick of entity 0
 	const expr pre = base && inv(a, ran) && spec(a, ran, 0) && mt >= 1;
-	const expr rel = dl(a, ran, 0) - a[0] * T;  // d - v at the pick
-	// renewal at the first tick with v >= d (MUT_RENEW_STRICT: v > d)
-	const expr renew_at = (m & MUT_RENEW_STRICT) ? ((mt - 1) * T <= rel && rel < mt * T) : ((mt - 1) * T < rel && rel <= mt * T);
+	// the renewal is at the first tick whose update_curr renews (MUT_RENEW_STRICT: v > d)
+	auto renews_by = [&](const expr& ticks) {
+		return rules::update_curr_step(a[0] * T, dl(a, ran, 0), ticks * T, r, dl(a, ran, 0), (m & MUT_RENEW_STRICT) != 0).renew;
+	};
+	const expr renew_at = !renews_by(mt - 1) && renews_by(mt);
 	std::vector<expr> a2 = a, ran2 = ran;
 	a2[0] = a[0] + mt;
 	ran2[0] = q.c.bool_val(true);
 	// curr keeps the CPU only with a deadline strictly before every eligible waiting entity's
-	expr curr_wins = elig(a2, 0);
-	for (int j = 1; j < n; j++)
-		curr_wins = curr_wins && z3::implies(elig(a2, j), dl(a2, ran2, 0) < dl(a2, ran2, j));
+	const expr curr_wins = rules::curr_kept(queue(a2, ran2), 0);
 	const expr exact = z3::ite(ran[0], mt == k, mt == k0);
 	bad = bad || (pre && renew_at && !(exact && !curr_wins && inv(a2, ran2)));
 	q.s.add(bad);

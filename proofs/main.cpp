@@ -2,7 +2,7 @@
 // eevdf-prove: the proofs' own driver (the CLI wires the same run_prove()).
 //   eevdf-prove [--list] [NAME...] [--smt2 DIR] [--timeout S]
 //               [--mutate MUT] [--workload-dir DIR] [--no-replay]
-//               [--check-encoding N [--seed S]]
+//               [--check-encoding N [--seed S]] [--check-terms N [--seed S]]
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +13,7 @@
 #include "proofs/encoding.hpp"
 #include "proofs/lb_encoding.hpp"
 #include "proofs/prove.hpp"
+#include "proofs/term_check.hpp"
 
 using namespace eevdf::proofs;
 
@@ -37,7 +38,7 @@ int main(int argc, char** argv)
 {
 	Options opt;
 	ExtraOptions extra;
-	unsigned long long check = 0, seed = 1;
+	unsigned long long check = 0, terms = 0, seed = 1;
 	for (int i = 1; i < argc; i++) {
 		const std::string a = argv[i];
 		auto next = [&]() -> std::string {
@@ -91,6 +92,8 @@ int main(int argc, char** argv)
 			return rc;
 		} else if (a == "--check-encoding")
 			check = whole_number(a, next());
+		else if (a == "--check-terms")
+			terms = whole_number(a, next());
 		else if (a == "--seed")
 			seed = whole_number(a, next());
 		else if (a.rfind("--", 0) == 0) {
@@ -99,11 +102,22 @@ int main(int argc, char** argv)
 		} else
 			opt.names.push_back(a);
 	}
+	if (terms) {
+		const TermCheckStats st = check_terms(terms, seed, std::cout, extra.mutation ? 1 : 5, extra.mutation);
+		std::cout << "term check: " << st.sims << " simulations, " << st.states << " queue states and " << st.steps
+			  << " ticks, " << st.comparisons << " comparisons of the integer rules' Z3 terms with the model, "
+			  << st.mismatches << " mismatches (" << st.overflow << " states outside the no-overflow precondition), "
+			  << st.seconds << " s\n";
+		if (extra.mutation)  // broken rules must be caught
+			return st.mismatches > 0 ? 0 : 1;
+		return st.mismatches == 0 && st.steps > 0 ? 0 : 1;
+	}
 	if (check) {
 		const CheckStats st = check_encoding(check, seed, std::cout, extra.mutation ? 1 : 5, extra.mutation);
 		std::cout << "encoding check: " << st.states << " random states, " << st.comparisons
 			  << " comparisons, " << st.mismatches << " mismatches (" << st.wrapped_states
-			  << " states straddle the u64 wrap, " << st.overflow_states << " with overflowing key*weight), "
+			  << " states straddle the u64 wrap, " << st.overflow_states << " with keys spread to 2^52, "
+			  << st.rule_overflow_states << " outside the integer rules' no-overflow precondition), "
 			  << st.seconds << " s\n";
 		const unsigned long long lb = check_lb_encoding(check, seed, std::cout, extra.mutation);
 		std::cout << "balancer encoding check: " << check << " random flat inputs, " << lb << " mismatches\n";
