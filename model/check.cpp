@@ -366,6 +366,29 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 			    tr.slice == se.slice && tr.custom == se.custom_slice && wrapped_diff(se.vruntime, tr.vruntime) < 0)
 				fail(sim, t, "vruntime", who() + "'s vruntime went back from " + num(tr.vruntime) + " to " +
 								 num(se.vruntime) + " while queued");
+			// The proofs' premises (docs/proofs.md): a request is at most
+			// one vslice, and nothing but curr moves while curr runs.
+			const CfsRq& cfs = sim.cfs_rq(task.cpu);
+			const bool same_weight = tr.weight == se.load.weight && tr.slice == se.slice && tr.custom == se.custom_slice;
+			const s64 rel = wrapped_diff(se.deadline, se.vruntime);
+			if (!tr.queued)
+				tr.request_exact = true;  // placed: d = v + vslice (or half of it)
+			else if (!same_weight || tr.attr_changed || (tr.yielded && c.preset->paths.yield == KernelPaths::Yield::PushDeadline))
+				tr.request_exact = false;
+			else if (tr.moved)
+				;  // moved while queued, with its relative deadline
+			else if (se.deadline != tr.deadline)
+				tr.request_exact = true;  // a renewal (or a re-placement)
+			if (tr.request_exact) {
+				LoadWeight lw = se.load;
+				const u64 vslice = cfs.vdelta(se.slice, lw);
+				if (rel > static_cast<s64>(vslice))
+					fail(sim, t, "deadline", who() + " has d - v = " + snum(rel) + " > cdf(slice) = " + num(vslice));
+			}
+			if (tr.queued && !tr.was_curr && cfs.curr != &se && !tr.moved && !tr.requeued && !tr.woken_queued &&
+			    same_weight && !tr.attr_changed && (se.vruntime != tr.vruntime || se.deadline != tr.deadline))
+				fail(sim, t, "others", who() + " moved while it waited: v " + num(tr.vruntime) + " -> " + num(se.vruntime) +
+							       ", d " + num(tr.deadline) + " -> " + num(se.deadline));
 		} else if (tr.queued) {
 			// Just left the queue: the saved lag is within the clamp, and
 			// a delayed entity leaves with no positive lag (DELAY_ZERO).
@@ -379,6 +402,12 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 		}
 		tr.migrated_queued = false;  // a move not attached in its event (a woken task) is placed as a wake-up
 		tr.requeued = false;
+		tr.attr_changed = false;
+		tr.yielded = false;
+		tr.woken_queued = false;
+		tr.moved = false;
+		tr.deadline = se.deadline;
+		tr.was_curr = se.on_rq && sim.cfs_rq(task.cpu).curr == &se;
 		tr.cpu = task.cpu;
 		if (se.on_rq)
 			tr.rel_deadline = wrapped_diff(se.deadline, se.vruntime);
@@ -436,6 +465,12 @@ void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 	const Config& c = sim.config();
 	if (pc.ticks_seen && t - pc.last_tick < c.tick_ns - c.knobs.tick_jitter)
 		fail(sim, t, "tick", "ticks at " + num(pc.last_tick) + " and " + num(t) + " are closer than TICK_NSEC - jitter");
+	// The proofs' accounting points: a tick that kept running is at most
+	// TICK_NSEC + jitter after the last.
+	if (pc.ticks_seen && pc.tick_continuous && t - pc.last_tick > c.tick_ns + c.knobs.tick_jitter)
+		fail(sim, t, "tick", "ticks at " + num(pc.last_tick) + " and " + num(t) +
+					     " are further apart than TICK_NSEC + jitter, and the tick ran in between");
+	pc.tick_continuous = true;
 	pc.ticks_seen = true;
 	pc.last_tick = t;
 	if (!cfs.curr)
@@ -480,6 +515,8 @@ void InvariantChecker::on_wakeup(const Simulation& sim, u64 t, int task, int, bo
 	// after.
 	if (tr.queued && c.features[Feature::TTWU_QUEUE_DELAYED])
 		tr.requeued = true;
+	// requeue_delayed_entity() may re-place it (DELAY_ZERO with positive lag).
+	tr.woken_queued = tr.queued;
 	// 7.x requeue_delayed_entity(): a woken delayed task whose lag fell
 	// below its lag at the delay is re-placed at V - (that lag), which
 	// moves its vruntime back.
@@ -536,6 +573,25 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++) {
 		on_rqs += sim.cfs_rq(cpu).nr_queued;
 		const SchedEntity* c = sim.cfs_rq(cpu).curr;
+		if (!sim.tick_running(cpu))
+			cpu_[cpu].tick_continuous = false;
+		if (c && c->id != cpu_[cpu].last_curr) {
+			cpu_[cpu].curr_pick_weight = c->load.weight;
+			cpu_[cpu].curr_changed = false;
+		}
+		// 6.17+: set_protect_slice() caps vprot at the deadline, a renewal
+		// only moves d on, and update_protect_slice() only lowers vprot.
+		// Changing curr breaks it: sched_change() re-places curr and puts it
+		// back with set_next_entity(first = false), which keeps vprot as it
+		// was, so a shorter new slice (or v moved back) leaves vprot past the
+		// new deadline; reweight_entity() rescales vprot only while curr is
+		// protected (6.18.y, 7.x), and on 6.18.0 vprot shares vlag's
+		// storage, which it overwrites. Checked until curr is changed.
+		if (c && c->on_rq && sim.config().preset->paths.protect == KernelPaths::Protect::Vprot &&
+		    c->load.weight == cpu_[cpu].curr_pick_weight && !cpu_[cpu].curr_changed &&
+		    wrapped_diff(sim.cfs_rq(cpu).protect_end(c), c->deadline) > 0)
+			fail(sim, t, "request", "curr (task " + num(static_cast<u64>(c->id)) + ") is protected to " +
+							num(sim.cfs_rq(cpu).protect_end(c)) + ", past its deadline " + num(c->deadline));
 		cpu_[cpu].last_curr = c ? c->id : -1;
 		cpu_[cpu].last_curr_sum = c ? c->sum_exec_runtime : 0;
 		cpu_[cpu].resched_waiting = sim.cfs_rq(cpu).need_resched;
@@ -554,6 +610,16 @@ void InvariantChecker::on_attr(const Simulation& sim, u64, int task)
 {
 	ensure(sim);
 	track_[static_cast<size_t>(task)].requeued = true;
+	track_[static_cast<size_t>(task)].attr_changed = true;
+	const u32 cpu = sim.tasks()[static_cast<size_t>(task)].cpu;
+	if (sim.cfs_rq(cpu).curr && sim.cfs_rq(cpu).curr->id == task)
+		cpu_[cpu].curr_changed = true;
+}
+
+void InvariantChecker::on_yield(const Simulation& sim, u64, int task)
+{
+	ensure(sim);
+	track_[static_cast<size_t>(task)].yielded = true;
 }
 
 void InvariantChecker::on_migrate(const Simulation& sim, u64, int task, u32, u32)
@@ -561,6 +627,7 @@ void InvariantChecker::on_migrate(const Simulation& sim, u64, int task, u32, u32
 	ensure(sim);
 	Track& tr = track_[static_cast<size_t>(task)];
 	const SchedEntity& se = sim.tasks()[static_cast<size_t>(task)].se;
+	tr.moved = true;
 	// A queued task is moved with the lag and relative deadline its
 	// dequeue just saved (a woken one is placed like any wake-up).
 	if (tr.queued) {

@@ -22,14 +22,20 @@
 //            task, which restores its lag at the delay); min_vruntime never
 //            moves backwards
 //  deadline  every queued entity has d >= v (wrapped); d > v except after a
-//            reweight truncated a tiny relative deadline to 0
+//            reweight truncated a tiny relative deadline to 0; d - v <=
+//            cdf(slice) while d was set by a placement or renewal at the
+//            present weight and slice (the proofs' 0 < d - v <= vslice)
+//  request   6.17+: curr's protection ends by its deadline, vprot <= d
+//  others    a queued entity that is not running keeps its v and d: only
+//            curr moves (unless re-placed, reweighted or migrated)
 //  slices    a custom slice is within [0.1 ms, 100 ms]; others equal the base
 //  clock     every event happens at the simulation's now, and now never goes
 //            back from one event to the next
 //  time      busy + idle == now; the CPU is idle only with nothing queued;
 //            a runnable task is queued, a sleeping one only if delayed
 //  tick      ticks are at least TICK_NSEC - jitter apart (each owns its grid
-//            point) and a running tick is due within TICK_NSEC + jitter; with more
+//            point) and at most TICK_NSEC + jitter while the tick keeps
+//            running; a running tick is due within TICK_NSEC + jitter; with more
 //            than one task queued a tick whose update_curr
 //            renewed curr's deadline, or (6.17+) found it unprotected,
 //            asks for a resched, and never with one task; NO_HZ_FULL stops
@@ -87,6 +93,7 @@ public:
 	void on_attr(const Simulation& sim, u64 t, int task) override;
 	void on_migrate(const Simulation& sim, u64 t, int task, u32 from, u32 to) override;
 	void on_attach(const Simulation& sim, u64 t, int task) override;
+	void on_yield(const Simulation& sim, u64 t, int task) override;
 
 	u64 events_checked() const { return events_; }
 
@@ -112,6 +119,16 @@ private:
 		bool requeued = false;         // a sched_setattr or nice change re-queued it this event
 		bool migrated_queued = false;  // moved while queued (balancer, affinity) this event
 		s64 rel_deadline = 0;          // d - v when last queued, or the saved relative deadline
+		u64 deadline = 0;
+		bool was_curr = false;         // running after the last event
+		bool attr_changed = false;     // sched_setattr / nice change this event
+		bool yielded = false;          // sched_yield() this event
+		bool woken_queued = false;     // woken while still queued (delayed): may be re-placed in place
+		bool moved = false;            // set_task_cpu() this event (it may have come back)
+		// d - v <= cdf(slice) applies: d was last set by a placement or a
+		// renewal at the task's present weight and slice (not rescaled by a
+		// reweight, kept across a slice change, or pushed by a 6.6 yield).
+		bool request_exact = false;
 	};
 	struct PerCpu {
 		u64 ref = 0;        // min_vruntime seen last
@@ -120,6 +137,9 @@ private:
 		int last_curr = -1;     // curr and its sum_exec_runtime after the last event:
 		u64 last_curr_sum = 0;  // a tick that accounts nothing asks for nothing
 		bool resched_waiting = false;  // need_resched left set after the last event, for an IPI
+		bool tick_continuous = false;  // the tick ran at every event since the last tick
+		u64 curr_pick_weight = 0;      // curr's weight when it was picked
+		bool curr_changed = false;     // curr was reweighted or given a new slice since its pick
 	};
 	std::vector<Track> track_;
 	std::vector<PerCpu> cpu_;
