@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "model/cfs_rq_state.hpp"
 #include "model/fair.hpp"
 #include "proofs/encoding.hpp"
 #include "proofs/term_check.hpp"
@@ -37,55 +38,45 @@ struct StateSpec {
 
 s64 wmul(s64 a, s64 b) { return static_cast<s64>(static_cast<u64>(a) * static_cast<u64>(b)); }
 
-// The model's state for a spec. Entities live in `ses` (stable addresses).
+// The model's state for a spec (model/cfs_rq_state.hpp).
+EntitySpec entity_state(const EntSpec& e)
+{
+	EntitySpec x;
+	x.nice = e.nice;
+	x.vruntime = e.v;
+	x.deadline = e.d;
+	x.slice = e.slice;
+	x.vprot = e.vprot;
+	x.vlag = e.vlag;
+	x.exec_start = e.exec_start;
+	x.sum_exec_runtime = e.sum_exec;
+	x.custom_slice = e.custom;
+	x.rel_deadline = e.rel;
+	return x;
+}
+
+std::vector<EntitySpec> tree_states(const StateSpec& s)
+{
+	std::vector<EntitySpec> v;
+	for (const EntSpec& e : s.tree)
+		v.push_back(entity_state(e));
+	return v;
+}
+
 struct ModelState {
-	Config cfg;
-	std::deque<SchedEntity> ses;
-	CfsRq rq;
+	CfsRqState st;
+	CfsRq& rq;
 	SchedEntity* curr = nullptr;
 	SchedEntity* extra = nullptr;
 	std::vector<SchedEntity*> tree;
 
-	explicit ModelState(const StateSpec& s) : cfg(s.cfg), rq(cfg)
+	explicit ModelState(const StateSpec& s) : st(s.cfg, s.v0, s.clock, tree_states(s)), rq(st.rq())
 	{
-		rq.ref_vruntime = s.v0;
-		auto make = [&](const EntSpec& e) {
-			SchedEntity& se = ses.emplace_back();
-			se.load = task_load_weight(e.nice);
-			se.vruntime = e.v;
-			se.deadline = e.d;
-			se.slice = e.slice;
-			se.custom_slice = e.custom;
-			se.rel_deadline = e.rel;
-			se.exec_start = e.exec_start;
-			se.sum_exec_runtime = e.sum_exec;
-			se.vlag = e.vlag;
-			return &se;
-		};
-		for (const EntSpec& e : s.tree) {
-			SchedEntity* se = make(e);
-			se->on_rq = true;
-			rq.timeline.insert(se);
-			const s64 w = static_cast<s64>(scale_load_down(se->load.weight));
-			rq.avg_vruntime_sum = static_cast<s64>(static_cast<u64>(rq.avg_vruntime_sum) +
-							       static_cast<u64>(wmul(rq.entity_key(se), w)));
-			rq.avg_load += static_cast<u64>(w);
-			rq.load += se->load.weight;
-			rq.nr_queued++;
-			tree.push_back(se);
-		}
-		if (s.has_curr) {
-			curr = make(s.curr);
-			curr->vlag = static_cast<s64>(s.curr.vprot);  // 6.18: vprot shares vlag's storage
-			curr->on_rq = s.curr_on_rq;
-			if (s.curr_on_rq) {
-				rq.load += curr->load.weight;
-				rq.nr_queued++;
-			}
-			rq.curr = curr;
-		}
-		extra = make(s.extra);
-		rq.clock_task = s.clock;
+		for (size_t i = 0; i < st.tree_size(); i++)
+			tree.push_back(st.tree_entity(i));
+		if (s.has_curr)
+			curr = st.set_curr(entity_state(s.curr), s.curr_on_rq);
+		extra = st.make_entity(entity_state(s.extra));
 	}
 	ModelState(const ModelState&) = delete;
 

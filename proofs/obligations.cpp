@@ -391,9 +391,19 @@ void build_wakeup(Query& q, unsigned m, bool preempt_short)
 	const expr idx = q.c.bv_val(pi, 8);
 	if (!preempt_short)  // the refutation: look for it where curr's update_curr is a no-op and all keys are 0
 		q.s.add(C.exec_start == rq.clock && rq.sum == 0 && C.v == rq.v0 && B0.v == rq.v0 && B1.v == rq.v0 && P.v == rq.v0);
+	// no s64 overflow (every |key| * W < 2^63, before and after the
+	// wakeup's update_curr) and deadlines within +-2^61 of one another, as
+	// pick_spec: the preconditions under which the tree's search is the
+	// first eligible entity in tree order
+	const u64 kmax = static_cast<u64>(INT64_MAX) / (4 * 1024);
+	expr pre = key_bounded(q, C.v, rq.v0, kmax) && key_bounded(q, post.curr->v, post.v0, kmax);
+	for (const SymSE* e : {&B0, &B1, &P})
+		pre = pre && key_bounded(q, e->v, rq.v0, kmax) && key_bounded(q, e->v, post.v0, kmax);
+	for (const SymSE* e : {&B0, &B1, &P})
+		pre = pre && key_bounded(q, e->d, C.d, 1ULL << 61) && key_bounded(q, e->d, post.curr->d, 1ULL << 61);
 	const expr claim = z3::implies(cond, after.need_resched && next == idx) &&
 			   z3::implies(wake_pick == idx && shorter, cond);
-	q.s.add(!claim);
+	q.s.add(pre && !claim);
 }
 
 // O7, the pick: a waker P that is eligible with the earliest deadline of the
@@ -712,7 +722,16 @@ void build_pick_spec(Query& q, unsigned m)
 				ents.emplace_back(q.c.bv_val(PICK_CURR, 8), rq.curr->d);
 				elig.push_back(enc.vruntime_eligible(rq, rq.curr->v));
 			}
+			// no s64 overflow: every |key| * W < 2^63 (then eligibility is
+			// monotone in v and the heap search finds the first eligible
+			// entity in tree order; issue 20: without it the model's search,
+			// as the kernel's, can return NULL or a later deadline)
+			const u64 kmax = static_cast<u64>(INT64_MAX) / static_cast<u64>(1024 * (nt + cur));
 			expr pre = q.c.bool_val(true), some = q.c.bool_val(false);
+			for (int i = 0; i < nt; i++)
+				pre = pre && key_bounded(q, rq.tree[static_cast<size_t>(i)].v, rq.v0, kmax);
+			if (cur)
+				pre = pre && key_bounded(q, rq.curr->v, rq.v0, kmax);
 			for (size_t i = 0; i < ents.size(); i++) {
 				pre = pre && key_bounded(q, ents[i].second, ents[0].second, 1ULL << 61);
 				some = some || elig[i];
@@ -986,10 +1005,12 @@ std::vector<Obligation> make_obligations()
 		     nullptr});
 	// ---------------------------------------------------------------- 7
 	v.push_back({"wakeup_short_preempts", "7",
-		     "PREEMPT_SHORT: a waker with a shorter slice than curr that is eligible after update_curr and "
-		     "earlier in tree order than every other eligible queued entity (d_p <= d_curr if curr is eligible) "
-		     "makes check_preempt_wakeup_fair request a resched and is the next pick; conversely the wakeup's pick "
-		     "returns it only under that condition",
+		     "PREEMPT_SHORT, 6.18 defaults: a waker P just enqueued next to curr and 2 other entities, nice-0 "
+		     "weights, no key * weight overflow (every |v - v0| * W < 2^63, before and after the wakeup's "
+		     "update_curr), deadlines within +-2^61 of each other, every other value free: if P has a shorter "
+		     "slice than curr, is eligible after update_curr and is earlier in tree order than every other "
+		     "eligible queued entity (d_p <= d_curr if curr is eligible), check_preempt_wakeup_fair requests a "
+		     "resched and P is the next pick; conversely the wakeup's pick returns P only under that condition",
 		     true, MUT_WAKEUP_IGNORE_SHORT,
 		     [](Query& q, unsigned m) { build_wakeup(q, m, true); }, nullptr});
 	v.push_back({"wakeup_no_short_waits", "7",
@@ -1077,7 +1098,8 @@ std::vector<Obligation> make_obligations()
 		     "(refuted: key * W wraps; replayed on a CfsRq: vruntime_eligible false for both, pick_eevdf NULL)",
 		     false, 0, [](Query& q, unsigned m) { build_eligible_overflow(q, m); }, nullptr});
 	v.push_back({"pick_spec", "6",
-		     "2 or 3 queued entities (tree, + curr or not), nice-0 weights, any 64-bit keys, deadlines and sum: if some queued entity is "
+		     "2 or 3 queued entities (tree, + curr or not), nice-0 weights, no key * weight overflow (every "
+		     "|v - v0| * W < 2^63), deadlines within +-2^61 of each other, any sum: if some queued entity is "
 		     "eligible, __pick_eevdf(protect=0) returns a queued eligible entity whose deadline is <= every "
 		     "eligible entity's (signed difference); with protect=1 it returns a queued entity",
 		     true, MUT_PICK_NO_CURR_FALLBACK, [](Query& q, unsigned m) { build_pick_spec(q, m); }, nullptr});
