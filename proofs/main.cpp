@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // eevdf-prove: the proofs' own driver (the CLI wires the same run_prove()).
-//   eevdf-prove [--list] [NAME...] [--smt2 DIR] [--timeout S]
+//   eevdf-prove [--list [--markdown]] [NAME...] [--smt2 DIR] [--timeout S]
 //               [--mutate MUT] [--workload-dir DIR] [--no-replay]
 //               [--check-encoding N [--seed S]] [--check-terms N [--seed S]]
 #include <cerrno>
@@ -50,6 +50,8 @@ int main(int argc, char** argv)
 		};
 		if (a == "--list")
 			opt.list = true;
+		else if (a == "--markdown")
+			opt.markdown = true;
 		else if (a == "--smt2")
 			opt.smt2_dir = next();
 		else if (a == "--timeout") {

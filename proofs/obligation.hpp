@@ -50,6 +50,9 @@ struct Obligation {
 	// QF_BV only: bit-blast straight to SAT instead of the default solver
 	// (faster where the query is a few adders and signed comparisons)
 	bool bitblast = false;
+	// Why a stock solver cannot re-check the exported file within the 10 s
+	// of recheck_smt2.sh, measured (nullptr: both z3 and cvc5 do).
+	const char* recheck_note = nullptr;
 };
 
 // The balancer's decisions on a flat LLC (lb_obligations.cpp).

@@ -14,6 +14,7 @@ struct Options {
 	std::string smt2_dir;            // write each query as NAME.smt2 (and the verdicts) here
 	unsigned timeout_s = 60;         // per solver call
 	bool list = false;               // list the obligations and exit
+	bool markdown = false;           // with list: as the statements table of docs/proofs.md
 };
 
 // 0 iff every obligation expected to hold is PROVED and every expected
