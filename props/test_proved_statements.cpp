@@ -7,15 +7,18 @@
 // model's own decision. Where a premise does not hold the state is only
 // tagged; the TEST_CASEs keep what happens there as regression cases.
 //
-// The statements about runs and waits (O1-O5, O8) are fed to the model by
-// the run-length, lag, weighted and wake-up properties of test_props.cpp
-// (the table in docs/proofs.md says which).
+// The statements about requests and runs (O1-O4, O7's wait, O8) are fed
+// to simulations here too; the lag and weighted bounds (O5) by
+// test_props.cpp's properties 4 and 8 (docs/proofs.md has the table).
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
 #include "model/cfs_rq_state.hpp"
 #include "model/pick_oracle.hpp"
+#include "model/simulation.hpp"
 #include "model/weights.hpp"
+#include "model/workload.hpp"
+#include "props/harness.hpp"
 
 using namespace eevdf;
 
@@ -291,4 +294,187 @@ TEST_CASE("outside the no-overflow precondition the pick can be NULL while an en
 	CHECK(rq.entity_eligible(st.tree_entity(3)));
 	CHECK_FALSE(rq.entity_eligible(st.tree_entity(0)));  // the left subtree's min_vruntime
 	CHECK(rq.pick_eevdf_protect(false) == nullptr);
+}
+
+// wakeup_waker_picked: n = 3-5 entities, any weights (the nice table), with
+// or without PREEMPT_SHORT: a waker P that after the wakeup's update_curr is
+// eligible with a deadline earlier than every other queued entity's (curr
+// included) is the pick of the next resched, whether the wakeup requests it
+// or a later tick does (nothing else happens in between).
+TEST_CASE("wakeup_waker_picked holds on the model: an eligible waker with the earliest deadline is the next pick", "[props]")
+{
+	rc::prop("wakeup_waker_picked", [] {
+		Config cfg = make_config(*find_preset(*rc::gen::element("6.18", "6.18.39", "7.1.5")), 1000);
+		cfg.exact_tree_augments = true;
+		cfg.features.set(Feature::PREEMPT_SHORT, *rc::gen::arbitrary<bool>());
+		cfg.features.set(Feature::RUN_TO_PARITY, *rc::gen::arbitrary<bool>());
+		const u64 v0 = *rc::gen::arbitrary<u64>();
+		const int n = *rc::gen::inRange(3, 6);
+		const int region = *rc::gen::inRange(0, 3);
+		auto ent = [&]() {
+			EntitySpec e;
+			e.nice = *rc::gen::inRange(-20, 20);
+			e.vruntime = v0 + static_cast<u64>(key_in(region));
+			e.deadline = e.vruntime + *rc::gen::inRange<u64>(1, 1ULL << 26);
+			e.custom_slice = *rc::gen::arbitrary<bool>();
+			e.slice = e.custom_slice ? *rc::gen::inRange<u64>(100000, 100000001) : cfg.base_slice_ns;
+			return e;
+		};
+		EntitySpec c = ent();
+		c.exec_start = *rc::gen::inRange<u64>(0, 1ULL << 40);
+		c.vprot = c.vruntime + *rc::gen::inRange<u64>(0, c.deadline - c.vruntime + 1);  // vprot <= d (the checker's `request`)
+		std::vector<EntitySpec> tree;
+		for (int i = 1; i < n; i++)
+			tree.push_back(ent());
+		CfsRqState st(cfg, v0, c.exec_start + *rc::gen::inRange<u64>(0, 5000000), tree);
+		SchedEntity* curr = st.set_curr(c, true);
+		SchedEntity* P = st.tree_entity(st.tree_size() - 1);
+		CfsRq& rq = st.rq();
+		rq.update_curr();
+		rq.need_resched = false;
+		const std::vector<const SchedEntity*> q = queued(st);
+		if (!no_overflow(rq, q)) {
+			RC_TAG("outside the precondition");
+			return;
+		}
+		bool earliest = rq.entity_eligible(P);
+		for (const SchedEntity* se : q)
+			if (se != P)
+				earliest = earliest && wrapped_diff(P->deadline, se->deadline) < 0;
+		RC_PRE(earliest);
+		rq.check_preempt_wakeup_fair(P, WF_TTWU);
+		RC_TAG(rq.need_resched ? "the wakeup preempts" : "a later tick reschedules");
+		for (int tick = 0; !rq.need_resched; tick++) {
+			RC_ASSERT(tick < 1000000);  // protection and the request end within a bounded virtual time
+			rq.clock_task += cfg.tick_ns;
+			rq.entity_tick(false);
+		}
+		RC_ASSERT(rq.pick_eevdf() == P);
+		(void)curr;
+	});
+}
+
+namespace {
+
+// The 6.18 presets, whose update_curr asks for the resched at a renewal or
+// when protection is over (the proofs' rule), with PREEMPT_NONE.
+const KernelPreset& preset_618()
+{
+	return *find_preset(*rc::gen::element("6.18", "6.18.2", "6.18.5", "6.18.17", "6.18.33", "6.18.39"));
+}
+
+// Every request of a nice-0 task on one CPU, among equal slices: from its
+// pick (or, picked alone, from the enqueue that gave it company) to the
+// next __schedule(). The statements bound that time; ticks counts the ticks
+// in between, and `on_tick_pick` whether the pick was at a tick.
+struct Requests : Observer {
+	struct Req {
+		u64 start = 0, end = 0;
+		unsigned ticks = 0;
+		bool on_tick_pick = false;
+	};
+	std::vector<Req> done;
+	bool open = false, alone = false;
+	Req cur;
+	u64 last_tick = ~0ULL;
+	void on_tick(const Simulation&, u64 t, bool hrtick) override
+	{
+		if (hrtick)
+			return;
+		last_tick = t;
+		if (open)
+			cur.ticks++;
+	}
+	void on_schedule(const Simulation& sim, u64 t, int, int next) override
+	{
+		if (open && !alone) {
+			cur.end = t;
+			done.push_back(cur);
+		}
+		open = next != IDLE;
+		alone = sim.cfs_rq().nr_queued < 2;
+		cur = Req{t, 0, 0, last_tick == t};
+	}
+	void on_wakeup(const Simulation& sim, u64 t, int, int, bool) override
+	{
+		if (open && alone && sim.cfs_rq().nr_queued >= 2) {  // company arrives: the bound runs from here
+			alone = false;
+			cur = Req{t, 0, 0, false};
+		}
+	}
+	void on_block(const Simulation&, u64, int task, bool, bool) override
+	{
+		(void)task;
+	}
+};
+
+}  // namespace
+
+// run_length (and run_length_eps, hz1000_3ms), wakeup_wait_bound and
+// nohz_enqueue_bound: a nice-0 curr among entities with equal slices asks
+// for the resched at most r + TICK + J - 1 after its pick (after the enqueue
+// that ends a NO_HZ_FULL stretch alone), whatever wakes meanwhile; and
+// no_extra_tick_2p8ms: at HZ=1000, r <= 2.8 ms and J <= 0.2 ms, a request
+// picked on a tick ends by the 3rd tick.
+TEST_CASE("run_length and wakeup_wait_bound and nohz_enqueue_bound and no_extra_tick_2p8ms hold on simulated requests", "[props]")
+{
+	rc::prop("requests end within r + TICK + J - 1", [] {
+		static const u32 hzs[] = {100, 250, 300, 1000};
+		Config cfg = make_config(preset_618(), hzs[*rc::gen::inRange(0, 4)]);
+		const bool short_slice = cfg.hz == 1000 && *rc::gen::arbitrary<bool>();
+		cfg.base_slice_ns = short_slice ? *rc::gen::inRange<u64>(100000, 2800001) : *rc::gen::inRange<u64>(100000, 100000001);
+		cfg.knobs.tick_jitter = *rc::gen::arbitrary<bool>()
+						? 0
+						: *rc::gen::inRange<u64>(0, short_slice ? 200001 : cfg.tick_ns);
+		cfg.knobs.tick_phase = *rc::gen::inRange<u64>(0, cfg.tick_ns);
+		cfg.features.set(Feature::PREEMPT_SHORT, false);  // wakeup_wait_bound's premise (equal slices make it moot)
+		cfg.features.set(Feature::HRTICK, false);
+		cfg.features.set(Feature::NO_HZ_FULL, *rc::gen::arbitrary<bool>());
+		cfg.seed = *rc::gen::arbitrary<u64>();
+		Workload wl = hogs_workload(*rc::gen::inRange(1, 6), NSEC_PER_SEC);
+		const int sleepers = *rc::gen::inRange(0, 3);
+		for (int i = 0; i < sleepers; i++) {
+			TaskSpec t = looping_task("sleeper" + std::to_string(i),
+						  {Event{Event::Kind::Run, *rc::gen::inRange<u64>(10000, 3000000)},
+						   Event{Event::Kind::Sleep, *rc::gen::inRange<u64>(100000, 60000000)}});
+			t.delay = *rc::gen::inRange<u64>(0, 50000000);
+			wl.tasks.push_back(t);
+		}
+		RC_PRE(wl.tasks.size() >= 2);  // (one hog alone: company comes from a sleeper, or never)
+		Requests r;
+		const std::string why = props::run_checked(cfg, wl, {&r});
+		RC_ASSERT(why.empty());
+		const u64 bound = cfg.base_slice_ns + cfg.tick_ns + cfg.knobs.tick_jitter - 1;
+		for (const Requests::Req& q : r.done) {
+			RC_ASSERT(q.end - q.start <= bound);
+			if (short_slice && q.on_tick_pick)
+				RC_ASSERT(q.ticks <= 3);
+		}
+		RC_TAG(short_slice ? "HZ=1000, r <= 2.8 ms, J <= 0.2 ms" : "any r, HZ, J");
+		RC_TAG(r.done.size() > 100 ? "over 100 requests" : r.done.empty() ? "no request" : "1-100 requests");
+		RC_TAG(cfg.features[Feature::NO_HZ_FULL] ? "NO_HZ_FULL" : "periodic tick");
+	});
+}
+
+// hog_runs_whole_ticks: n = 2-8 nice-0 hogs forked together at t = 0, ticks
+// exactly on the grid, HZ 100/250/300/1000, any r in [0.1, 100] ms: every
+// run lasts exactly ceil(r / TICK) ticks, a task's first ceil((r / 2) / TICK).
+TEST_CASE("hog_runs_whole_ticks holds on the model: equal hogs on exact ticks run whole ticks", "[props]")
+{
+	rc::prop("runs are whole ticks", [] {
+		static const u32 hzs[] = {100, 250, 300, 1000};
+		Config cfg = make_config(preset_618(), hzs[*rc::gen::inRange(0, 4)]);
+		cfg.base_slice_ns = *rc::gen::inRange<u64>(100000, 100000001);
+		cfg.features.set(Feature::HRTICK, false);
+		const int n = *rc::gen::inRange(2, 9);
+		props::SwitchLog log;
+		RC_ASSERT(props::run_checked(cfg, hogs_workload(n, 2 * NSEC_PER_SEC), {&log}).empty());
+		const u64 T = cfg.tick_ns, r = cfg.base_slice_ns, k = (r + T - 1) / T, k0 = (r / 2 + T - 1) / T;
+		std::vector<int> runs(static_cast<size_t>(n), 0);
+		for (size_t i = 0; i + 1 < log.switches.size(); i++) {
+			const int who = log.switches[i].second;
+			const u64 len = log.switches[i + 1].first - log.switches[i].first;
+			RC_ASSERT(len == (runs[static_cast<size_t>(who)]++ == 0 ? k0 : k) * T);
+		}
+	});
 }
