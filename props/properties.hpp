@@ -131,5 +131,10 @@ Testable smp_newidle_pulls(Bugs bugs = {});
 //     every CPU; generated SMP workloads, presets without F7's absolute
 //     protection (6.18.17 .. 6.18.44 excluded).
 Testable smp_vruntime_per_cpu(Bugs bugs = {});
+// 16. Relabelling CPUs (issue 14, item 8): false in general, the kernel
+//     breaks ties by CPU number (F16). With every task pinned to one CPU, one
+//     LLC, no skew_tick, no tick jitter and instant IPIs and idle exits,
+//     permuting the CPU ids permutes every CPU's schedule exactly.
+Testable smp_relabel_pinned(Bugs bugs = {});
 
 }  // namespace eevdf::props

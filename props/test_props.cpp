@@ -102,3 +102,8 @@ TEST_CASE("each CPU starting at its own vruntime origin leaves every CPU's sched
 {
 	rc::prop("vruntime per CPU", smp_vruntime_per_cpu());
 }
+
+TEST_CASE("relabelling the CPUs of pinned tasks relabels every CPU's schedule", "[props][smp]")
+{
+	rc::prop("relabel pinned CPUs", smp_relabel_pinned());
+}

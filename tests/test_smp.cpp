@@ -337,3 +337,22 @@ TEST_CASE("PREEMPT_LAZY leaves a busy remote CPU's wake-up preemption to its nex
 		CHECK(sim.rq(1).ipis == c.ipis);
 	}
 }
+
+// Finding F16: the kernel breaks ties by CPU number, so relabelling the
+// CPUs does not relabel the schedule. Three hogs forked from CPU 0 onto
+// three idle CPUs: find_idlest_group_cpu() keeps the first of the equally
+// idle CPUs, so hog-1 goes to CPU 1 and hog-2 to CPU 2, and a relabelling
+// that swaps CPUs 1 and 2 still puts hog-1 on CPU 1. (props'
+// smp_relabel_pinned states what does hold.)
+TEST_CASE("F16: forked tasks take the lowest-numbered idle CPU, so CPU relabelling is not a symmetry", "[smp]")
+{
+	Simulation sim(smp("6.18", 250, 3), hogs_workload(3, 20 * NSEC_PER_MSEC));
+	SmpRecorder r;
+	run_checked(sim, r);
+	CHECK(sim.tasks()[0].cpu == 0);
+	CHECK(sim.tasks()[1].cpu == 1);
+	CHECK(sim.tasks()[2].cpu == 2);
+	REQUIRE(!r.on(1).empty());
+	CHECK(r.on(1).front().next == 1);
+	CHECK(r.on(2).front().next == 2);
+}
