@@ -101,6 +101,9 @@ Testable pinned_matches_one_cpu(Bugs bugs = {});
 //     travels, and a hog that arrives owed time runs longer (F11,
 //     docs/findings.md). A run while alone on the CPU is not bounded; a
 //     run cut by the end of the simulation counts once already too long.
+//     IPIs add nothing: a handler's time is charged to the task it
+//     interrupts, and a resched IPI only ends a request (the request
+//     property under remote wake-ups, test_proved_statements.cpp).
 Testable smp_hog_run_bound(Bugs bugs = {});
 
 // 13. Wake-up placement (issue 14, item 7), generated workloads as in 10.

@@ -368,6 +368,7 @@ const KernelPreset& preset_618()
 // next __schedule(). The statements bound that time; ticks counts the ticks
 // in between, and `on_tick_pick` whether the pick was at a tick.
 struct Requests : Observer {
+	u32 cpu = 0;  // the CPU whose requests are measured
 	struct Req {
 		u64 start = 0, end = 0;
 		unsigned ticks = 0;
@@ -377,9 +378,9 @@ struct Requests : Observer {
 	bool open = false, alone = false;
 	Req cur;
 	u64 last_tick = ~0ULL;
-	void on_tick(const Simulation&, u64 t, bool hrtick) override
+	void on_tick(const Simulation& sim, u64 t, bool hrtick) override
 	{
-		if (hrtick)
+		if (hrtick || sim.event_cpu() != cpu)
 			return;
 		last_tick = t;
 		if (open)
@@ -387,17 +388,21 @@ struct Requests : Observer {
 	}
 	void on_schedule(const Simulation& sim, u64 t, int, int next) override
 	{
+		if (sim.event_cpu() != cpu)
+			return;
 		if (open && !alone) {
 			cur.end = t;
 			done.push_back(cur);
 		}
 		open = next != IDLE;
-		alone = sim.cfs_rq().nr_queued < 2;
+		alone = sim.cfs_rq(cpu).nr_queued < 2;
 		cur = Req{t, 0, 0, last_tick == t};
 	}
-	void on_wakeup(const Simulation& sim, u64 t, int, int, bool) override
+	void on_wakeup(const Simulation& sim, u64 t, int task, int, bool) override
 	{
-		if (open && alone && sim.cfs_rq().nr_queued >= 2) {  // company arrives: the bound runs from here
+		if (sim.tasks()[static_cast<size_t>(task)].cpu != cpu)
+			return;
+		if (open && alone && sim.cfs_rq(cpu).nr_queued >= 2) {  // company arrives: the bound runs from here
 			alone = false;
 			cur = Req{t, 0, 0, false};
 		}
@@ -476,5 +481,50 @@ TEST_CASE("hog_runs_whole_ticks holds on the model: equal hogs on exact ticks ru
 			const u64 len = log.switches[i + 1].first - log.switches[i].first;
 			RC_ASSERT(len == (runs[static_cast<size_t>(who)]++ == 0 ? k0 : k) * T);
 		}
+	});
+}
+
+// Issue 14, item 3: where IPIs add to the per-CPU bound. On several CPUs
+// the request bound of run_length holds on the CPU IPIs land on: nice-0
+// hogs and a sleeper pinned to CPU 0, the sleeper woken from CPU 1 (a
+// wakelist IPI with TTWU_QUEUE, or a remote enqueue and a resched IPI),
+// any IPI latency and handler cost. A handler's time is charged to the task
+// it interrupts (the kernel without IRQ_TIME_ACCOUNTING), so it counts
+// toward that task's request and adds nothing to its length; a resched IPI
+// can only end a request. Migrations do add (F11, property 12).
+TEST_CASE("on several CPUs the IPIs a busy CPU takes do not lengthen its requests beyond run_length's bound", "[props][smp]")
+{
+	rc::prop("requests under remote wake-ups", [] {
+		static const u32 hzs[] = {100, 250, 300, 1000};
+		Config cfg = make_config(preset_618(), hzs[*rc::gen::inRange(0, 4)], *rc::gen::inRange<u32>(2, 5));
+		cfg.base_slice_ns = *rc::gen::inRange<u64>(100000, 30000001);
+		cfg.knobs.tick_jitter = *rc::gen::arbitrary<bool>() ? 0 : *rc::gen::inRange<u64>(0, cfg.tick_ns);
+		cfg.knobs.ipi_latency = *rc::gen::inRange<u64>(0, 50001);
+		cfg.knobs.wakeup_irq_cost = *rc::gen::inRange<u64>(0, 20001);
+		cfg.features.set(Feature::TTWU_QUEUE, *rc::gen::arbitrary<bool>());
+		cfg.features.set(Feature::PREEMPT_SHORT, false);
+		cfg.features.set(Feature::HRTICK, false);
+		cfg.skew_tick = *rc::gen::arbitrary<bool>();
+		cfg.seed = *rc::gen::arbitrary<u64>();
+		Workload wl = hogs_workload(*rc::gen::inRange(1, 5), 500 * NSEC_PER_MSEC);
+		for (TaskSpec& t : wl.tasks)
+			t.cpus = {0};
+		const int ref = wl.ref("wake");
+		TaskSpec s = looping_task("sleeper", {Event{Event::Kind::Suspend, 0, ref},
+						      Event{Event::Kind::Run, *rc::gen::inRange<u64>(10000, 2000000)}});
+		s.cpus = {0};
+		TaskSpec w = looping_task("waker", {Event{Event::Kind::Run, *rc::gen::inRange<u64>(10000, 1000000)},
+						    Event{Event::Kind::Resume, 0, ref},
+						    Event{Event::Kind::Sleep, *rc::gen::inRange<u64>(100000, 20000000)}});
+		w.cpus = {1};
+		wl.tasks.push_back(s);
+		wl.tasks.push_back(w);
+		Requests r;
+		r.cpu = 0;
+		RC_ASSERT(props::run_checked(cfg, wl, {&r}).empty());
+		const u64 bound = cfg.base_slice_ns + cfg.tick_ns + cfg.knobs.tick_jitter - 1;
+		for (const Requests::Req& q : r.done)
+			RC_ASSERT(q.end - q.start <= bound);
+		RC_TAG(cfg.features[Feature::TTWU_QUEUE] ? "wakelist IPIs" : "remote enqueue + resched IPI");
 	});
 }
