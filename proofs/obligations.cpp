@@ -1124,8 +1124,8 @@ std::vector<Obligation> make_obligations()
 		     "bound at the run's first pick; in real time that is roughly, not provably, (r + TICK + J)(1 + (n-1) "
 		     "W / W_o))",
 		     true, MUT_NO_RESCHED_RENEWAL, nullptr, nullptr});
-	// Measured on this 2-core machine (z3 4.8.12, cvc5 1.0.3), one solver
-	// at a time; the files without a note re-check in both within 5 s.
+	// Measured on this 2-core machine (z3 4.8.12, cvc5 1.0.3), two solver
+	// runs at a time; the files without a note re-check in both within 5 s.
 	const std::pair<const char*, const char*> recheck_notes[] = {
 		{"nohz_enqueue_bound", "cvc5 needs 26 s (unsat); z3 re-checks it in under 2 s"},
 		{"nohz_enqueue_init_shrink", "cvc5 needs 11 s (unsat); z3 5 s"},
