@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
+#include "model/balance.hpp"
 #include "model/cfs_rq_state.hpp"
 #include "model/pick_oracle.hpp"
 #include "model/simulation.hpp"
@@ -526,5 +527,46 @@ TEST_CASE("on several CPUs the IPIs a busy CPU takes do not lengthen its request
 		for (const Requests::Req& q : r.done)
 			RC_ASSERT(q.end - q.start <= bound);
 		RC_TAG(cfg.features[Feature::TTWU_QUEUE] ? "wakelist IPIs" : "remote enqueue + resched IPI");
+	});
+}
+
+// lb_hogs_pct_rule: the flat LLC of two busy CPUs running only nice-0 hogs
+// with converged PELT (load and runnable 1024 per hog, util 1024), n_b >
+// n_l >= 2 (n_b <= 1024): the less loaded CPU's periodic balance finds an
+// imbalance iff 100 n_b > 117 n_l, and then migrate_load by at least 512.
+// On the model's own decision (lb::find_src_group_decide()).
+TEST_CASE("lb_hogs_pct_rule holds on the model's balance decision", "[props][smp]")
+{
+	rc::prop("lb_hogs_pct_rule", [] {
+		const u32 nl = *rc::gen::inRange<u32>(2, 1024);
+		const u32 nb = *rc::gen::inRange<u32>(nl + 1, 1025);
+		auto hogs = [](u32 n) {
+			SgLbStats g;
+			g.sum_nr_running = g.sum_h_nr_running = n;
+			g.group_load = g.group_runnable = 1024ull * n;
+			g.group_util = 1024;
+			g.group_capacity = SCHED_CAPACITY_SCALE;
+			g.group_weight = 1;
+			g.group_type = group_classify(117, false, g);
+			if (g.group_type == GroupType::overloaded)
+				g.avg_load = g.group_load * SCHED_CAPACITY_SCALE / g.group_capacity;
+			return g;
+		};
+		lb::SdLbStats sds;
+		sds.local_stat = hogs(nl);
+		sds.busiest_stat = hogs(nb);
+		sds.local = 0;
+		sds.busiest = 1;
+		sds.total_load = sds.local_stat.group_load + sds.busiest_stat.group_load;
+		sds.total_capacity = 2 * SCHED_CAPACITY_SCALE;
+		sds.local_cores = sds.busiest_cores = 1;
+		lb::ImbalanceEnv env{CPU_NOT_IDLE, SD_SHARE_LLC, 117, lb::MigrationType::load, 0};
+		const bool found = lb::find_src_group_decide(env, sds);
+		RC_ASSERT(found == (100 * nb > 117 * nl));
+		if (found) {
+			RC_ASSERT(env.migration_type == lb::MigrationType::load);
+			RC_ASSERT(env.imbalance >= 512);
+		}
+		RC_TAG(found ? "imbalance found" : "balanced");
 	});
 }
