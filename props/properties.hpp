@@ -139,5 +139,13 @@ Testable smp_vruntime_per_cpu(Bugs bugs = {});
 //     LLC, no skew_tick, no tick jitter and instant IPIs and idle exits,
 //     permuting the CPU ids permutes every CPU's schedule exactly.
 Testable smp_relabel_pinned(Bugs bugs = {});
+// 17. Work conservation beyond the newidle balance (issue 14, item 4): on
+//     two CPUs of one LLC, no affinity, NO_HZ_FULL and HRTICK off, no
+//     jitter, newidle on or gated off by its cost, a CPU stays idle while
+//     the other has h_nr_runnable >= 2 and a movable waiting task for at
+//     most (3 + 3 ij) TICK + IPI latency + idle exit, ij =
+//     msecs_to_jiffies(4 ms): the nohz kick, the idle pass and two
+//     cache-hot failures (derived in smp_properties.cpp). Not stated for N > 2.
+Testable smp_idle_while_work(Bugs bugs = {});
 
 }  // namespace eevdf::props

@@ -8,6 +8,7 @@
 #include <vector>
 #include <rapidcheck.h>
 
+#include "model/balance.hpp"
 #include "model/check.hpp"
 #include "model/select_task_rq_fair.hpp"
 #include "props/bounds.hpp"
@@ -485,6 +486,110 @@ Testable smp_relabel_pinned(Bugs bugs)
 				fail("smp_relabel_pinned", bugs, cfg, wl,
 				     "relabelling CPU " + std::to_string(c) + " as " + std::to_string(pi[c]) +
 					     " changed its schedule (tasks pinned, one LLC)");
+	};
+}
+
+}  // namespace eevdf::props
+
+namespace eevdf::props {
+namespace {
+
+// Work conservation beyond the newidle balance (property 17, issue 14
+// item 4). The longest stretch during which a CPU d is idle while the other
+// CPU b has h_nr_runnable >= 2 and a waiting task that may move to d (not
+// running, not delayed, allowed on d).
+//
+// The bound, derived from 6.18's fair.c for two CPUs of one LLC, no task
+// affinity, NO_HZ_FULL and HRTICK off, no tick jitter. The MC domain spans
+// 2 CPUs: balance_interval between min_interval = 2 ms and max_interval =
+// 4 ms (it doubles after a failed pass), ij = msecs_to_jiffies(4 ms)
+// jiffies at most between two passes of d, cache_nice_tries = 1. The idle
+// d has no tick; b, with two tasks, ticks every TICK. At a tick of b,
+// nohz_balancer_kick() kicks the ILB, d (the only idle CPU), once jiffies
+// reach nohz.next_balance, which is at most d's rq->next_balance (<= its
+// last pass + ij) or the jiffy after the last kick. The kick reaches d after
+// the IPI latency and its idle exit; _nohz_idle_balance() then runs d's
+// CPU_IDLE pass when it is due, and the pass finds migrate_task
+// (lb_idle_pulls) with the waiting task movable unless it is cache hot
+// (ran within 500 us); a hot task moves once nr_balance_failed >
+// cache_nice_tries, so the third pass moves one at the latest. The first
+// pass comes within TICK + ij TICK, each next within (ij + 1) TICK:
+//   B = (3 + 3 ij) TICK + ipi_latency + idle_exit_latency,
+// 6 TICK at HZ 100 and 250, 9 at 300, 15 at 1000. A newidle pass, on or
+// gated off by its cost, only comes earlier. Measured over 3000 cases, the
+// longest stretches were 2.99, 2.51, 2.90 and 5.23 TICK (HZ 100, 250, 300,
+// 1000).
+struct IdleWhileWork : Observer {
+	u64 since[2] = {0, 0};
+	bool on[2] = {false, false};
+	u64 longest = 0, stretches = 0;
+	static bool condition(const Simulation& sim, u32 d)
+	{
+		const u32 b = 1 - d;
+		if (!sim.rq(d).idle_cpu() || sim.rq(b).h_nr_runnable() < 2)
+			return false;
+		for (const Task& p : sim.tasks())
+			if (p.cpu == b && p.se.on_rq && !p.se.sched_delayed && sim.rq(b).cfs.curr != &p.se && p.cpus_ptr.test(d))
+				return true;
+		return false;
+	}
+	void on_event(const Simulation& sim, u64 t) override
+	{
+		for (u32 d = 0; d < 2; d++) {
+			const bool c = condition(sim, d);
+			if (c && !on[d])
+				since[d] = t;
+			if (!c && on[d]) {
+				longest = std::max(longest, t - since[d]);
+				stretches++;
+			}
+			on[d] = c;
+		}
+	}
+	// A stretch still open at the end counts up to the end.
+	void finish(u64 end)
+	{
+		for (u32 d = 0; d < 2; d++)
+			if (on[d]) {
+				longest = std::max(longest, end - since[d]);
+				stretches++;
+			}
+	}
+};
+
+}  // namespace
+
+Testable smp_idle_while_work(Bugs bugs)
+{
+	return [=] {
+		const char* names[] = {"6.15", "6.18", "6.18.39"};
+		Config cfg = make_config(*find_preset(*rc::gen::elementOf(std::vector<const char*>(names, names + 3))),
+					 *rc::gen::element<u32>(100, 250, 300, 1000), 2, bugs);
+		cfg.features.set(Feature::HRTICK, false);
+		cfg.features.set(Feature::NI_RANDOM, false);
+		cfg.knobs.ipi_latency = *rc::gen::inRange<u64>(0, 100 * US);
+		cfg.knobs.idle_exit_latency = *rc::gen::inRange<u64>(0, 100 * US);
+		// a pass costing more than any avg_idle gates the newidle balance off
+		const bool newidle_off = *rc::gen::arbitrary<bool>();
+		cfg.knobs.balance_cost = newidle_off ? 100 * MS : 0;
+		Workload wl = *gen_workload();
+		for (const TaskSpec& t : wl.tasks)
+			for (const Phase& ph : t.phases)
+				for (const Event& e : ph.events)
+					RC_PRE(e.kind != Event::Kind::SetAffinity);
+		IdleWhileWork w;
+		const std::string bad = run_checked(cfg, wl, {&w});
+		if (!bad.empty())
+			fail("smp_idle_while_work", bugs, cfg, wl, bad);
+		w.finish(wl.duration);
+		const u64 T = cfg.tick_ns, ij = lb::msecs_to_jiffies(4, cfg.hz);
+		const u64 bound = (3 + 3 * ij) * T + cfg.knobs.ipi_latency + cfg.knobs.idle_exit_latency;
+		if (w.longest > bound)
+			fail("smp_idle_while_work", bugs, cfg, wl,
+			     "a CPU stayed idle for " + std::to_string(w.longest) + " ns while the other had a movable task waiting; "
+			     "bound " + std::to_string(bound) + " ns");
+		RC_TAG(newidle_off ? "newidle gated off" : "newidle on");
+		RC_TAG(w.stretches ? "idle with work elsewhere occurred" : "never idle with work elsewhere");
 	};
 }
 
