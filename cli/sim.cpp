@@ -10,6 +10,7 @@
 #include "cli/plots.hpp"
 #include "cli/record.hpp"
 #include "cli/report.hpp"
+#include "io/output_file.hpp"
 #include "io/rtapp.hpp"
 #include "model/check.hpp"
 #include "model/metrics.hpp"
@@ -138,26 +139,31 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	}
 	metrics.finish(sim);
 	rec.finish(sim);
+	// Every output file of the run, whole or not at all together, before
+	// anything goes to stdout.
+	OutputSet outs;
 	if (!so.trace.empty())
-		write_file_atomic(so.trace, trace.text(), "--trace");
+		outs.add(so.trace, trace.text(), "--trace");
 	if (!so.timehist.empty())
-		write_file_atomic(so.timehist, format_timehist(rec), "--timehist");
+		outs.add(so.timehist, format_timehist(rec), "--timehist");
 	if (!so.latency.empty())
-		write_file_atomic(so.latency, format_latency(rec), "--latency");
+		outs.add(so.latency, format_latency(rec), "--latency");
 	if (!so.csv.empty())
-		write_file_atomic(so.csv, format_csv(rec), "--csv");
+		outs.add(so.csv, format_csv(rec), "--csv");
 	if (!so.map.empty())
-		write_file_atomic(so.map, format_sched_map(rec), "--map");
+		outs.add(so.map, format_sched_map(rec), "--map");
 	if (!so.chrome.empty())
-		write_file_atomic(so.chrome, format_chrome(rec, process_name(cfg)), "--chrome");
+		outs.add(so.chrome, format_chrome(rec, process_name(cfg)), "--chrome");
 	if (!so.svg_lag.empty())
-		write_file_atomic(so.svg_lag, lag_figure(rec, "Lag and vruntime, " + process_name(cfg)), "--svg-lag");
+		outs.add(so.svg_lag, lag_figure(rec, "Lag and vruntime, " + process_name(cfg)), "--svg-lag");
 	std::string schbench;
 	if (so.want_schbench) {
 		schbench = format_schbench(total_metrics(metrics).wakeup_latency, sim.now());
 		if (so.schbench != "-")
-			write_file_atomic(so.schbench, schbench, "--schbench");
+			outs.add(so.schbench, schbench, "--schbench");
 	}
+	if (const std::string err = outs.commit(); !err.empty())
+		throw UsageError(err);
 	const Report r{sim, metrics};
 	std::cout << (so.json ? format_json(r) : format_table(r));
 	if (so.want_schbench && so.schbench == "-")

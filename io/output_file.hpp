@@ -5,11 +5,33 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace eevdf {
 
 // Returns false (and leaves no PATH.tmp behind) when the file cannot be
 // written.
 bool write_output_file(const std::string& path, const std::string& text);
+
+// The several output files of one run, whole or not at all together: each
+// text goes to its PATH.tmp first, and only when every one is complete are
+// they renamed over their paths. If one cannot be written no PATH changes
+// and no PATH.tmp is left. (The renames are not one atomic step: one that
+// fails after others succeeded, which a full disk cannot cause, is
+// reported with the files already replaced.)
+class OutputSet {
+public:
+	// flag names the option in errors; a path given twice is refused.
+	void add(const std::string& path, std::string text, const std::string& flag);
+	// "" when every file was written, else what failed ("--csv: cannot write 'x'").
+	std::string commit();
+
+private:
+	struct Out {
+		std::string path, text, flag;
+	};
+	std::vector<Out> outs_;
+	std::string error_;
+};
 
 }  // namespace eevdf

@@ -147,6 +147,16 @@ EEVDF_PROBE="$tmp/fakeprobe" expect_exit 2 "the probe's output is not the JSON i
 
 # An unwritable trace path fails cleanly and leaves nothing behind.
 expect_exit 2 "cannot write" sim --hogs 2 --duration 10ms --trace "$tmp/no/such/dir/t.trace"
+# Several outputs are whole or not at all together: one that cannot be
+# written leaves none of them (nor a .tmp), and nothing on stdout.
+expect_exit 2 "^eevdf: --csv: cannot write '$tmp/no/such/dir/r.csv'" sim --hogs 2 --duration 10ms \
+	--trace "$tmp/set.trace" --timehist "$tmp/set.th" --csv "$tmp/no/such/dir/r.csv"
+check "a failed output set leaves no file behind" [ ! -e "$tmp/set.trace" -a ! -e "$tmp/set.trace.tmp" -a ! -e "$tmp/set.th" -a ! -e "$tmp/set.th.tmp" ]
+check "a failed output set prints no report" [ ! -s "$tmp/out" ]
+expect_exit 2 "'$tmp/same' is also the file of --trace" sim --hogs 2 --duration 10ms --trace "$tmp/same" --csv "$tmp/same"
+check "two outputs to one file write neither" [ ! -e "$tmp/same" ]
+"$eevdf" sim --hogs 2 --duration 10ms --trace "$tmp/ok.trace" --csv "$tmp/ok.csv" >/dev/null
+check "a good output set writes every file" [ -s "$tmp/ok.trace" -a -s "$tmp/ok.csv" -a ! -e "$tmp/ok.csv.tmp" ]
 
 echo "cli: $pass passed, $failures failed"
 [ "$failures" -eq 0 ]
