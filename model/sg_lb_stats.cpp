@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "model/sg_lb_stats.hpp"
 
+#include "model/pelt.hpp"
+
 namespace eevdf {
 
 bool group_has_capacity(u32 imbalance_pct, const SgLbStats& sgs)
@@ -36,6 +38,20 @@ GroupType group_classify(u32 imbalance_pct, bool sg_imbalanced, const SgLbStats&
 	if (!group_has_capacity(imbalance_pct, sgs))
 		return GroupType::fully_busy;
 	return GroupType::has_spare;
+}
+
+SgLbStats converged_hog_group(u32 n, u32 imbalance_pct)
+{
+	SgLbStats g;
+	g.sum_nr_running = g.sum_h_nr_running = n;
+	g.group_load = g.group_runnable = 1024ull * n;
+	g.group_util = 1024;
+	g.group_capacity = SCHED_CAPACITY_SCALE;
+	g.group_weight = 1;
+	g.group_type = group_classify(imbalance_pct, false, g);
+	if (g.group_type == GroupType::overloaded)
+		g.avg_load = g.group_load * SCHED_CAPACITY_SCALE / g.group_capacity;
+	return g;
 }
 
 }  // namespace eevdf

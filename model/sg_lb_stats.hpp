@@ -46,5 +46,9 @@ bool group_has_capacity(u32 imbalance_pct, const SgLbStats& sgs);
 bool group_is_overloaded(u32 imbalance_pct, const SgLbStats& sgs);
 // group_classify(); sg_imbalanced: sgc->imbalance of the group.
 GroupType group_classify(u32 imbalance_pct, bool sg_imbalanced, const SgLbStats& sgs);
+// The stats update_sg_lb_stats() gathers for one CPU's group running n
+// nice-0 hogs with converged PELT (load and runnable 1024 per hog, util
+// 1024): the input of the balance proofs and their properties.
+SgLbStats converged_hog_group(u32 n, u32 imbalance_pct);
 
 }  // namespace eevdf

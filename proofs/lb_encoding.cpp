@@ -116,18 +116,7 @@ u64 check_lb_encoding(u64 cases, u64 seed, std::ostream& out, unsigned mutation)
 		};
 		// Every fourth case: two CPUs of nice-0 hogs with converged signals,
 		// counts on both sides of the imbalance_pct rule (6 vs 7, 100 vs 117).
-		auto hogs = [&](u32 n) {
-			SgLbStats g;
-			g.sum_nr_running = g.sum_h_nr_running = n;
-			g.group_load = g.group_runnable = 1024ull * n;
-			g.group_util = 1024;
-			g.group_capacity = CAPACITY;
-			g.group_weight = 1;
-			g.group_type = group_classify(PCT, false, g);
-			if (g.group_type == GroupType::overloaded)
-				g.avg_load = g.group_load * SCHED_CAPACITY_SCALE / g.group_capacity;
-			return g;
-		};
+		auto hogs = [&](u32 n) { return converged_hog_group(n, PCT); };
 		const bool idle = pick(1);
 		lb::SdLbStats sds;
 		if (pick(3) == 0) {

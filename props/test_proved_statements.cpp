@@ -540,18 +540,7 @@ TEST_CASE("lb_hogs_pct_rule holds on the model's balance decision", "[props][smp
 	rc::prop("lb_hogs_pct_rule", [] {
 		const u32 nl = *rc::gen::inRange<u32>(2, 1024);
 		const u32 nb = *rc::gen::inRange<u32>(nl + 1, 1025);
-		auto hogs = [](u32 n) {
-			SgLbStats g;
-			g.sum_nr_running = g.sum_h_nr_running = n;
-			g.group_load = g.group_runnable = 1024ull * n;
-			g.group_util = 1024;
-			g.group_capacity = SCHED_CAPACITY_SCALE;
-			g.group_weight = 1;
-			g.group_type = group_classify(117, false, g);
-			if (g.group_type == GroupType::overloaded)
-				g.avg_load = g.group_load * SCHED_CAPACITY_SCALE / g.group_capacity;
-			return g;
-		};
+		auto hogs = [](u32 n) { return converged_hog_group(n, 117); };
 		lb::SdLbStats sds;
 		sds.local_stat = hogs(nl);
 		sds.busiest_stat = hogs(nb);
