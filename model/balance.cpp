@@ -1342,6 +1342,19 @@ void calculate_imbalance(ImbalanceEnv& env, SdLbStats& sds)
 					 SCHED_CAPACITY_SCALE);
 }
 
+SdLbStats two_cpu_lb_stats(const SgLbStats& local, const SgLbStats& busiest)
+{
+	SdLbStats sds;
+	sds.local_stat = local;
+	sds.busiest_stat = busiest;
+	sds.local = 0;
+	sds.busiest = 1;
+	sds.total_load = local.group_load + busiest.group_load;
+	sds.total_capacity = local.group_capacity + busiest.group_capacity;
+	sds.local_cores = sds.busiest_cores = 1;
+	return sds;
+}
+
 bool find_src_group_decide(ImbalanceEnv& env, SdLbStats& sds)
 {
 	const SgLbStats& busiest = sds.busiest_stat;

@@ -125,6 +125,9 @@ void calculate_imbalance(ImbalanceEnv& env, SdLbStats& sds);
 // true with env.imbalance/migration_type set when there is something to
 // move (the kernel returns sds.busiest), false when balanced.
 bool find_src_group_decide(ImbalanceEnv& env, SdLbStats& sds);
+// The sd_lb_stats update_sd_lb_stats() leaves for the MC domain of two
+// CPUs of one core each: group 0 local, group 1 busiest.
+SdLbStats two_cpu_lb_stats(const SgLbStats& local, const SgLbStats& busiest);
 // update_idle_cpu_scan()'s value: how many CPUs of an LLC of llc_weight
 // select_idle_cpu() may scan at this sum of utilisation.
 u32 idle_cpu_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct);

@@ -122,17 +122,11 @@ u64 check_lb_encoding(u64 cases, u64 seed, std::ostream& out, unsigned mutation)
 		if (pick(3) == 0) {
 			static constexpr u32 pairs[][2] = {{6, 7}, {5, 6}, {100, 117}, {100, 118}, {1, 2}, {2, 3}};
 			const auto& pr = pairs[pick(5)];
-			sds.local_stat = hogs(pr[0]);
-			sds.busiest_stat = hogs(pr[1]);
+			sds = lb::two_cpu_lb_stats(hogs(pr[0]), hogs(pr[1]));
 		} else {
-			sds.local_stat = group(idle && pick(1));
-			sds.busiest_stat = group(false);
+			const SgLbStats local = group(idle && pick(1));
+			sds = lb::two_cpu_lb_stats(local, group(false));
 		}
-		sds.local = 0;
-		sds.busiest = 1;
-		sds.total_load = sds.local_stat.group_load + sds.busiest_stat.group_load;
-		sds.total_capacity = 2 * CAPACITY;
-		sds.local_cores = sds.busiest_cores = 1;
 		lb::ImbalanceEnv env{idle ? CPU_NEWLY_IDLE : CPU_NOT_IDLE, SD_SHARE_LLC, static_cast<u32>(PCT),
 				     lb::MigrationType::load, 0};
 		const SgLbStats l = sds.local_stat, b = sds.busiest_stat;

@@ -25,4 +25,12 @@ void fail(const std::string& property, Bugs bugs, const Config& cfg, const Workl
 	RC_FAIL(why + "\ncounterexample: " + file + "\nreplay: eevdf sim " + file + " " + command_line_flags(cfg));
 }
 
+void run_or_fail(const std::string& property, Bugs bugs, const Config& cfg, const Workload& wl,
+		 std::vector<Observer*> extra)
+{
+	const std::string bad = run_checked(cfg, wl, std::move(extra));
+	if (!bad.empty())
+		fail(property, bugs, cfg, wl, bad);
+}
+
 }  // namespace eevdf::props

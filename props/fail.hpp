@@ -3,9 +3,11 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "model/bugs.hpp"
 #include "model/config.hpp"
+#include "model/observer.hpp"
 #include "model/workload.hpp"
 
 namespace eevdf::props {
@@ -15,5 +17,10 @@ namespace eevdf::props {
 // replays it.
 [[noreturn]] void fail(const std::string& property, Bugs bugs, const Config& cfg, const Workload& wl,
 		       const std::string& why);
+
+// Runs the workload under the invariant checker (and `extra` observers),
+// failing the property as fail() does on the first violation.
+void run_or_fail(const std::string& property, Bugs bugs, const Config& cfg, const Workload& wl,
+		 std::vector<Observer*> extra = {});
 
 }  // namespace eevdf::props

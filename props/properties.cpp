@@ -45,9 +45,7 @@ Workload run_hogs(const std::string& name, Bugs bugs, const Config& cfg, int n, 
 {
 	Workload wl = equal_hogs(n, nice, 0);
 	wl.duration = hog_duration(cfg, n);
-	const std::string bad = run_checked(cfg, wl, {&watch});
-	if (!bad.empty())
-		fail(name, bugs, cfg, wl, bad);
+	run_or_fail(name, bugs, cfg, wl, {&watch});
 	return wl;
 }
 
@@ -90,9 +88,7 @@ Testable checker_holds(Bugs bugs)
 		Config cfg = *gen_config();
 		cfg.bugs = bugs;
 		const Workload wl = *gen_workload();
-		const std::string bad = run_checked(cfg, wl);
-		if (!bad.empty())
-			fail("checker_holds", bugs, cfg, wl, bad);
+		run_or_fail("checker_holds", bugs, cfg, wl);
 	};
 }
 
@@ -139,10 +135,8 @@ Testable slice_below_tick_is_irrelevant(Bugs bugs)
 		const int n = *rc::gen::inRange(1, 9);
 		const Workload wl = equal_hogs(n, *rc::gen::inRange(-20, 20), 60 * a.tick_ns);
 		SwitchLog la, lb;
-		const std::string bad = run_checked(a, wl, {&la});
-		if (!bad.empty())
-			fail("slice_below_tick", bugs, a, wl, bad);
-		run_checked(b, wl, {&lb});
+		run_or_fail("slice_below_tick", bugs, a, wl, {&la});
+		run_or_fail("slice_below_tick", bugs, b, wl, {&lb});
 		if (la.switches != lb.switches)
 			fail("slice_below_tick", bugs, a, wl,
 			     "slices " + std::to_string(a.base_slice_ns) + " and " + std::to_string(b.base_slice_ns) +
@@ -175,9 +169,7 @@ Testable weighted_hog_bounds(Bugs bugs)
 			wl.tasks[i].nice = nices[i];
 		wl.duration = hog_duration(cfg, n);
 		WeightedWatch watch(cfg, nices);
-		const std::string bad = run_checked(cfg, wl, {&watch});
-		if (!bad.empty())
-			fail("weighted_hog_bounds", bugs, cfg, wl, bad);
+		run_or_fail("weighted_hog_bounds", bugs, cfg, wl, {&watch});
 		if (!watch.bad.empty())
 			fail("weighted_hog_bounds", bugs, cfg, wl, watch.bad);
 	};
@@ -245,10 +237,8 @@ Testable relabel_tasks(Bugs bugs)
 		for (size_t i = 0; i < perm.size(); i++)
 			moved.tasks[perm[i]] = wl.tasks[i];
 		SwitchLog a, b;
-		const std::string bad = run_checked(cfg, wl, {&a});
-		if (!bad.empty())
-			fail("relabel_tasks", bugs, cfg, wl, bad);
-		run_checked(cfg, moved, {&b});
+		run_or_fail("relabel_tasks", bugs, cfg, wl, {&a});
+		run_or_fail("relabel_tasks", bugs, cfg, moved, {&b});
 		bool same = a.switches.size() == b.switches.size();
 		for (size_t k = 0; same && k < a.switches.size(); k++) {
 			const int next = a.switches[k].second;
@@ -275,12 +265,8 @@ Testable vruntime_shift(Bugs bugs)
 		Config shifted = cfg;
 		shifted.vruntime_origin = *rc::gen::arbitrary<u64>();
 		SwitchLog a, b;
-		const std::string bad = run_checked(cfg, wl, {&a});
-		if (!bad.empty())
-			fail("vruntime_shift", bugs, cfg, wl, bad);
-		const std::string bad2 = run_checked(shifted, wl, {&b});
-		if (!bad2.empty())
-			fail("vruntime_shift", bugs, shifted, wl, bad2);
+		run_or_fail("vruntime_shift", bugs, cfg, wl, {&a});
+		run_or_fail("vruntime_shift", bugs, shifted, wl, {&b});
 		if (a.switches != b.switches)
 			fail("vruntime_shift", bugs, cfg, wl,
 			     "moving v0 from " + std::to_string(cfg.vruntime_origin) + " to " +
@@ -314,10 +300,8 @@ Testable time_scaling(Bugs bugs)
 		const Workload wa = equal_hogs(n, 0, 200 * MS);
 		const Workload wb = equal_hogs(n, 0, k * 200 * MS);
 		SwitchLog la, lb;
-		const std::string bad = run_checked(a, wa, {&la});
-		if (!bad.empty())
-			fail("time_scaling", bugs, a, wa, bad);
-		run_checked(b, wb, {&lb});
+		run_or_fail("time_scaling", bugs, a, wa, {&la});
+		run_or_fail("time_scaling", bugs, b, wb, {&lb});
 		bool same = la.switches.size() == lb.switches.size();
 		for (size_t i = 0; same && i < la.switches.size(); i++)
 			same = lb.switches[i].first == k * la.switches[i].first && lb.switches[i].second == la.switches[i].second;

@@ -30,9 +30,7 @@ Testable smp_checker_holds(Bugs bugs)
 		Config cfg = *gen_smp_config();
 		cfg.bugs = bugs;
 		const Workload wl = *gen_smp_workload(cfg.cpus);
-		const std::string bad = run_checked(cfg, wl);
-		if (!bad.empty())
-			fail("smp_checker_holds", bugs, cfg, wl, bad);
+		run_or_fail("smp_checker_holds", bugs, cfg, wl);
 	};
 }
 
@@ -149,9 +147,7 @@ Testable smp_hog_run_bound(Bugs bugs)
 		const Workload wl = equal_hogs(n, 0, *rc::gen::inRange<u64>(50, 501) * MS);
 		SharedRuns runs;
 		runs.bound = hog_run_bound(cfg, false);
-		const std::string bad = run_checked(cfg, wl, {&runs});
-		if (!bad.empty())
-			fail("smp_hog_run_bound", bugs, cfg, wl, bad);
+		run_or_fail("smp_hog_run_bound", bugs, cfg, wl, {&runs});
 		runs.finish(wl.duration);
 		if (!runs.bad.empty())
 			fail("smp_hog_run_bound", bugs, cfg, wl, runs.bad);
@@ -299,9 +295,7 @@ Testable smp_wakeup_placement(Bugs bugs)
 		cfg.bugs = bugs;
 		const Workload wl = *gen_smp_workload(cfg.cpus);
 		WakePlacement w;
-		const std::string bad = run_checked(cfg, wl, {&w});
-		if (!bad.empty())
-			fail("smp_wakeup_placement", bugs, cfg, wl, bad);
+		run_or_fail("smp_wakeup_placement", bugs, cfg, wl, {&w});
 		if (!w.bad.empty())
 			fail("smp_wakeup_placement", bugs, cfg, wl, w.bad);
 		RC_TAG(w.checked_a > 0 ? "idle prev" : "no idle prev", w.checked_b > 0 ? "scan" : "no scan");
@@ -377,9 +371,7 @@ Testable smp_newidle_pulls(Bugs bugs)
 		cfg.skew_tick = g.skew_tick;
 		const Workload wl = *gen_smp_workload(2);
 		NewidleIdle w;
-		const std::string bad = run_checked(cfg, wl, {&w});
-		if (!bad.empty())
-			fail("smp_newidle_pulls", bugs, cfg, wl, bad);
+		run_or_fail("smp_newidle_pulls", bugs, cfg, wl, {&w});
 		if (!w.bad.empty())
 			fail("smp_newidle_pulls", bugs, cfg, wl, w.bad);
 		RC_CLASSIFY(w.checked > 0, "went idle beside two runnable");
@@ -407,12 +399,8 @@ Testable smp_vruntime_per_cpu(Bugs bugs)
 		shifted.vruntime_origin = *rc::gen::arbitrary<u64>();
 		shifted.vruntime_origin_step = *rc::gen::arbitrary<u64>();
 		CpuSwitchLog la, lb;
-		const std::string bad = run_checked(cfg, wl, {&la});
-		if (!bad.empty())
-			fail("smp_vruntime_per_cpu", bugs, cfg, wl, bad);
-		const std::string bad2 = run_checked(shifted, wl, {&lb});
-		if (!bad2.empty())
-			fail("smp_vruntime_per_cpu", bugs, shifted, wl, bad2);
+		run_or_fail("smp_vruntime_per_cpu", bugs, cfg, wl, {&la});
+		run_or_fail("smp_vruntime_per_cpu", bugs, shifted, wl, {&lb});
 		const auto& a = la.switches;
 		const auto& b = lb.switches;
 		if (a != b) {
@@ -467,12 +455,8 @@ Testable smp_relabel_pinned(Bugs bugs)
 		for (TaskSpec& t : moved.tasks)
 			t.cpus = {pi[t.cpus[0]]};
 		CpuSwitchLog la, lb;
-		const std::string bad = run_checked(cfg, wl, {&la});
-		if (!bad.empty())
-			fail("smp_relabel_pinned", bugs, cfg, wl, bad);
-		const std::string bad2 = run_checked(cfg, moved, {&lb});
-		if (!bad2.empty())
-			fail("smp_relabel_pinned", bugs, cfg, moved, bad2);
+		run_or_fail("smp_relabel_pinned", bugs, cfg, wl, {&la});
+		run_or_fail("smp_relabel_pinned", bugs, cfg, moved, {&lb});
 		// per CPU, in time order: c's switches in the first run are pi(c)'s in the second
 		auto per_cpu = [&](const CpuSwitchLog& l, u32 cpu) {
 			std::vector<std::pair<u64, int>> v;
@@ -578,9 +562,7 @@ Testable smp_idle_while_work(Bugs bugs)
 				for (const Event& e : ph.events)
 					RC_PRE(e.kind != Event::Kind::SetAffinity);
 		IdleWhileWork w;
-		const std::string bad = run_checked(cfg, wl, {&w});
-		if (!bad.empty())
-			fail("smp_idle_while_work", bugs, cfg, wl, bad);
+		run_or_fail("smp_idle_while_work", bugs, cfg, wl, {&w});
 		w.finish(wl.duration);
 		const u64 T = cfg.tick_ns, ij = lb::msecs_to_jiffies(4, cfg.hz);
 		const u64 bound = (3 + 3 * ij) * T + cfg.knobs.ipi_latency + cfg.knobs.idle_exit_latency;

@@ -92,3 +92,13 @@ TEST_CASE("the per-CPU vruntime property catches a migration that keeps absolute
 {
 	CHECK(catches(smp_vruntime_per_cpu(bug(Bug::MIGRATE_KEEPS_VRUNTIME))));
 }
+
+TEST_CASE("the CPU-relabelling property catches eligibility off by one (through its invariant check)", "[mutations][smp]")
+{
+	CHECK(catches(smp_relabel_pinned(bug(Bug::ELIGIBLE_STRICT))));
+}
+
+TEST_CASE("the idle-while-work property catches eligibility off by one (through its invariant check)", "[mutations][smp]")
+{
+	CHECK(catches(smp_idle_while_work(bug(Bug::ELIGIBLE_STRICT))));
+}

@@ -328,7 +328,7 @@ TEST_CASE("wakeup_waker_picked holds on the model: an eligible waker with the ea
 		for (int i = 1; i < n; i++)
 			tree.push_back(ent());
 		CfsRqState st(cfg, v0, c.exec_start + *rc::gen::inRange<u64>(0, 5000000), tree);
-		SchedEntity* curr = st.set_curr(c, true);
+		st.set_curr(c, true);
 		SchedEntity* P = st.tree_entity(st.tree_size() - 1);
 		CfsRq& rq = st.rq();
 		rq.update_curr();
@@ -351,7 +351,6 @@ TEST_CASE("wakeup_waker_picked holds on the model: an eligible waker with the ea
 			rq.entity_tick(false);
 		}
 		RC_ASSERT(rq.pick_eevdf() == P);
-		(void)curr;
 	});
 }
 
@@ -407,10 +406,6 @@ struct Requests : Observer {
 			alone = false;
 			cur = Req{t, 0, 0, false};
 		}
-	}
-	void on_block(const Simulation&, u64, int task, bool, bool) override
-	{
-		(void)task;
 	}
 };
 
@@ -540,15 +535,7 @@ TEST_CASE("lb_hogs_pct_rule holds on the model's balance decision", "[props][smp
 	rc::prop("lb_hogs_pct_rule", [] {
 		const u32 nl = *rc::gen::inRange<u32>(2, 1024);
 		const u32 nb = *rc::gen::inRange<u32>(nl + 1, 1025);
-		auto hogs = [](u32 n) { return converged_hog_group(n, 117); };
-		lb::SdLbStats sds;
-		sds.local_stat = hogs(nl);
-		sds.busiest_stat = hogs(nb);
-		sds.local = 0;
-		sds.busiest = 1;
-		sds.total_load = sds.local_stat.group_load + sds.busiest_stat.group_load;
-		sds.total_capacity = 2 * SCHED_CAPACITY_SCALE;
-		sds.local_cores = sds.busiest_cores = 1;
+		lb::SdLbStats sds = lb::two_cpu_lb_stats(converged_hog_group(nl, 117), converged_hog_group(nb, 117));
 		lb::ImbalanceEnv env{CPU_NOT_IDLE, SD_SHARE_LLC, 117, lb::MigrationType::load, 0};
 		const bool found = lb::find_src_group_decide(env, sds);
 		RC_ASSERT(found == (100 * nb > 117 * nl));
