@@ -158,6 +158,8 @@ int main(int argc, char** argv)
 		{"smp_wakeup_placement", props::smp_wakeup_placement},
 		{"smp_newidle_pulls", props::smp_newidle_pulls},
 		{"smp_vruntime_per_cpu", props::smp_vruntime_per_cpu, SMP_PROP_CASES},
+		{"smp_relabel_pinned", props::smp_relabel_pinned},
+		{"smp_idle_while_work", props::smp_idle_while_work},
 	};
 
 	std::printf("# The bug zoo\n\n"

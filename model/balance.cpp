@@ -728,6 +728,13 @@ namespace {
 
 using lb::update_newidle_stats;
 
+// 155213a2aed4's bump: the 6.17 .. 6.18.2 presets, or Bug::NEWIDLE_BUMP on
+// any other.
+bool newidle_bump(const Simulation& sim)
+{
+	return paths(sim).newidle_bump_on_failure || sim.config().bugs[Bug::NEWIDLE_BUMP];
+}
+
 // update_newidle_cost(): the domain's max newidle cost, decayed by 253/256
 // at most once a second. With the 6.17 bump it is capped at
 // migration_cost + 200 ns. The success statistics are 6.18.5+'s (they
@@ -740,7 +747,7 @@ bool update_newidle_cost(const Simulation& sim, SchedDomain& sd, u64 cost, u32 s
 		update_newidle_stats(sim, sd, success);
 	if (cost > sd.max_newidle_lb_cost) {
 		sd.max_newidle_lb_cost =
-			paths(sim).newidle_bump_on_failure ? std::min(cost, SYSCTL_SCHED_MIGRATION_COST + 200) : cost;
+			newidle_bump(sim) ? std::min(cost, SYSCTL_SCHED_MIGRATION_COST + 200) : cost;
 		sd.last_decay_max_lb_cost = now;
 	} else if (time_after(now, next_decay)) {
 		sd.max_newidle_lb_cost = sd.max_newidle_lb_cost * 253 / 256;
@@ -929,7 +936,7 @@ void nohz_balancer_kick(Simulation& sim, u32 cpu)
 		return;
 	if (bs.nohz_has_blocked && time_after(now, bs.nohz_next_blocked))
 		flags = NOHZ_STATS_KICK;
-	if (!time_before(now, bs.nohz_next_balance)) {
+	if (!time_before(now, bs.nohz_next_balance) && !sim.config().bugs[Bug::NOHZ_KICK_STATS_ONLY]) {
 		if (rq.nr_running() >= 2) {
 			flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
 		} else if (const SchedDomainShared* sds = sim.topology().sd_llc_shared(cpu)) {
@@ -1196,7 +1203,7 @@ int sched_balance_newidle(Simulation& sim, u32 cpu)
 					curr_cost += domain_cost;
 					t0 = clock;
 					// 6.17 .. 6.18.2: a failure is recorded as 3/2 of the max.
-					if (paths(sim).newidle_bump_on_failure && !pulled_task)
+					if (newidle_bump(sim) && !pulled_task)
 						domain_cost = 3 * sd->max_newidle_lb_cost / 2;
 					update_newidle_cost(sim, *sd, domain_cost, weight * (pulled_task ? 1u : 0u));
 				}

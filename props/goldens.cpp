@@ -4,13 +4,16 @@
 #include <string>
 #include <utility>
 
+#include "model/balance.hpp"
 #include "model/simulation.hpp"
+#include "model/topology.hpp"
 #include "props/harness.hpp"
 
 namespace eevdf::props {
 namespace {
 
 constexpr u64 MS = NSEC_PER_MSEC;
+constexpr u64 US = NSEC_PER_USEC;
 
 TaskSpec sliced_hog(std::string name, u64 custom_slice)
 {
@@ -29,7 +32,75 @@ std::vector<std::pair<u64, int>> switches_of(const Config& cfg, Workload wl, u64
 	return log.switches;
 }
 
+// CPU 1's newidle calls, gated calls and the MC domain's max cost after
+// each call.
+struct NewidleLog : Observer {
+	struct Call {
+		u64 gated, max_cost;
+		bool operator==(const Call&) const = default;
+	};
+	std::vector<Call> calls;
+	void on_event(const Simulation& sim, u64) override
+	{
+		const BalanceCpu& b = sim.balance_state().cpu[1];
+		if (b.newidle_calls > calls.size())
+			calls.push_back({b.newidle_gated, sim.topology().sd(1)->max_newidle_lb_cost});
+	}
+};
+
+std::vector<NewidleLog::Call> newidle_calls_of(const char* preset, Bugs bugs)
+{
+	Config cfg = make_config(*find_preset(preset), 1000, 2, bugs);
+	cfg.features.set(Feature::NI_RANDOM, false);
+	cfg.knobs.balance_cost = 100 * US;
+	Workload wl;
+	wl.duration = 40 * MS;
+	TaskSpec p = looping_task("p", {Event{Event::Kind::Run, 2 * MS}});
+	p.loop = 1;
+	TaskSpec s = looping_task("s", {Event{Event::Kind::Run, 1800 * US}, Event{Event::Kind::Sleep, 200 * US}});
+	s.cpus = {1};
+	TaskSpec h0 = looping_task("h0", {Event{Event::Kind::Run, RUN_FOREVER}});
+	h0.cpus = {0};
+	TaskSpec h1 = h0;
+	h1.name = "h1";
+	wl.tasks = {p, s, h0, h1};
+	Simulation sim(cfg, wl);
+	NewidleLog log;
+	sim.add_observer(&log);
+	sim.run();
+	return log.calls;
+}
+
 }  // namespace
+
+// The schedule, by hand: p runs on CPU 0 from 0 until the tick at 1 ms
+// (past its first deadline, 0.7 ms), h0 then; s, pinned to CPU 1, sleeps
+// at 1.8 ms, and CPU 1's first newidle pass pulls p, cold since 1 ms (0.8
+// ms > migration_cost): a success, so max_newidle_lb_cost = 100 us on
+// both presets. p runs out its 1 ms there (s, woken at 2.0 ms, waits), s
+// runs 2.8-4.6 ms, and from then on s sleeps every 2 ms (4.6, 6.6, ...,
+// 38.6 ms): 19 calls in all, every later pass failing (h0 and h1 are
+// pinned to CPU 0, which keeps rd->overloaded set). No decay: that needs
+// a second. Every sleep is sampled into avg_idle, 200 us each, avg +=
+// (200 us - avg) / 8 from 1 ms: 1000000 before the third call, then
+// 900000, 812500, 735938, 668946, 610328, 559037, 514158 and 474889 ns
+// before the tenth.
+//  6.18.39: a failure records its cost, 100 us, not above the max: the max
+//   stays 100 us, avg_idle (>= 200 us) never falls below it, no call is
+//   gated.
+//  6.18.2: a failure records 3/2 of the max: 150000, 225000, 337500, then
+//   min(506250, 500200) = 500200 ns after calls 2-5; from the tenth call
+//   avg_idle < 500200 gates every call (10 of 19).
+bool newidle_cost_golden_holds(Bugs bugs)
+{
+	using Call = NewidleLog::Call;
+	std::vector<Call> plain(19, Call{0, 100 * US});
+	std::vector<Call> bumped;
+	const u64 bump[] = {100000, 150000, 225000, 337500};
+	for (u64 i = 0; i < 19; i++)
+		bumped.push_back({i < 9 ? 0 : i - 8, i < 4 ? bump[i] : 500200});
+	return newidle_calls_of("6.18.39", bugs) == plain && newidle_calls_of("6.18.2", bugs) == bumped;
+}
 
 bool protection_golden_holds(Bugs bugs)
 {
@@ -63,6 +134,7 @@ const std::vector<Golden>& golden_schedules()
 	static const std::vector<Golden> all = {
 		{"protection_golden", protection_golden_holds},
 		{"slice_cap_golden", slice_cap_golden_holds},
+		{"newidle_cost_golden", newidle_cost_golden_holds},
 	};
 	return all;
 }

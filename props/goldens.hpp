@@ -22,6 +22,14 @@ bool protection_golden_holds(Bugs bugs);
 // the slice is 0.7 ms * (1 + ilog2(8)) = 2.8 ms.
 bool slice_cap_golden_holds(Bugs bugs);
 
+// "a failed newidle pass costs what it cost" (d206fbad9328, the revert of
+// 155213a2aed4): on 2 CPUs at HZ=1000, NO_NI_RANDOM, each pass costing
+// 100 us, CPU 1's newidle passes all run and its MC domain's
+// max_newidle_lb_cost stays 100 us on 6.18.39, while 6.18.2's bump raises
+// it per failure to 150, 225, 337.5 and 500.2 us and gates the passes from
+// the tenth on, once avg_idle falls below 500.2 us.
+bool newidle_cost_golden_holds(Bugs bugs);
+
 struct Golden {
 	const char* name;
 	bool (*holds)(Bugs);

@@ -102,3 +102,14 @@ TEST_CASE("the idle-while-work property catches eligibility off by one (through 
 {
 	CHECK(catches(smp_idle_while_work(bug(Bug::ELIGIBLE_STRICT))));
 }
+
+TEST_CASE("the idle-while-work property catches a nohz kick that never asks for a balance", "[mutations][smp]")
+{
+	CHECK(catches(smp_idle_while_work(bug(Bug::NOHZ_KICK_STATS_ONLY))));
+}
+
+TEST_CASE("the newidle cost golden catches the 6.17 bump of a failed pass's cost (d206fbad9328 undone)", "[mutations][smp]")
+{
+	REQUIRE(newidle_cost_golden_holds(Bugs{}));
+	CHECK_FALSE(newidle_cost_golden_holds(bug(Bug::NEWIDLE_BUMP)));
+}

@@ -108,7 +108,7 @@ TEST_CASE("relabelling the CPUs of pinned tasks relabels every CPU's schedule", 
 	rc::prop("relabel pinned CPUs", smp_relabel_pinned());
 }
 
-TEST_CASE("on two CPUs an idle CPU pulls waiting work within the nohz kick and three idle passes", "[props][smp]")
+TEST_CASE("on 2 to 8 CPUs of one LLC an idle CPU pulls waiting work within the nohz kick and three idle passes", "[props][smp]")
 {
 	rc::prop("idle while work waits", smp_idle_while_work());
 }
