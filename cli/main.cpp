@@ -286,6 +286,9 @@ int main(int argc, char** argv)
 	sb->add_option("--schbench-slice", sbo.schbench_slice,
 		       "custom slice (sched_setattr sched_runtime) of schbench's threads, e.g. 2ms; the kernel clamps it to 0.1-100 ms");
 	sb->add_option("--stress-slice", sbo.stress_slice, "custom slice of the stress-ng hogs");
+	sb->add_option("--with", sbo.with,
+		       "an rt-app file whose tasks run beside schbench's, e.g. stress-ng --cpu N as N rt-app hogs "
+		       "(repeatable; its global duration is not used: -r decides)");
 	sb->add_flag("--json", sbo.json, "print one JSON document");
 
 	auto* table = app.add_subcommand("slice-table", "seed 001's avg-run and context-switch table: model beside measured");

@@ -8,6 +8,7 @@
 
 #include "cli/args.hpp"
 #include "cli/outputs.hpp"
+#include "io/rtapp.hpp"
 #include "io/schbench.hpp"
 #include "model/simulation.hpp"
 
@@ -149,7 +150,14 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		throw UsageError("schbench: --msg-cost and the sleep (-s plus --timer-slack) must be above 0, or no time passes");
 	// schbench forces the warm-up to 0 for runs under 30 s.
 	const u64 warmup_s = so.runtime_s < 30 ? 0 : so.warmup_s;
-	Simulation sim(cfg, schbench_workload(o, cfg.cpus));
+	Workload wl = schbench_workload(o, cfg.cpus);
+	std::vector<size_t> with_tasks;
+	for (const std::string& f : so.with) {
+		const Workload extra = load_rtapp_file(f);
+		append_workload(wl, extra, f);
+		with_tasks.push_back(extra.tasks.size());
+	}
+	Simulation sim(cfg, wl);
 	SchbenchMeter meter(sim, warmup_s * NSEC_PER_SEC);
 	sim.add_observer(&meter);
 	sim.run();
@@ -163,6 +171,12 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 				 {"msg_cost_ns", o.msg_cost_ns}, {"worker_cost_ns", o.worker_cost_ns}, {"warmup_s", warmup_s},
 				 {"stress", o.stress}, {"schbench_slice_ns", o.schbench_slice_ns},
 				 {"stress_slice_ns", o.stress_slice_ns}};
+		if (!so.with.empty()) {
+			nlohmann::ordered_json w = nlohmann::ordered_json::array();
+			for (size_t i = 0; i < so.with.size(); i++)
+				w.push_back({{"file", so.with[i]}, {"tasks", with_tasks[i]}});
+			j["schbench"]["with"] = w;
+		}
 		j["wakeup_latency_us"] = percentiles(meter.wakeup);
 		j["request_latency_us"] = percentiles(meter.request);
 		j["rps"] = percentiles(schbench_rps_stats(meter.requests_per_s));
@@ -175,6 +189,8 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		return 0;
 	}
 	std::cout << "# eevdf model: " << describe(cfg) << "\n";
+	for (size_t i = 0; i < so.with.size(); i++)
+		std::cout << "# with " << so.with[i] << ": " << with_tasks[i] << " tasks beside schbench's\n";
 	std::cout << meter.wakeup.show("Wakeup Latencies", "usec", so.runtime_s, PLIST_FOR_LAT, PLIST_99);
 	std::cout << meter.request.show("Request Latencies", "usec", so.runtime_s, PLIST_FOR_LAT, PLIST_99);
 	std::cout << format_schbench_rps(meter.requests_per_s, so.runtime_s);

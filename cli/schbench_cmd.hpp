@@ -21,6 +21,7 @@ struct SchbenchCmdOptions {
 	std::string op_cost, timer_slack = "50us", msg_cost = "1us", worker_cost = "2us";
 	int stress = 0;
 	std::string schbench_slice, stress_slice;  // custom slices (sched_setattr); empty = none
+	std::vector<std::string> with;  // rt-app files whose tasks run beside schbench's
 	bool json = false;
 };
 

@@ -36,11 +36,6 @@
 
 namespace eevdf {
 
-// A workload the model cannot run (e.g. a loop that never lets time pass).
-struct WorkloadError : std::invalid_argument {
-	using std::invalid_argument::invalid_argument;
-};
-
 class Simulation {
 public:
 	using TaskState = eevdf::TaskState;

@@ -12,6 +12,60 @@ int Workload::ref(const std::string& name)
 	return static_cast<int>(refs.size() - 1);
 }
 
+namespace {
+
+// The event kinds whose `ref` names a resource (Workload::refs); ListPush's
+// `value` is a futex word too. SetAffinity's `ref` indexes cpu_sets.
+bool refers_to_resource(Event::Kind k)
+{
+	using K = Event::Kind;
+	switch (k) {
+	case K::Timer:
+	case K::Suspend:
+	case K::Resume:
+	case K::FutexBlock:
+	case K::FutexWait:
+	case K::FutexPost:
+	case K::ListPush:
+	case K::ListPost:
+		return true;
+	default:
+		return false;
+	}
+}
+
+}  // namespace
+
+void append_workload(Workload& base, const Workload& extra, const std::string& what)
+{
+	for (const TaskSpec& t : extra.tasks)
+		for (const TaskSpec& b : base.tasks)
+			if (t.name == b.name)
+				throw WorkloadError(what + ": task '" + t.name + "' is already in the workload");
+	for (const std::string& r : extra.refs)
+		for (const std::string& b : base.refs)
+			if (r == b)
+				throw WorkloadError(what + ": resource '" + r + "' is already in the workload");
+	std::vector<int> ref_map;
+	for (const std::string& r : extra.refs)
+		ref_map.push_back(base.ref(r));
+	const int set_base = static_cast<int>(base.cpu_sets.size());
+	base.cpu_sets.insert(base.cpu_sets.end(), extra.cpu_sets.begin(), extra.cpu_sets.end());
+	auto remap = [&](int ref) { return ref < 0 ? ref : ref_map[static_cast<size_t>(ref)]; };
+	for (TaskSpec t : extra.tasks) {
+		for (Phase& ph : t.phases)
+			for (Event& e : ph.events) {
+				if (refers_to_resource(e.kind))
+					e.ref = remap(e.ref);
+				if (e.kind == Event::Kind::ListPush)
+					e.value = remap(e.value);
+				if (e.kind == Event::Kind::SetAffinity)
+					e.ref += set_base;
+			}
+		base.tasks.push_back(std::move(t));
+	}
+}
+
 TaskSpec looping_task(std::string name, std::vector<Event> events)
 {
 	TaskSpec t;

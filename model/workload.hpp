@@ -7,6 +7,7 @@
 // microseconds. The model never reads files: io/ builds a Workload.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,19 @@ struct Workload {
 	// Index of `name` in refs, appending it if absent.
 	int ref(const std::string& name);
 };
+
+// A workload the model cannot run (e.g. a loop that never lets time pass,
+// or two workloads merged that name the same task).
+struct WorkloadError : std::invalid_argument {
+	using std::invalid_argument::invalid_argument;
+};
+
+// Appends `extra`'s tasks to `base`, as two programs started side by side:
+// extra's resource names (timers, suspend/resume objects, futex words and
+// lists) and affinity sets are renumbered into base's; base's duration
+// stays. A task or resource name both use is an error (WorkloadError
+// starting with `what`): shared names would silently couple the two.
+void append_workload(Workload& base, const Workload& extra, const std::string& what);
 
 // A task that repeats `events` forever (one phase named "main").
 TaskSpec looping_task(std::string name, std::vector<Event> events);

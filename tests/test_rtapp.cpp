@@ -604,3 +604,40 @@ TEST_CASE("rtapp: the writer refuses what rt-app cannot express", "[rtapp][write
 
 	CHECK_THROWS_AS(to_rtapp_json(Workload{}), std::invalid_argument);
 }
+
+TEST_CASE("two workloads side by side: the second's resources and affinity sets are renumbered into the first's", "[rtapp]")
+{
+	Workload base = parse_rtapp(
+		R"({"tasks": {"a": {"loop": -1, "phases": {"p": {"cpus": [0], "run": 100, "timer": {"ref": "ta", "period": 1000}}}}}})",
+		"base.json");
+	REQUIRE(!base.cpu_sets.empty());
+	const Workload extra = parse_rtapp(R"({"tasks": {
+		"b": {"loop": -1, "run": 100, "resume": "go", "timer": {"ref": "tb", "period": 2000}},
+		"c": {"loop": -1, "phases": {"p": {"cpus": [1], "suspend": "go", "run": 50}}}}})",
+					   "extra.json");
+	append_workload(base, extra, "extra.json");
+	REQUIRE(base.tasks.size() == 3);
+	REQUIRE(base.refs.size() == 1 + extra.refs.size());
+	// Every renumbered reference still names what it named in extra.
+	for (size_t i = 1; i < base.tasks.size(); i++)
+		for (size_t p = 0; p < base.tasks[i].phases.size(); p++)
+			for (size_t k = 0; k < base.tasks[i].phases[p].events.size(); k++) {
+				const Event& e = base.tasks[i].phases[p].events[k];
+				const Event& was = extra.tasks[i - 1].phases[p].events[k];
+				if (e.kind == Event::Kind::SetAffinity)
+					CHECK(base.cpu_sets[static_cast<size_t>(e.ref)] == extra.cpu_sets[static_cast<size_t>(was.ref)]);
+				else if (was.ref >= 0)
+					CHECK(base.refs[static_cast<size_t>(e.ref)] == extra.refs[static_cast<size_t>(was.ref)]);
+			}
+	CHECK(base.refs[0] == "ta");
+}
+
+TEST_CASE("two workloads side by side may not share a task or a resource name", "[rtapp]")
+{
+	const Workload one = parse_rtapp(R"({"tasks": {"a": {"loop": -1, "run": 100, "suspend": "s"}}})", "one.json");
+	Workload base = one;
+	CHECK_THROWS_WITH(append_workload(base, one, "again.json"), "again.json: task 'a' is already in the workload");
+	const Workload other = parse_rtapp(R"({"tasks": {"b": {"loop": -1, "run": 100, "resume": "s"}}})", "other.json");
+	CHECK_THROWS_WITH(append_workload(base, other, "other.json"), "other.json: resource 's' is already in the workload");
+	CHECK(base.tasks.size() == 1);
+}

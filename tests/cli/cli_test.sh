@@ -107,6 +107,19 @@ check "schbench: the RPS block, the start and one sample per second" grep -q "^R
 check "schbench: the average rps" grep -qE "^average rps: [0-9]+\.[0-9]{2}$" "$tmp/sb.txt"
 w=$("$eevdf" schbench -m 2 -t 9 -t 3 -n 0 -r 2 --cpus 2 --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["schbench"]["workers_per_message_thread"], d["rps"]["count"])')
 check "schbench: -t 9 -t 3 is 3 workers per message thread, 3 RPS samples (got $w)" [ "$w" = "3 3" ]
+# stress-ng through rt-app: --with a file of eight rt-app hogs named as
+# --stress names them runs the same workload, so the blocks are identical.
+stress_ng="$data/../../claims/workloads/stress-ng-cpu-8.json"
+"$eevdf" schbench -m 1 -t 4 -n 0 -r 2 --cpus 4 --stress 8 >"$tmp/sb-stress.txt"
+"$eevdf" schbench -m 1 -t 4 -n 0 -r 2 --cpus 4 --with "$stress_ng" >"$tmp/sb-with.txt"
+check "schbench --with: the file's tasks are named in the header" grep -q "^# with .*stress-ng-cpu-8.json: 8 tasks beside schbench's$" "$tmp/sb-with.txt"
+check "schbench --with stress-ng-cpu-8.json prints what --stress 8 prints" \
+	cmp -s "$tmp/sb-stress.txt" <(grep -v "^# with " "$tmp/sb-with.txt")
+w=$("$eevdf" schbench -m 1 -t 4 -n 0 -r 2 --cpus 4 --with "$stress_ng" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["schbench"]["with"][0]["tasks"])')
+check "schbench --with: the JSON records the file and its 8 tasks (got $w)" [ "$w" = "8" ]
+expect_exit 2 "stress-ng-cpu-8.json: task 'stress-0' is already in the workload" \
+	schbench -m 1 -n 0 -r 1 --cpus 2 --stress 1 --with "$stress_ng"
+expect_exit 2 "missing.json" schbench -m 1 -n 0 -r 1 --cpus 2 --with "$tmp/missing.json"
 "$eevdf" sim --help >/dev/null
 check "--help exits 0" [ $? -eq 0 ]
 
