@@ -74,7 +74,39 @@ double number_of(const std::string& file, const Value& v, const std::string& fie
 {
 	if (v.type != Value::Type::Number)
 		bad(file, v.line, v.column, field, "expected a number, got " + json::describe(v));
-	return std::strtod(v.text.c_str(), nullptr);
+	const double d = std::strtod(v.text.c_str(), nullptr);
+	if (!std::isfinite(d))
+		bad(file, v.line, v.column, field, "expected a finite number, got " + v.text);
+	return d;
+}
+
+// The settings that are integers, and the range each may take: a JSON
+// number written as an integer, never a string, a fraction or an exponent,
+// so that nothing wraps or rounds on the way to the model.
+struct IntRange {
+	const char* key;
+	long long lo;
+	unsigned long long hi;
+};
+constexpr IntRange int_settings[] = {
+	{"hz", 1, 100000}, {"cpus", 1, 256}, {"online_cpus", 1, 256}, {"llc", 1, 256},
+	{"seed", 0, ~0ULL}, {"nice", -20, 19}, {"hogs", 1, 100000},
+};
+
+void check_int_setting(const std::string& file, const Value& v, const std::string& field, const IntRange& r)
+{
+	const std::string range = std::to_string(r.lo) + ".." + std::to_string(r.hi);
+	const std::string& t = v.text;
+	const size_t digits = t.size() - (t.empty() || t[0] != '-' ? 0 : 1);
+	bool ok = v.type == Value::Type::Number && digits > 0 && digits <= 20 &&
+		  t.find_first_not_of("0123456789", t.size() - digits) == std::string::npos;
+	if (ok && t[0] == '-')
+		ok = r.lo < 0 && digits <= 18 && std::stoll(t) >= r.lo;
+	else if (ok)
+		ok = (digits < 20 || t <= "18446744073709551615") && std::stoull(t) >= static_cast<unsigned long long>(r.lo) &&
+		     std::stoull(t) <= r.hi;
+	if (!ok)
+		bad(file, v.line, v.column, field, "expected an integer in " + range + ", got " + json::describe(v));
 }
 
 Settings settings_of(const std::string& file, const Value& v, const std::string& field)
@@ -85,6 +117,9 @@ Settings settings_of(const std::string& file, const Value& v, const std::string&
 	for (const json::Member& m : v.members) {
 		if (!one_of(m.key, setting_keys))
 			bad(file, m.line, m.column, field + "." + m.key, "unknown setting (known: " + join(setting_keys) + ")");
+		for (const IntRange& r : int_settings)
+			if (m.key == r.key)
+				check_int_setting(file, m.value, field + "." + m.key, r);
 		s.emplace_back(m.key, scalar(file, m.value, field + "." + m.key));
 	}
 	return s;

@@ -4,7 +4,10 @@
 // Exit status: 0 success; 2 bad usage or input (the message names the flag,
 // file or field); 1 the model violated one of its own invariants.
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -83,8 +86,17 @@ int cmd_slice_table(ModelOptions mo, const TableOptions& to)
 		for (const std::string& s : to.slices) {
 			ModelOptions check = mo;
 			check.hz = hz;
+			try {
+				(void)build_config(check);
+			} catch (const UsageError& e) {
+				throw UsageError("--hz-list " + std::to_string(hz) + ": " + e.what());
+			}
 			check.slice = s;
-			(void)build_config(check);
+			try {
+				(void)build_config(check);
+			} catch (const UsageError& e) {
+				throw UsageError("--slices " + s + ": " + e.what());
+			}
 		}
 	const bool seed_scenario = to.hogs == 4 && duration == 30 * NSEC_PER_SEC;
 	std::printf("%d CPU hogs on one CPU for %s, kernel %s model (hogs only; tick jitter %s, switch cost %s)\n",
@@ -203,6 +215,59 @@ int cmd_presets()
 			    preempt.c_str());
 	}
 	return 0;
+}
+
+// Every value given on the command line, checked once before a command
+// runs: none empty or padded with spaces (an optional value, --schbench's,
+// may be empty), and an unsigned one (CLI11's UINT) only digits within 64
+// bits, so that "-1" or 2^64 cannot wrap or saturate into a valid-looking
+// number.
+void check_given_values(const CLI::App& sub)
+{
+	for (const CLI::Option* o : sub.get_options()) {
+		if (!o->count() || o->get_type_size() == 0)
+			continue;  // not given, or a flag
+		const std::string name = o->get_name();
+		for (const std::string& v : o->results()) {
+			if (v.empty()) {
+				if (o->get_expected_min() == 0)
+					continue;
+				throw UsageError(name + ": an empty value");
+			}
+			if (std::isspace(static_cast<unsigned char>(v.front())) || std::isspace(static_cast<unsigned char>(v.back())))
+				throw UsageError(name + ": '" + v + "' has spaces around it");
+			if (o->get_type_name() == "UINT" &&
+			    (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 20 ||
+			     (v.size() == 20 && v > "18446744073709551615")))
+				throw UsageError(name + ": '" + v + "' is not an unsigned integer (0 .. 18446744073709551615)");
+		}
+	}
+}
+
+// The first argument names a command; an unknown one is named back.
+void check_command_name(const CLI::App& app, int argc, char** argv)
+{
+	if (argc < 2 || argv[1][0] == '-')
+		return;
+	std::string known;
+	for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+		if (sub->get_name() == argv[1])
+			return;
+		known += (known.empty() ? "" : ", ") + sub->get_name();
+	}
+	throw UsageError(std::string("unknown command '") + argv[1] + "' (the commands: " + known + ")");
+}
+
+// What was printed must have reached stdout: a full disk or /dev/full fails
+// here, after the last write, with exit 2.
+int checked_stdout(int rc)
+{
+	std::cout.flush();
+	if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+		std::cerr << "eevdf: cannot write the standard output: " << std::strerror(errno) << "\n";
+		return 2;
+	}
+	return rc;
 }
 
 }  // namespace
@@ -358,6 +423,12 @@ int main(int argc, char** argv)
 	prove->prefix_command();
 
 	try {
+		check_command_name(app, argc, argv);
+	} catch (const UsageError& e) {
+		std::cerr << "eevdf: " << e.what() << "\n";
+		return 2;
+	}
+	try {
 		app.parse(argc, argv);
 	} catch (const CLI::CallForHelp& e) {
 		return app.exit(e);
@@ -368,7 +439,8 @@ int main(int argc, char** argv)
 		return 2;
 	}
 
-	try {
+	// The command the arguments chose; its exit status.
+	auto run_command = [&]() -> int {
 		if (*sim) {
 			so.want_schbench = sim->count("--schbench") > 0;
 			if (so.want_schbench && so.schbench.empty())
@@ -396,6 +468,13 @@ int main(int argc, char** argv)
 			return probe_side_by_side(probe->remaining());
 		if (*prove)
 			return exec_companion(PROVER, prove->remaining());
+		return 2;
+	};
+	try {
+		for (const CLI::App* sub : app.get_subcommands())
+			if (sub != probe && sub != prove)
+				check_given_values(*sub);
+		return checked_stdout(run_command());
 	} catch (const UsageError& e) {
 		std::cerr << "eevdf: " << e.what() << "\n";
 		return 2;
@@ -406,5 +485,5 @@ int main(int argc, char** argv)
 		std::cerr << "eevdf: " << e.what() << "\n";
 		return 2;
 	}
-	return 2;
 }
+

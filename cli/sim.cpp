@@ -116,6 +116,12 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 {
 	const Config cfg = build_config(mo);
 	const Workload wl = build_workload(so);
+	if (!so.pin.empty())
+		for (u32 c : parse_cpu_list(so.pin, "--pin"))
+			if (c >= cfg.cpus)
+				throw UsageError("--pin " + so.pin + ": CPU " + std::to_string(c) + " is not one of the model's " +
+						 std::to_string(cfg.cpus) + " (0.." + std::to_string(cfg.cpus - 1) +
+						 "; simulate more with --cpus)");
 	if (so.want_schbench && so.schbench == "-" && so.json)
 		throw UsageError("--schbench: with --json, give a file (--schbench FILE) so stdout stays one JSON document");
 	Simulation sim(cfg, wl);

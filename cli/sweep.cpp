@@ -216,11 +216,20 @@ void apply_setting(ModelOptions& mo, SimOptions& so, const std::string& key, con
 			throw UsageError("--sweep " + spec + ": cpus outside 1..1048576");
 		mo.cpus = static_cast<u32>(v);
 	} else if (key == "seed") {
-		mo.seed = static_cast<u64>(integer(value, spec));
+		const s64 v = integer(value, spec);
+		if (v < 0)
+			throw UsageError("--sweep " + spec + ": seed below 0");
+		mo.seed = static_cast<u64>(v);
 	} else if (key == "hogs") {
-		so.hogs = static_cast<int>(integer(value, spec));
+		const s64 v = integer(value, spec);
+		if (v < 1 || v > 100000)
+			throw UsageError("--sweep " + spec + ": hogs outside 1..100000");
+		so.hogs = static_cast<int>(v);
 	} else if (key == "nice") {
-		so.nice = static_cast<int>(integer(value, spec));
+		const s64 v = integer(value, spec);
+		if (v < -20 || v > 19)
+			throw UsageError("--sweep " + spec + ": nice outside -20..19");
+		so.nice = static_cast<int>(v);
 	} else if (key == "slice") {
 		mo.slice = value;
 	} else if (key == "kernel") {

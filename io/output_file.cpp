@@ -1,26 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "io/output_file.hpp"
 
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace eevdf {
+namespace {
+
+// Writes all of `text` to fd and closes it; false on any short write, a
+// write error (ENOSPC on a full disk or /dev/full) or a failed close.
+bool write_all_and_close(int fd, const std::string& text, bool sync)
+{
+	const char* p = text.data();
+	size_t left = text.size();
+	bool ok = true;
+	while (left && ok) {
+		const ssize_t n = ::write(fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			ok = false;
+		else {
+			p += n;
+			left -= static_cast<size_t>(n);
+		}
+	}
+	if (ok && sync && ::fsync(fd) != 0)
+		ok = false;
+	if (::close(fd) != 0)
+		ok = false;
+	return ok;
+}
+
+// A destination that exists and is not a regular file (a character device
+// such as /dev/null or /dev/full, a FIFO): written in place, since renaming
+// a file over it would replace the device itself. A directory is refused.
+enum class Dest { Regular, Special, Directory };
+
+Dest classify(const std::string& path)
+{
+	struct stat st;
+	if (::stat(path.c_str(), &st) != 0)
+		return Dest::Regular;  // absent: created by the rename
+	if (S_ISDIR(st.st_mode))
+		return Dest::Directory;
+	return S_ISREG(st.st_mode) ? Dest::Regular : Dest::Special;
+}
+
+// A fresh temporary beside `path` (same directory, so the rename stays on
+// one file system): mkstemp() creates it with O_EXCL, so it never follows a
+// symlink planted under its name nor reuses another run's file.
+int make_temp(const std::string& path, std::string& tmp)
+{
+	const size_t slash = path.rfind('/');
+	const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+	const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+	tmp = dir + "." + base + ".eevdf-XXXXXX";
+	std::vector<char> name(tmp.begin(), tmp.end());
+	name.push_back('\0');
+	const int fd = ::mkstemp(name.data());
+	tmp.assign(name.data());
+	return fd;
+}
+
+}  // namespace
 
 bool write_output_file(const std::string& path, const std::string& text)
 {
-	const std::string tmp = path + ".tmp";
-	{
-		std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-		if (!f || !f.write(text.data(), static_cast<std::streamsize>(text.size())) || !f.flush()) {
-			std::remove(tmp.c_str());
-			return false;
-		}
-	}
-	if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-		std::remove(tmp.c_str());
-		return false;
-	}
-	return true;
+	OutputSet one;
+	one.add(path, text, "output");
+	return one.commit().empty();
 }
 
 void OutputSet::add(const std::string& path, std::string text, const std::string& flag)
@@ -28,33 +84,66 @@ void OutputSet::add(const std::string& path, std::string text, const std::string
 	for (const Out& o : outs_)
 		if (o.path == path && error_.empty())
 			error_ = flag + ": '" + path + "' is also the file of " + o.flag + "; give each output its own file";
-	outs_.push_back(Out{path, std::move(text), flag});
+	outs_.push_back(Out{path, std::move(text), flag, ""});
 }
 
 std::string OutputSet::commit()
 {
 	if (!error_.empty())
 		return error_;
-	auto remove_tmps = [&](size_t n) {
-		for (size_t i = 0; i < n; i++)
-			std::remove((outs_[i].path + ".tmp").c_str());
+	auto remove_tmps = [&] {
+		for (Out& o : outs_)
+			if (!o.tmp.empty()) {
+				::unlink(o.tmp.c_str());
+				o.tmp.clear();
+			}
 	};
-	for (size_t i = 0; i < outs_.size(); i++) {
-		const std::string tmp = outs_[i].path + ".tmp";
-		std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-		if (!f || !f.write(outs_[i].text.data(), static_cast<std::streamsize>(outs_[i].text.size())) || !f.flush()) {
-			f.close();
-			remove_tmps(i + 1);
-			return outs_[i].flag + ": cannot write '" + outs_[i].path + "'";
+	// Regular files go to temporaries first; then special files are written
+	// in place (a full /dev/full fails here, before any rename); then the
+	// temporaries are renamed over their paths.
+	for (Out& o : outs_) {
+		const Dest d = classify(o.path);
+		if (d == Dest::Directory) {
+			remove_tmps();
+			return o.flag + ": '" + o.path + "' is a directory";
+		}
+		if (d == Dest::Special)
+			continue;
+		const int fd = make_temp(o.path, o.tmp);
+		if (fd < 0) {
+			const std::string why = std::strerror(errno);
+			o.tmp.clear();
+			remove_tmps();
+			return o.flag + ": cannot write '" + o.path + "': " + why;
+		}
+		if (!write_all_and_close(fd, o.text, true)) {
+			const std::string why = std::strerror(errno);
+			remove_tmps();
+			return o.flag + ": cannot write '" + o.path + "': " + why;
 		}
 	}
-	for (size_t i = 0; i < outs_.size(); i++)
-		if (std::rename((outs_[i].path + ".tmp").c_str(), outs_[i].path.c_str()) != 0) {
-			for (size_t j = i; j < outs_.size(); j++)
-				std::remove((outs_[j].path + ".tmp").c_str());
-			return outs_[i].flag + ": cannot write '" + outs_[i].path + "' (" + std::to_string(i) +
+	for (const Out& o : outs_) {
+		if (classify(o.path) != Dest::Special)
+			continue;
+		const int fd = ::open(o.path.c_str(), O_WRONLY | O_NOCTTY);
+		if (fd < 0 || !write_all_and_close(fd, o.text, false)) {
+			const std::string why = std::strerror(errno);
+			remove_tmps();
+			return o.flag + ": cannot write '" + o.path + "': " + why;
+		}
+	}
+	for (size_t i = 0; i < outs_.size(); i++) {
+		Out& o = outs_[i];
+		if (o.tmp.empty())
+			continue;
+		if (::rename(o.tmp.c_str(), o.path.c_str()) != 0) {
+			const std::string why = std::strerror(errno);
+			remove_tmps();
+			return o.flag + ": cannot write '" + o.path + "': " + why + " (" + std::to_string(i) +
 			       " other output files were already written)";
 		}
+		o.tmp.clear();
+	}
 	return "";
 }
 

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Writing an output file whole or not at all: the text goes to PATH.tmp,
-// which is renamed over PATH only once it is complete, so a reader never
-// sees half a file and a failed write leaves the old one in place.
+// Writing an output file whole or not at all: the text goes to a fresh
+// temporary beside PATH (mkstemp: O_EXCL, so a file or symlink planted under
+// its name is never followed or reused), is synced, and is renamed over PATH
+// only once it is complete, so a reader never sees half a file and a failed
+// write leaves the old one in place. A PATH that exists and is not a
+// regular file (/dev/null, /dev/full, a FIFO) is written in place instead,
+// with every write checked; a directory is refused. A symlink at PATH is
+// replaced by the file, not followed.
 #pragma once
 
 #include <string>
@@ -9,14 +14,14 @@
 
 namespace eevdf {
 
-// Returns false (and leaves no PATH.tmp behind) when the file cannot be
+// Returns false (and leaves no temporary behind) when the file cannot be
 // written.
 bool write_output_file(const std::string& path, const std::string& text);
 
 // The several output files of one run, whole or not at all together: each
-// text goes to its PATH.tmp first, and only when every one is complete are
-// they renamed over their paths. If one cannot be written no PATH changes
-// and no PATH.tmp is left. (The renames are not one atomic step: one that
+// text goes to its temporary first, and only when every one is complete
+// (and every special file written) are they renamed over their paths. If
+// one cannot be written no regular PATH changes and no temporary is left. (The renames are not one atomic step: one that
 // fails after others succeeded, which a full disk cannot cause, is
 // reported with the files already replaced.)
 class OutputSet {
@@ -29,6 +34,7 @@ public:
 private:
 	struct Out {
 		std::string path, text, flag;
+		std::string tmp;  // the temporary while it exists
 	};
 	std::vector<Out> outs_;
 	std::string error_;

@@ -615,6 +615,13 @@ private:
 		const std::string path = "tasks." + tm.key;
 		if (tm.key.empty())
 			fail(tm, "tasks", "a task name must not be empty");
+		// The name goes into every output (ftrace lines, CSV rows, tables):
+		// a control character would forge a line or a field there. The
+		// kernel's comm is printable text; so must the name be.
+		for (const char c : tm.key)
+			if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+				fail(tm, "tasks", "the task name " + json::quote(tm.key) +
+							  " has a control character; names must be printable");
 		const Value& obj = tm.value;
 		if (!obj.is_object())
 			fail(obj, path, "expected an object describing the task, got " + json::describe(obj));

@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Hostile inputs against every command of eevdf (issue 19).
+
+Usage: robust.py EEVDF_BINARY REPO_DIR [--list] [--only SUBSTRING]
+
+Each case runs eevdf in a fresh directory under a time limit and states
+what must happen:
+  - a rejection: exit 2, and stderr names the place (a flag, or the file
+    with its line and column or its field), never a crash or a hang;
+  - a valid edge: exit 0;
+and, whatever the outcome, no file is left behind that the run did not
+produce whole (no temporary files, no partial outputs after an error).
+The cases are generated from tables below, so the corpus grows by adding a
+row; `--list` prints them.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+
+TIMEOUT_S = 20
+REPO = "."
+
+# ---------------------------------------------------------------- case tables
+
+# Values no time-valued flag may accept, and the part of the message that
+# must name what was wrong.
+BAD_DURATIONS = [
+    "", "abc", "-1ms", "1e400", "nan", "inf", "3 ms", "3parsec", "1.5.3ms",
+    "18446744073709551616", "18446744073709551616ns", "18446744073.709551617s",
+    "99999999999999999999s", "0x10ms", "+-3ms", "ms",
+]
+BAD_COUNTS = ["", "abc", "1e400", "nan", "18446744073709551616", "1.5", "0x", " 3", "3 "]
+# Negative values are bad only where the flag is unsigned (nice is signed),
+# and 2^32 + 2 only where it must fit 32 bits (a seed is 64-bit).
+BAD_UNSIGNED = ["-1"]
+BAD_32BIT = ["4294967298"]
+
+SIM_DURATION_FLAGS = ["--duration", "--slice", "--tick-phase", "--tick-jitter", "--switch-cost",
+                      "--ipi-latency", "--idle-exit-latency", "--wakeup-irq-cost", "--balance-cost",
+                      "--custom-slice"]
+SIM_COUNT_FLAGS = ["--hz", "--cpus", "--online-cpus", "--llc", "--seed", "--hogs", "--nice", "--jobs"]
+
+
+def sim_flag_cases():
+    base = ["sim", "--hogs", "2", "--duration", "10ms"]
+    for flag in SIM_DURATION_FLAGS:
+        for v in BAD_DURATIONS:
+            if flag == "--duration":
+                args = ["sim", "--hogs", "2", flag, v]
+            else:
+                args = base + [flag, v]
+            yield (f"sim {flag} {v!r}", args, 2, re.escape(flag))
+    for flag in SIM_COUNT_FLAGS:
+        bad = BAD_COUNTS + ([] if flag == "--nice" else BAD_UNSIGNED) + ([] if flag == "--seed" else BAD_32BIT)
+        for v in bad:
+            args = (["sim", "--duration", "10ms", flag, v] if flag == "--hogs" else base + [flag, v])
+            yield (f"sim {flag} {v!r}", args, 2, re.escape(flag))
+    for flag, v in [("--kernel", "9.9"), ("--kernel", ""), ("--features", "+NO_SUCH"), ("--features", "++"),
+                    ("--preempt", "sometimes"), ("--bug", "no-such-bug"), ("--pin", "0-"), ("--pin", "7"),
+                    ("--pin", "3-1"), ("--sweep", "hz"), ("--sweep", "hz="), ("--sweep", "nosuch=1"),
+                    ("--sweep", "hz=100..50"), ("--sweep", "hogs=4294967298")]:
+        yield (f"sim {flag} {v!r}", base + [flag, v], 2, re.escape(flag))
+    # Contradictions and limits the model states.
+    yield ("sim --llc not dividing --cpus", base + ["--cpus", "6", "--llc", "4"], 2, "--llc")
+    yield ("sim --cpus above 256", base + ["--cpus", "257"], 2, "--cpus")
+    yield ("sim --hz above 100000", base + ["--hz", "100001"], 2, "--hz")
+    yield ("sim a flag twice", base + ["--hz", "100", "--hz", "250"], (0, 2), None)
+    yield ("sim an unknown flag", base + ["--no-such-flag"], 2, "no-such-flag")
+    yield ("sim no workload and no --hogs", ["sim"], 2, None)
+    yield ("sim a workload file that does not exist", ["sim", "missing.json"], 2, "missing.json")
+    yield ("sim a directory as the workload", ["sim", "."], 2, None)
+    yield ("sim /dev/zero as the workload", ["sim", "/dev/zero"], 2, "/dev/zero")
+    # Valid edges: the smallest and largest accepted values run.
+    for extra in [["--hz", "1"], ["--hz", "100000"], ["--cpus", "256"], ["--slice", "1ns"], ["--tick-jitter", "0"],
+                  ["--seed", "18446744073709551615"], ["--nice", "-20"], ["--nice", "19"]]:
+        args = ["sim", "--hogs", "3", "--duration", "10ms"] + extra
+        yield (f"sim valid edge {' '.join(extra)}", args, 0, None)
+    for extra in [["--duration", "1ns"], ["--duration", "0.000000001s"]]:
+        args = ["sim", "--hogs", "2"] + extra
+        yield (f"sim valid edge {' '.join(extra)}", args, 0, None)
+
+
+def corrupt_json_cases(kind, path, run_args, loc_re):
+    """Truncations, byte damage and hostile values in a valid JSON file."""
+    text = open(path).read()
+    name = os.path.basename(path)
+    n = len(text)
+    for k in range(1, 12):
+        cut = n * k // 12
+        yield (f"{kind} {name} cut at {cut}", ("file", text[:cut]), run_args, 2, loc_re)
+    for pos in range(3, n, max(1, n // 10)):
+        for b in ["\x00", "}", "\"", "\n\n{"]:
+            damaged = text[:pos] + b + text[pos + 1:]
+            yield (f"{kind} {name} byte {pos} -> {b!r}", ("file", damaged), run_args, (0, 1, 2), loc_re)
+
+
+def hostile_value_cases(kind, doc, paths, run_args, loc_re, finite_rc=(0, 2)):
+    """Replace each numeric leaf with values no reader may take silently:
+    a non-finite number is always refused; the others may be valid where
+    the field allows them (then the run's own status: 0, or 1 for a claim
+    that disagrees)."""
+    for p in paths:
+        for v in [-1, 1e400, 18446744073709551616, "3", None, [], {}, True, 0.5, 1e300]:
+            d = json.loads(json.dumps(doc))
+            node = d
+            for key in p[:-1]:
+                node = node[key]
+            node[p[-1]] = v
+            body = json.dumps(d).replace("Infinity", "1e400")
+            rc = 2 if v == 1e400 else finite_rc
+            yield (f"{kind} {'.'.join(map(str, p))} = {v!r}", ("file", body), run_args, rc, loc_re)
+
+
+RTAPP_DOC = {"global": {"duration": 1},
+             "tasks": {"a": {"loop": -1, "run": 1000, "sleep": 2000},
+                       "b": {"instance": 2, "loop": 3, "run": 500, "timer": {"ref": "t", "period": 4000}}}}
+RTAPP_PATHS = [("global", "duration"), ("tasks", "a", "run"), ("tasks", "a", "sleep"), ("tasks", "a", "loop"),
+               ("tasks", "b", "instance"), ("tasks", "b", "timer", "period"), ("tasks", "b", "loop")]
+
+
+def rtapp_cases(repo):
+    run = ["sim", "{file}", "--duration", "20ms"]
+    loc = r"w\.json(:\d+:\d+)?: "
+    yield from hostile_value_cases("rt-app", RTAPP_DOC, RTAPP_PATHS, run, loc)
+    for f in ["tutorial_simple.json", "periodic_phases.json", "suspend_resume.json"]:
+        yield from corrupt_json_cases("rt-app", os.path.join(repo, "tests/data/rtapp", f), run, loc)
+    deep = "[" * 100000
+    yield ("rt-app nested 100000 deep", ("file", '{"tasks": ' + deep), run, 2, loc)
+    yield ("rt-app a name with a newline", ("file", json.dumps({"tasks": {"a\nb": {"run": 10}}})), run, 2, loc)
+    yield ("rt-app a name with a NUL", ("file", json.dumps({"tasks": {"a\u0000b": {"run": 10}}})), run, 2, loc)
+    yield ("rt-app 10^9 instances", ("file", json.dumps({"tasks": {"a": {"instance": 10**9, "run": 10}}})),
+           run, 2, loc)
+    yield ("rt-app an empty file", ("file", ""), run, 2, loc)
+    yield ("rt-app not an object", ("file", "[1, 2]"), run, 2, loc)
+    yield ("rt-app no tasks", ("file", '{"global": {"duration": 1}}'), run, 2, loc)
+
+
+def claim_cases(repo):
+    run = ["check", "{file}"]
+    loc = r"w\.json(:\d+:\d+)?: "
+    for f in ["seed000-hz-runs.json", "seed004-nohz.json"]:
+        yield from corrupt_json_cases("claim", os.path.join(repo, "claims", f), run, loc)
+    doc = json.load(open(os.path.join(repo, "claims", "seed004-nohz.json")))
+    paths = []
+    for key in ("config", "tolerance"):
+        if isinstance(doc.get(key), dict):
+            for k, v in doc[key].items():
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    paths.append((key, k))
+    for i, row in enumerate(doc.get("rows", [])):
+        for k, v in row.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                paths.append(("rows", i, k))
+    yield from hostile_value_cases("claim", doc, paths[:8], run, loc, finite_rc=(0, 1, 2))
+
+
+def output_cases():
+    sim = ["sim", "--hogs", "2", "--duration", "10ms"]
+    for flag in ["--csv", "--trace", "--timehist", "--latency", "--map", "--chrome", "--svg-lag"]:
+        yield (f"sim {flag} into a missing directory", sim + [flag, "no/such/dir/out"], 2, re.escape("no/such/dir"))
+        yield (f"sim {flag} onto a directory", sim + [flag, "."], 2, None)
+        yield (f"sim {flag} to a full device", sim + [flag, "{full}"], 2, re.escape(flag))
+    yield ("sim two outputs to one file", sim + ["--csv", "x.out", "--trace", "x.out"], 2, "x.out")
+    yield ("sim --json to a full stdout", sim + ["--json"], 2, None, "/dev/full")
+    yield ("sim the table to a full stdout", sim, 2, None, "/dev/full")
+
+
+def other_command_cases():
+    for args, rc, pat in [
+        (["slice-table", "--hz-list", "0"], 2, "--hz"),
+        (["slice-table", "--hz-list", ""], 2, "--hz-list"),
+        (["slice-table", "--hz-list", "abc"], 2, "--hz-list"),
+        (["slice-table", "--slices", "0ms"], 2, "--slices"),
+        (["slice-table", "--slices", "abc"], 2, "--slices"),
+        (["slice-table", "--hogs", "-1"], 2, "--hogs"),
+        (["slice-table", "--duration", "-1s"], 2, "--duration"),
+        (["schbench", "-m", "0", "-n", "0", "-r", "1"], 2, "-m"),
+        (["schbench", "-m", "-1", "-n", "0", "-r", "1"], 2, "-m"),
+        (["schbench", "-t", "-2", "-n", "0", "-r", "1"], 2, "-t"),
+        (["schbench", "-r", "0", "-n", "0"], 2, "-r"),
+        (["schbench", "-r", "abc", "-n", "0"], 2, "-r"),
+        (["schbench", "-s", "abc", "-n", "0", "-r", "1"], 2, "-s"),
+        (["schbench", "-n", "5", "-r", "1"], 2, "--op-cost"),
+        (["schbench", "-n", "0", "-r", "1", "--op-cost", "abc"], 2, "--op-cost"),
+        (["schbench", "-n", "0", "-r", "1", "--msg-cost", "0"], 2, "--msg-cost"),
+        (["schbench", "-n", "0", "-r", "1", "--stress", "-1"], 2, "--stress"),
+        (["schbench", "-n", "0", "-r", "1", "--with", "missing.json"], 2, "missing.json"),
+        (["schbench", "-n", "0", "-r", "1", "-M", "0-3"], 2, "-M"),
+        (["check"], 2, None),
+        (["check", "missing.json"], 2, "missing.json"),
+        (["check", "/dev/null"], 2, "/dev/null"),
+        (["plot"], 2, None),
+        (["plot", "runs", "--hz", "abc", "-o", "x.svg"], 2, "--hz"),
+        (["plot", "runs", "-o", "no/such/dir/x.svg"], 2, "no/such/dir"),
+        (["prove", "--timeout", "abc"], 2, "--timeout"),
+        (["prove", "--seed", "abc"], 2, "--seed"),
+        (["no-such-command"], 2, "no-such-command"),
+        (["bugs", "--no-such-flag"], 2, "no-such-flag"),
+        (["presets", "extra"], 2, None),
+    ]:
+        yield (f"{args[0]} {' '.join(args[1:])}", args, rc, re.escape(pat) if pat else None)
+
+
+def all_cases(repo):
+    cases = []
+    for gen in (sim_flag_cases(), output_cases(), other_command_cases()):
+        for c in gen:
+            name, args, rc, pat = c[:4]
+            stdout = c[4] if len(c) > 4 else None
+            cases.append({"name": name, "file": None, "args": args, "rc": rc, "pat": pat, "stdout": stdout})
+    for gen in (rtapp_cases(repo), claim_cases(repo)):
+        for name, (_, body), args, rc, pat in gen:
+            cases.append({"name": name, "file": body, "args": args, "rc": rc, "pat": pat, "stdout": None})
+    return cases
+
+
+# ---------------------------------------------------------------- running
+
+
+def run_case(eevdf, case):
+    work = tempfile.mkdtemp(prefix="eevdf-robust-")
+    try:
+        # A full device of our own where we may make one (root), so that a
+        # writer that renamed over its output could never replace the
+        # system's /dev/full; else /dev/full itself, which a non-root
+        # writer cannot replace.
+        full = "/dev/full"
+        if os.geteuid() == 0:
+            full = os.path.join(work, "full")
+            os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+        args = [a.replace("{file}", "w.json").replace("{full}", full) for a in case["args"]]
+        if case["file"] is not None:
+            with open(os.path.join(work, "w.json"), "w") as f:
+                f.write(case["file"])
+        # Claim files name their workloads relative to themselves.
+        os.symlink(os.path.join(REPO, "claims", "workloads"), os.path.join(work, "workloads"))
+        before = set(os.listdir(work))
+        out = open(case["stdout"], "w") if case["stdout"] else subprocess.PIPE
+        try:
+            p = subprocess.run([eevdf] + args, cwd=work, stdout=out, stderr=subprocess.PIPE,
+                               timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return f"hang: no exit within {TIMEOUT_S} s"
+        finally:
+            if case["stdout"]:
+                out.close()
+        rc = p.returncode
+        err = p.stderr.decode("utf-8", "replace")
+        if rc < 0 or rc >= 128:
+            sig = -rc if rc < 0 else rc - 128
+            return f"crash: signal {sig} ({signal.Signals(sig).name if sig in signal.valid_signals() else '?'}); stderr: {err[-300:]}"
+        want = case["rc"] if isinstance(case["rc"], tuple) else (case["rc"],)
+        if rc not in want:
+            return f"exit {rc}, want {'/'.join(map(str, want))}; stderr: {err[-300:]}"
+        if rc == 2:
+            if not err.strip():
+                return "exit 2 with nothing on stderr"
+            if case["pat"] and not re.search(case["pat"], err):
+                return f"exit 2, but stderr does not name {case['pat']!r}: {err[-300:]}"
+        left = set(os.listdir(work)) - before
+        if rc != 0 and left:
+            return f"exit {rc} left files behind: {sorted(left)}"
+        stray = [f for f in left if ".tmp" in f or f.startswith(".")]
+        if stray:
+            return f"temporary files left behind: {stray}"
+        return None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    global REPO
+    eevdf, repo = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    REPO = repo
+    cases = all_cases(repo)
+    if "--list" in sys.argv:
+        for c in cases:
+            print(c["name"])
+        return 0
+    if "--only" in sys.argv:
+        sub = sys.argv[sys.argv.index("--only") + 1]
+        cases = [c for c in cases if sub in c["name"]]
+    failures = 0
+    for c in cases:
+        why = run_case(eevdf, c)
+        if why:
+            failures += 1
+            print(f"FAIL {c['name']}: {why}")
+    print(f"{len(cases) - failures} of {len(cases)} hostile cases handled")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
