@@ -527,9 +527,11 @@ std::string delta_of(const std::optional<double>& claimed, double model)
 
 }  // namespace
 
-Claim load_claim(const std::string& path)
+Claim load_claim(const std::string& path) { return parse_claim(read_input_file(path, "claim file"), path); }
+
+Claim parse_claim(std::string_view text, const std::string& path)
 {
-	const Value doc = json::parse(read_input_file(path, "claim file"), path);
+	const Value doc = json::parse(text, path);
 	if (!doc.is_object())
 		bad(path, doc.line, doc.column, "(top level)", "a claim is a JSON object");
 	Claim c;

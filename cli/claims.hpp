@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,9 @@ inline const Metric& metric_of_row(const Claim& c, const ClaimRow& r) { return r
 
 // Reads and validates a claim file; throws InputError naming file, field and value.
 Claim load_claim(const std::string& path);
+// The same for a claim file's text; `path` names it in errors and is where
+// its workload files are looked up.
+Claim parse_claim(std::string_view text, const std::string& path);
 
 struct RowResult {
 	std::string label;

@@ -3,7 +3,7 @@
 # fuzz/run.sh [SECONDS] [TARGET...]
 # Builds the libFuzzer targets with clang++-14 (-fsanitize=fuzzer,address,
 # undefined) into $EEVDF_FUZZ_BUILD (default build-libfuzzer/), then fuzzes
-# each TARGET (default: all four) for SECONDS (default 10) from its checked-in
+# each TARGET (default: all five) for SECONDS (default 10) from its checked-in
 # corpus, dictionary and .options. New corpus entries go to
 # $EEVDF_FUZZ_BUILD/corpus/TARGET, counterexamples to
 # $EEVDF_FUZZ_BUILD/counterexamples, worst cases to $EEVDF_WORST_DIR (default
@@ -13,7 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-10}
 shift || true
-targets=${*:-fuzz_workload fuzz_differential fuzz_rtapp_parser fuzz_worst}
+targets=${*:-fuzz_workload fuzz_differential fuzz_rtapp_parser fuzz_worst fuzz_claim_parser}
 cxx=${EEVDF_FUZZ_CXX:-clang++-14}
 if ! command -v "$cxx" >/dev/null; then
 	echo "fuzz/run.sh: $cxx not found; skipping the libFuzzer run" >&2
@@ -49,4 +49,18 @@ for t in $targets; do
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	echo "$t: ${runs:-?} runs in ${secs} s ($(( ${runs:-0} / secs )) exec/s), corpus $(ls "$work" | wc -l) new files"
 done
+# The command line itself under the same sanitizers: the hostile-input
+# corpus (tests/robust/robust.py) against an ASan+UBSan eevdf, so that a
+# memory error or undefined behaviour on any rejected input fails too.
+if [[ -z ${EEVDF_FUZZ_SKIP_CLI:-} ]]; then
+	cmake --build "$build" -j "$(nproc)" --target eevdf >/dev/null
+	# Sanitizer reports exit 98/99, which no case expects.
+	export ASAN_OPTIONS=detect_leaks=0:exitcode=99
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98
+	if ! python3 "$root/tests/robust/robust.py" "$build/cli/eevdf" "$root" >"$build/robust.log" 2>&1; then
+		status=1
+		grep -v '^$' "$build/robust.log" | tail -n 40
+	fi
+	echo "eevdf under ASan+UBSan: $(tail -n 1 "$build/robust.log")"
+fi
 exit $status
