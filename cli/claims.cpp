@@ -424,14 +424,14 @@ double metric_value(const Claim& c, const Metric& mt, const Settings& row, const
 		sim.add_observer(&m);
 		sim.run();
 		m.finish(sim);
-		std::vector<u64> runs, lat;
+		SampleCounts runs, lat;
 		u64 switches = 0, invol = 0, cpu = 0, total_cpu = 0;
 		for (const TaskMetrics& t : m.tasks) {
 			total_cpu += t.cpu_ns;
 			if (t.name.rfind(mt.tasks, 0) != 0)
 				continue;
-			runs.insert(runs.end(), t.runs.begin(), t.runs.end());
-			lat.insert(lat.end(), t.wakeup_latency.begin(), t.wakeup_latency.end());
+			runs.merge(t.runs);
+			lat.merge(t.wakeup_latency);
 			switches += t.switches;
 			invol += t.involuntary_switches;
 			cpu += t.cpu_ns;
@@ -465,11 +465,12 @@ double metric_value(const Claim& c, const Metric& mt, const Settings& row, const
 		if (n == "ticks_per_second")
 			return static_cast<double>(sim.ticks()) * 1e9 / static_cast<double>(sim.now());
 		u64 above = 0;
-		for (u64 x : runs)
-			above += x >= mt.threshold;
+		for (const auto& [x, count] : runs.counts())
+			if (x >= mt.threshold)
+				above += count;
 		if (n == "runs_at_least")
 			return static_cast<double>(above);
-		return runs.empty() ? 0 : static_cast<double>(above) / static_cast<double>(runs.size());
+		return runs.empty() ? 0 : static_cast<double>(above) / static_cast<double>(runs.count());
 	} catch (const WorkloadError& e) {
 		throw InputError(c.file + ": " + where + ": " + e.what());
 	}

@@ -186,7 +186,7 @@ int cmd_plot_runs(ModelOptions mo, const PlotOptions& po)
 			sim.add_observer(&m);
 			sim.run();
 			m.finish(sim);
-			runs.emplace_back("HZ=" + std::to_string(hz) + " slice=" + slice, total_metrics(m).runs);
+			runs.emplace_back("HZ=" + std::to_string(hz) + " slice=" + slice, total_metrics(m).runs.values());
 		}
 	const std::string what = po.workload.empty() ? std::to_string(po.hogs) + " CPU hogs" : po.workload;
 	write_file_atomic(po.output,

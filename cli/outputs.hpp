@@ -21,7 +21,7 @@ std::string format_sched_map(const Recorder& r);          // sched_map.cpp; need
 std::string format_chrome(const Recorder& r, const std::string& process_name);  // chrome.cpp
 
 // schbench.cpp: "Wakeup Latencies percentiles (usec) runtime S (s) (N total samples)" ...
-std::string format_schbench(const std::vector<u64>& wakeup_latency_ns, u64 runtime_ns);
+std::string format_schbench(const SampleCounts& wakeup_latency_ns, u64 runtime_ns);
 
 // "123.456789": seconds with microseconds, as perf and ftrace print time stamps.
 std::string sec_usec(u64 ns);

@@ -115,12 +115,12 @@ ModelRun simulate(const json& k, const std::string& preset, u64 jitter)
 	sim.run();
 	m.finish(sim);
 	ModelRun r;
-	std::vector<u64> runs;
+	SampleCounts runs;
 	for (const TaskMetrics& t : m.tasks) {
 		if (t.name == "waker")
 			r.waker_latency = summarize(t.wakeup_latency);
 		else {
-			runs.insert(runs.end(), t.runs.begin(), t.runs.end());
+			runs.merge(t.runs);
 			r.per_hog.push_back(summarize(t.runs));
 		}
 	}

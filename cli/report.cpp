@@ -11,30 +11,60 @@ using ordered_json = nlohmann::ordered_json;
 
 double mean(const Distribution& d) { return d.count ? static_cast<double>(d.sum) / static_cast<double>(d.count) : 0.0; }
 
+// Percentiles past SampleCounts' limit are bucket lower bounds: said so,
+// with the bound on their error, only then (exact output is unchanged).
+void mark_inexact(ordered_json& j, const Distribution& d)
+{
+	if (!d.exact)
+		j["percentiles_within_relative"] = 1.0 / static_cast<double>(u64{1} << d.precision_bits);
+}
+
 ordered_json run_json(const Distribution& d)
 {
-	return ordered_json{{"count", d.count}, {"mean", mean(d)}, {"min", d.min}, {"p50", d.p50},
-			    {"p90", d.p90},     {"p99", d.p99},    {"max", d.max}};
+	ordered_json j{{"count", d.count}, {"mean", mean(d)}, {"min", d.min}, {"p50", d.p50},
+		       {"p90", d.p90},     {"p99", d.p99},    {"max", d.max}};
+	mark_inexact(j, d);
+	return j;
 }
 
 ordered_json latency_json(const Distribution& d)
 {
-	return ordered_json{{"count", d.count}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99}, {"max", d.max}};
+	ordered_json j{{"count", d.count}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99}, {"max", d.max}};
+	mark_inexact(j, d);
+	return j;
 }
 
 // Runs counted by their length in ticks, rounded to the nearest tick: with
 // a periodic tick runs are quantised to ticks (give or take the jitter), so
-// this is the distribution that matters. counts[k] = runs of k ticks.
-std::vector<u64> tick_histogram(const std::vector<u64>& runs, u64 tick)
+// this is the distribution that matters. counts[k] = runs of k ticks, for k
+// up to MAX_TICK_BUCKETS - 1; `longer` counts the runs past that (a run of
+// 2^62 ns would otherwise ask for 2^42 buckets).
+constexpr size_t MAX_TICK_BUCKETS = size_t{1} << 16;
+
+std::vector<u64> tick_histogram(const SampleCounts& runs, u64 tick, u64& longer)
 {
 	std::vector<u64> counts;
-	for (u64 r : runs) {
-		const size_t k = static_cast<size_t>((r + tick / 2) / tick);
+	longer = 0;
+	for (const auto& [r, n] : runs.counts()) {
+		const u64 k = r / tick + ((r % tick) >= (tick + 1) / 2 ? 1 : 0);  // (r + tick / 2) / tick without overflow
+		if (k >= MAX_TICK_BUCKETS) {
+			longer += n;
+			continue;
+		}
 		if (k >= counts.size())
-			counts.resize(k + 1);
-		counts[k]++;
+			counts.resize(static_cast<size_t>(k) + 1);
+		counts[static_cast<size_t>(k)] += n;
 	}
 	return counts;
+}
+
+ordered_json histogram_json(const SampleCounts& runs, u64 tick)
+{
+	u64 longer = 0;
+	ordered_json j{{"bucket_ns", tick}, {"counts", tick_histogram(runs, tick, longer)}};
+	if (longer)
+		j["longer"] = longer;
+	return j;
 }
 
 ordered_json task_json(const TaskMetrics& m, u64 tick, bool smp)
@@ -46,7 +76,7 @@ ordered_json task_json(const TaskMetrics& m, u64 tick, bool smp)
 	j["cpu_ns"] = m.cpu_ns;
 	j["runs"] = runs.count;
 	j["run_ns"] = run_json(runs);
-	j["run_histogram"] = ordered_json{{"bucket_ns", tick}, {"counts", tick_histogram(m.runs, tick)}};
+	j["run_histogram"] = histogram_json(m.runs, tick);
 	j["switches"] = m.switches;
 	j["involuntary_switches"] = m.involuntary_switches;
 	j["wakeup_latency_ns"] = latency_json(summarize(m.wakeup_latency));
@@ -73,10 +103,10 @@ TaskMetrics total_metrics(const MetricsCollector& m)
 	t.name = "total";
 	for (const TaskMetrics& x : m.tasks) {
 		t.cpu_ns += x.cpu_ns;
-		t.runs.insert(t.runs.end(), x.runs.begin(), x.runs.end());
+		t.runs.merge(x.runs);
 		t.switches += x.switches;
 		t.involuntary_switches += x.involuntary_switches;
-		t.wakeup_latency.insert(t.wakeup_latency.end(), x.wakeup_latency.begin(), x.wakeup_latency.end());
+		t.wakeup_latency.merge(x.wakeup_latency);
 		t.max_abs_lag_ns = std::max(t.max_abs_lag_ns, x.max_abs_lag_ns);
 		t.migrations += x.migrations;
 		t.wakeups += x.wakeups;
@@ -190,14 +220,24 @@ std::string format_table(const Report& r)
 		row(m, std::to_string(m.pid));
 	const TaskMetrics total = total_metrics(r.metrics);
 	row(total, "-");
-	const std::vector<u64> hist = tick_histogram(total.runs, r.sim.config().tick_ns);
-	if (!hist.empty()) {
+	u64 longer = 0;
+	const std::vector<u64> hist = tick_histogram(total.runs, r.sim.config().tick_ns, longer);
+	if (!hist.empty() || longer) {
 		out += "# runs by length in ticks (rounded), ticks:runs:";
 		for (size_t k = 0; k < hist.size(); k++)
 			if (hist[k])
 				out += " " + std::to_string(k) + ":" + std::to_string(hist[k]);
+		if (longer)
+			out += " >=" + std::to_string(MAX_TICK_BUCKETS) + ":" + std::to_string(longer);
 		out += "\n";
 	}
+	std::string inexact;
+	for (const TaskMetrics& m : r.metrics.tasks)
+		if (!m.runs.exact() || !m.wakeup_latency.exact())
+			inexact += (inexact.empty() ? "" : ", ") + m.name;
+	if (!inexact.empty())
+		out += "# percentiles approximate (more distinct values than a task's sample memory keeps; docs/cli.md, "
+		       "Limits) for: " + inexact + "\n";
 	if (r.sim.nr_cpus() > 1) {
 		out += "# migrations (wake-ups local/remote/migrated):";
 		for (const TaskMetrics& m : r.metrics.tasks)

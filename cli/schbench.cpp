@@ -10,13 +10,22 @@
 
 namespace eevdf::cli {
 
-std::string format_schbench(const std::vector<u64>& latency_ns, u64 runtime_ns)
+std::string format_schbench(const SampleCounts& latency_ns, u64 runtime_ns)
 {
-	std::vector<u64> v = latency_ns;
-	std::sort(v.begin(), v.end());
+	const SampleCounts& v = latency_ns;
+	// The value at a 1-based nearest rank.
+	const auto at = [&](size_t rank) {
+		u64 seen = 0;
+		for (const auto& [x, n] : v.counts()) {
+			seen += n;
+			if (seen >= rank)
+				return x;
+		}
+		return v.max();
+	};
 	char b[160];
 	std::snprintf(b, sizeof b, "Wakeup Latencies percentiles (usec) runtime %llu (s) (%zu total samples)\n",
-		      static_cast<unsigned long long>(runtime_ns / 1000000000ULL), v.size());
+		      static_cast<unsigned long long>(runtime_ns / 1000000000ULL), static_cast<size_t>(v.count()));
 	std::string out = b;
 	if (v.empty())
 		return out + "\t  (no wakeups)\n";
@@ -24,16 +33,16 @@ std::string format_schbench(const std::vector<u64>& latency_ns, u64 runtime_ns)
 	size_t prev = 0;
 	for (const auto& p : pcts) {
 		// nearest rank: the smallest index with at least p% at or below it
-		size_t rank = (static_cast<size_t>(p.tenths) * v.size() + 999) / 1000;
+		size_t rank = (static_cast<size_t>(p.tenths) * static_cast<size_t>(v.count()) + 999) / 1000;
 		rank = std::max<size_t>(rank, 1);
 		const size_t upto = rank > prev ? rank : prev;
 		std::snprintf(b, sizeof b, "\t%s%2u.%uth: %-10llu (%zu samples)\n", p.star ? "* " : "  ", p.tenths / 10,
-			      p.tenths % 10, static_cast<unsigned long long>(v[rank - 1] / 1000), upto - prev);
+			      p.tenths % 10, static_cast<unsigned long long>(at(rank) / 1000), upto - prev);
 		out += b;
 		prev = upto;
 	}
-	std::snprintf(b, sizeof b, "\t  min=%llu, max=%llu\n", static_cast<unsigned long long>(v.front() / 1000),
-		      static_cast<unsigned long long>(v.back() / 1000));
+	std::snprintf(b, sizeof b, "\t  min=%llu, max=%llu\n", static_cast<unsigned long long>(v.min() / 1000),
+		      static_cast<unsigned long long>(v.max() / 1000));
 	return out + b;
 }
 

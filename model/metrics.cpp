@@ -39,13 +39,55 @@ Distribution summarize(std::vector<u64> v)
 	return d;
 }
 
+Distribution summarize(const SampleCounts& s)
+{
+	Distribution d;
+	if (s.empty())
+		return d;
+	d.count = s.count();
+	d.min = s.min();
+	d.max = s.max();
+	d.sum = s.sum();
+	d.exact = s.exact();
+	d.precision_bits = s.precision_bits();
+	// rank = ceil(pct/100 * n), 1-based, as nearest_rank() over the values.
+	const auto at_rank = [&](unsigned pct) {
+		u64 rank = (pct * d.count + 99) / 100;
+		if (rank == 0)
+			rank = 1;
+		u64 seen = 0;
+		for (const auto& [v, n] : s.counts()) {
+			seen += n;
+			if (seen >= rank)
+				return v;
+		}
+		return s.counts().rbegin()->first;
+	};
+	d.p50 = at_rank(50);
+	d.p90 = at_rank(90);
+	d.p99 = at_rank(99);
+	return d;
+}
+
+// Bounded memory for every task's samples together: about 2^22 (value,
+// count) pairs (some 200 MB at most) over the two metrics of every task,
+// but never fewer than 1024 per metric (SampleCounts coarsens past it).
+static size_t sample_limit(size_t tasks)
+{
+	const size_t per = (size_t{1} << 22) / (2 * (tasks ? tasks : 1));
+	return per < 1024 ? 1024 : per > SampleCounts::DEFAULT_LIMIT ? SampleCounts::DEFAULT_LIMIT : per;
+}
+
 void MetricsCollector::ensure(const Simulation& sim)
 {
 	if (!tasks.empty())
 		return;
 	const auto& specs = sim.workload().tasks;
 	tasks.resize(specs.size());
+	const size_t limit = sample_limit(specs.size());
 	for (size_t i = 0; i < specs.size(); i++) {
+		tasks[i].runs = SampleCounts(limit);
+		tasks[i].wakeup_latency = SampleCounts(limit);
 		tasks[i].name = specs[i].name;
 		tasks[i].pid = static_cast<int>(1000 + i);
 		tasks[i].cpu_ns_per_cpu.assign(sim.nr_cpus(), 0);
@@ -73,7 +115,7 @@ void MetricsCollector::on_switch(const Simulation& sim, u64 t, int prev, int nex
 	const u32 cpu = sim.event_cpu();
 	if (prev >= 0) {
 		TaskMetrics& m = tasks[static_cast<size_t>(prev)];
-		m.runs.push_back(t - run_since_[cpu]);
+		m.runs.add(t - run_since_[cpu]);
 		m.cpu_ns += t - run_since_[cpu];
 		m.cpu_ns_per_cpu[cpu] += t - run_since_[cpu];
 		m.switches++;
@@ -88,7 +130,7 @@ void MetricsCollector::on_switch(const Simulation& sim, u64 t, int prev, int nex
 	if (next >= 0) {
 		u64& w = woken_at_[static_cast<size_t>(next)];
 		if (w != NONE) {
-			tasks[static_cast<size_t>(next)].wakeup_latency.push_back(run_start - w);
+			tasks[static_cast<size_t>(next)].wakeup_latency.add(run_start - w);
 			w = NONE;
 		}
 		u64& r = runnable_since_[static_cast<size_t>(next)];

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/observer.hpp"
+#include "model/sample_counts.hpp"
 #include "model/types.hpp"
 
 namespace eevdf {
@@ -14,19 +15,25 @@ namespace eevdf {
 struct Distribution {
 	u64 count = 0, min = 0, max = 0, p50 = 0, p90 = 0, p99 = 0;
 	u64 sum = 0;  // mean = sum / count, left to the reporter (no floating point in model/)
+	// false: the percentiles are bucket lower bounds within a relative
+	// 2^-precision_bits (SampleCounts past its limit); count, min, max and
+	// sum stay exact.
+	bool exact = true;
+	unsigned precision_bits = 64;
 };
 
 // Nearest-rank percentiles (the smallest value with at least p% at or below it).
 Distribution summarize(std::vector<u64> values);
+Distribution summarize(const SampleCounts& samples);
 
 struct TaskMetrics {
 	std::string name;
 	int pid = 0;
 	u64 cpu_ns = 0;                    // wall time on the CPU (switch to switch)
-	std::vector<u64> runs;             // completed on-CPU intervals, sched_switch in to out
+	SampleCounts runs;                 // completed on-CPU intervals, sched_switch in to out
 	u64 switches = 0;                  // nr_switches: times switched out
 	u64 involuntary_switches = 0;      // switched out while runnable (prev_state=R)
-	std::vector<u64> wakeup_latency;   // try_to_wake_up (or fork) -> running its own code
+	SampleCounts wakeup_latency;       // try_to_wake_up (or fork) -> running its own code
 	s64 max_abs_lag_ns = 0;            // max |w (V - v)| / NICE_0 over the sample points
 	// Several CPUs (schedstats' names): se.nr_migrations, the wake-ups
 	// counted where the waker ran (local) or elsewhere (remote), those that

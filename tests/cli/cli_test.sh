@@ -107,6 +107,16 @@ check "schbench: the RPS block, the start and one sample per second" grep -q "^R
 check "schbench: the average rps" grep -qE "^average rps: [0-9]+\.[0-9]{2}$" "$tmp/sb.txt"
 w=$("$eevdf" schbench -m 2 -t 9 -t 3 -n 0 -r 2 --cpus 2 --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["schbench"]["workers_per_message_thread"], d["rps"]["count"])')
 check "schbench: -t 9 -t 3 is 3 workers per message thread, 3 RPS samples (got $w)" [ "$w" = "3 3" ]
+# Per-task samples in bounded memory: 180 000 jittered runs per hog have
+# more distinct lengths than a task keeps, so the percentiles are bucketed
+# and say so (within 2^-10), while count, min, max and mean stay exact.
+w=$("$eevdf" sim --hogs 2 --hz 1000 --tick-jitter 300us --duration 400s --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["tasks"][0]["run_ns"]; print(d.get("percentiles_within_relative"), d["count"] > 170000)')
+check "sim: bucketed percentiles are marked with their precision (got $w)" [ "$w" = "0.0009765625 True" ]
+"$eevdf" sim --hogs 2 --hz 1000 --tick-jitter 300us --duration 400s >"$tmp/approx.txt"
+check "sim: the table names the tasks whose percentiles are approximate" grep -q "^# percentiles approximate .* for: hog-0, hog-1$" "$tmp/approx.txt"
+w=$("$eevdf" sim --hogs 2 --hz 1000 --duration 10s --json | python3 -c 'import json,sys; print("percentiles_within_relative" in json.load(sys.stdin)["tasks"][0]["run_ns"])')
+check "sim: exact percentiles carry no precision mark (got $w)" [ "$w" = "False" ]
+
 # stress-ng through rt-app: --with a file of eight rt-app hogs named as
 # --stress names them runs the same workload, so the blocks are identical.
 stress_ng="$data/../../claims/workloads/stress-ng-cpu-8.json"
