@@ -2,17 +2,78 @@
 #include "io/output_file.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace eevdf {
 namespace {
+
+// The temporaries that exist right now, so that SIGINT, SIGTERM or SIGHUP
+// while the outputs are written leaves none behind: the handler unlinks
+// them (unlink() is async-signal-safe) and dies of the signal as before.
+// Fixed storage, no allocation in the handler. (I/O state, not the model's:
+// model/ stays free of globals.)
+constexpr int MAX_LIVE_TEMPS = 32;
+constexpr std::size_t MAX_TEMP_PATH = 4096;
+char live_temps[MAX_LIVE_TEMPS][MAX_TEMP_PATH];
+volatile std::sig_atomic_t live_used[MAX_LIVE_TEMPS];
+
+extern "C" void remove_temps_and_die(int sig)
+{
+	for (int i = 0; i < MAX_LIVE_TEMPS; i++)
+		if (live_used[i])
+			::unlink(live_temps[i]);
+	::signal(sig, SIG_DFL);
+	::raise(sig);
+}
+
+void install_handlers_once()
+{
+	static bool done = false;
+	if (done)
+		return;
+	done = true;
+	for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+		struct sigaction old {};
+		::sigaction(sig, nullptr, &old);
+		if (old.sa_handler == SIG_IGN)
+			continue;  // nohup and the like: keep ignoring
+		struct sigaction sa {};
+		sa.sa_handler = remove_temps_and_die;
+		sigemptyset(&sa.sa_mask);
+		::sigaction(sig, &sa, nullptr);
+	}
+}
+
+// Registers a temporary; -1 when the table is full (the temporary then
+// just is not cleaned on a signal).
+int register_temp(const std::string& path)
+{
+	install_handlers_once();
+	if (path.size() >= MAX_TEMP_PATH)
+		return -1;
+	for (int i = 0; i < MAX_LIVE_TEMPS; i++)
+		if (!live_used[i]) {
+			std::memcpy(live_temps[i], path.c_str(), path.size() + 1);
+			live_used[i] = 1;
+			return i;
+		}
+	return -1;
+}
+
+void unregister_temp(int slot)
+{
+	if (slot >= 0)
+		live_used[slot] = 0;
+}
 
 // Writes all of `text` to fd and closes it; false on any short write, a
 // write error (ENOSPC on a full disk or /dev/full) or a failed close.
@@ -57,8 +118,16 @@ Dest classify(const std::string& path)
 // A fresh temporary beside `path` (same directory, so the rename stays on
 // one file system): mkstemp() creates it with O_EXCL, so it never follows a
 // symlink planted under its name nor reuses another run's file.
-int make_temp(const std::string& path, std::string& tmp)
+int make_temp(const std::string& path, std::string& tmp, int& slot)
 {
+	// Created and registered with the signals blocked, so that no signal
+	// falls between the two.
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	::sigprocmask(SIG_BLOCK, &block, &old);
 	const size_t slash = path.rfind('/');
 	const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
 	const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -66,7 +135,11 @@ int make_temp(const std::string& path, std::string& tmp)
 	std::vector<char> name(tmp.begin(), tmp.end());
 	name.push_back('\0');
 	const int fd = ::mkstemp(name.data());
+	const int err = errno;
 	tmp.assign(name.data());
+	slot = fd >= 0 ? register_temp(tmp) : -1;
+	::sigprocmask(SIG_SETMASK, &old, nullptr);
+	errno = err;
 	return fd;
 }
 
@@ -95,6 +168,8 @@ std::string OutputSet::commit()
 		for (Out& o : outs_)
 			if (!o.tmp.empty()) {
 				::unlink(o.tmp.c_str());
+				unregister_temp(o.slot);
+				o.slot = -1;
 				o.tmp.clear();
 			}
 	};
@@ -109,7 +184,7 @@ std::string OutputSet::commit()
 		}
 		if (d == Dest::Special)
 			continue;
-		const int fd = make_temp(o.path, o.tmp);
+		const int fd = make_temp(o.path, o.tmp, o.slot);
 		if (fd < 0) {
 			const std::string why = std::strerror(errno);
 			o.tmp.clear();
@@ -142,6 +217,8 @@ std::string OutputSet::commit()
 			return o.flag + ": cannot write '" + o.path + "': " + why + " (" + std::to_string(i) +
 			       " other output files were already written)";
 		}
+		unregister_temp(o.slot);
+		o.slot = -1;
 		o.tmp.clear();
 	}
 	return "";

@@ -6,7 +6,8 @@
 // write leaves the old one in place. A PATH that exists and is not a
 // regular file (/dev/null, /dev/full, a FIFO) is written in place instead,
 // with every write checked; a directory is refused. A symlink at PATH is
-// replaced by the file, not followed.
+// replaced by the file, not followed. SIGINT, SIGTERM or SIGHUP while the
+// temporaries exist removes them before the process dies of the signal.
 #pragma once
 
 #include <string>
@@ -35,6 +36,7 @@ private:
 	struct Out {
 		std::string path, text, flag;
 		std::string tmp;  // the temporary while it exists
+		int slot = -1;    // its entry in the table the signal handler cleans
 	};
 	std::vector<Out> outs_;
 	std::string error_;

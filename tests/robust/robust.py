@@ -214,9 +214,27 @@ def other_command_cases():
         yield (f"{args[0]} {' '.join(args[1:])}", args, rc, pat)
 
 
+def probe_cases():
+    """The live-kernel probe's arguments: refused before any hog starts or
+    any trace instance is made (where eevdf-probe is not built, the refusal
+    names the missing probe instead)."""
+    bad = [("--hogs", "abc"), ("--hogs", "0"), ("--hogs", "65"), ("--hogs", "-1"), ("--hogs", ""),
+           ("--duration", "-1s"), ("--duration", "0"), ("--duration", "601s"), ("--duration", "abc"),
+           ("--duration", "1e400"), ("--slice", "1e400"), ("--slice", "abc"), ("--slice", "-3ms"),
+           ("--nices", "0,abc"), ("--nices", "20"), ("--nices", "-21"), ("--cpu", "-1"), ("--cpu", "abc"),
+           ("--waker", "9223372036854775807:0"), ("--waker", "abc"), ("--waker", "1000:"),
+           ("--waker", ":10"), ("--waker", "10:1000"), ("--waker-offset", "-1ms"), ("--gap-us", "-5"),
+           ("--irq-gap-us", "abc"), ("--warmup", "1e400"), ("--scenario", "no-such-scenario"),
+           ("--share-window", "0"), ("--sleeper", "0:0"), ("--pingpong-run", "abc"), ("--no-such-flag", "1")]
+    for flag, v in bad:
+        args = ["probe", flag, v] if v else ["probe", flag]
+        pat = "|".join(re.escape(x) for x in (flag, "cannot find eevdf-probe"))
+        yield (f"probe {flag} {v!r}", args, 2, pat)
+
+
 def all_cases(repo):
     cases = []
-    for gen in (sim_flag_cases(), output_cases(), other_command_cases()):
+    for gen in (sim_flag_cases(), output_cases(), other_command_cases(), probe_cases()):
         for c in gen:
             name, args, rc, pat = c[:4]
             stdout = c[4] if len(c) > 4 else None
@@ -281,6 +299,45 @@ def run_case(eevdf, case):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def run_signal_case(eevdf, sig, when):
+    """A signal while the outputs are written (`when` = "write": as soon as
+    a temporary appears) or while the model runs ("run"): the process dies
+    of it, and no temporary and no partial output is left."""
+    work = tempfile.mkdtemp(prefix="eevdf-robust-")
+    try:
+        p = subprocess.Popen([eevdf, "sim", "--hogs", "4", "--hz", "1000", "--duration", "600s",
+                              "--csv", "big.csv", "--trace", "big.trace"], cwd=work,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = TIMEOUT_S * 100
+        if when == "write":
+            while p.poll() is None and deadline > 0 and not any(".eevdf-" in f for f in os.listdir(work)):
+                deadline -= 1
+                subprocess.run(["sleep", "0.001"])
+            if p.poll() is not None:
+                return "it finished before a temporary appeared: nothing was tested"
+        else:
+            subprocess.run(["sleep", "0.05"])
+            if p.poll() is not None or os.listdir(work):
+                return "it was no longer simulating after 50 ms: nothing was tested"
+        p.send_signal(sig)
+        try:
+            rc = p.wait(timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            return f"no exit within {TIMEOUT_S} s of {signal.Signals(sig).name}"
+        if rc != -sig:
+            return f"exit {rc}, want death by {signal.Signals(sig).name}"
+        left = os.listdir(work)
+        if left:
+            return f"left behind: {sorted(left)}"
+        return None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+SIGNAL_CASES = [(sig, when) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP) for when in ("run", "write")]
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -302,7 +359,14 @@ def main():
         if why:
             failures += 1
             print(f"FAIL {c['name']}: {why}")
-    print(f"{len(cases) - failures} of {len(cases)} hostile cases handled")
+    signals = [] if "--only" in sys.argv else SIGNAL_CASES
+    for sig, when in signals:
+        why = run_signal_case(eevdf, sig, when)
+        if why:
+            failures += 1
+            print(f"FAIL {signal.Signals(sig).name} while it {'writes' if when == 'write' else 'runs'}: {why}")
+    total = len(cases) + len(signals)
+    print(f"{total - failures} of {total} hostile cases handled")
     return 1 if failures else 0
 
 
