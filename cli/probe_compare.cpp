@@ -9,6 +9,8 @@
 #include "cli/probe_compare.hpp"
 
 #include <sys/wait.h>
+#include <csignal>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,10 +43,16 @@ int run_probe(const std::string& path, const std::vector<std::string>& args, std
 	int fd[2];
 	if (pipe(fd) != 0)
 		return 2;
+	const pid_t parent = getpid();
 	const pid_t pid = fork();
 	if (pid < 0)
 		return 2;
 	if (pid == 0) {
+		// If eevdf dies (a signal, a kill), the probe is told to stop too:
+		// it then removes its trace instance and ends its hogs itself.
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(2);
 		dup2(fd[1], STDOUT_FILENO);
 		close(fd[0]);
 		close(fd[1]);

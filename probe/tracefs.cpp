@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string_view>
 
+#include <csignal>
+#include <dirent.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -115,10 +117,34 @@ bool Tracer::setup(int cpu, i64 duration_ns)
 	return setup(std::vector<int>{cpu}, kb, {"sched/sched_switch", "sched/sched_wakeup"});
 }
 
+// Instances of probes that died without removing theirs (SIGKILL, a
+// crash): eevdf-probe-PID where no process PID exists any more. A PID
+// reused by another process keeps its instance; that is only left alone.
+static void remove_stale_instances(const std::string &root)
+{
+	const std::string dir = root + "/instances";
+	DIR *d = opendir(dir.c_str());
+	if (!d)
+		return;
+	const std::string prefix = "eevdf-probe-";
+	while (const dirent *e = readdir(d)) {
+		const std::string name = e->d_name;
+		if (name.rfind(prefix, 0) != 0)
+			continue;
+		auto pid = parse_int(std::string_view(name).substr(prefix.size()));
+		if (!pid || *pid <= 0 || *pid == i64(getpid()))
+			continue;
+		if (kill(pid_t(*pid), 0) != 0 && errno == ESRCH)
+			rmdir((dir + "/" + name).c_str());
+	}
+	closedir(d);
+}
+
 bool Tracer::setup(const std::vector<int> &cpus, long kb, const std::vector<std::string> &events)
 {
 	if (!find_root())
 		return false;
+	remove_stale_instances(root);
 	inst = root + strf("/instances/eevdf-probe-%d", int(getpid()));
 	if (mkdir(inst.c_str(), 0700) != 0) {
 		note = strf("cannot create trace instance %s: %s", inst.c_str(),
