@@ -22,7 +22,7 @@ fi
 build=${EEVDF_FUZZ_BUILD:-$root/build-libfuzzer}
 cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fsanitize=fuzzer-no-link" \
-	-DEEVDF_FUZZ_ENGINE=-fsanitize=fuzzer -DEEVDF_SKIP_PARTS="props;proofs;bench;probe" >/dev/null
+	-DEEVDF_FUZZ_ENGINE=-fsanitize=fuzzer -DEEVDF_SKIP_PARTS="props;proofs;bench" >/dev/null
 # shellcheck disable=SC2086
 cmake --build "$build" -j "$(nproc)" --target $targets >/dev/null
 export EEVDF_FUZZ_OUT=${EEVDF_FUZZ_OUT:-$build/counterexamples}
@@ -50,10 +50,11 @@ for t in $targets; do
 	echo "$t: ${runs:-?} runs in ${secs} s ($(( ${runs:-0} / secs )) exec/s), corpus $(ls "$work" | wc -l) new files"
 done
 # The command line itself under the same sanitizers: the hostile-input
-# corpus (tests/robust/robust.py) against an ASan+UBSan eevdf, so that a
-# memory error or undefined behaviour on any rejected input fails too.
+# corpus (tests/robust/robust.py) against an ASan+UBSan eevdf and
+# eevdf-probe (which eevdf finds beside it in ../probe/), so that a memory
+# error or undefined behaviour on any rejected input fails too.
 if [[ -z ${EEVDF_FUZZ_SKIP_CLI:-} ]]; then
-	cmake --build "$build" -j "$(nproc)" --target eevdf >/dev/null
+	cmake --build "$build" -j "$(nproc)" --target eevdf eevdf-probe >/dev/null
 	# Sanitizer reports exit 98/99, which no case expects.
 	export ASAN_OPTIONS=detect_leaks=0:exitcode=99
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98
