@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -135,6 +136,29 @@ int cmd_slice_table(ModelOptions mo, const TableOptions& to)
 	return 0;
 }
 
+// What a check reads: the claim files and the workload files they name.
+std::vector<std::string> claim_inputs(const std::vector<std::pair<Claim, std::vector<RowResult>>>& all)
+{
+	std::vector<std::string> in;
+	for (const auto& [c, rows] : all) {
+		in.push_back(c.file);
+		const std::string dir = std::filesystem::path(c.file).parent_path().string();
+		auto add = [&](const std::string& w) {
+			if (!w.empty())
+				in.push_back((std::filesystem::path(dir) / w).string());
+		};
+		add(c.workload_file);
+		for (const auto& [k, v] : c.config)
+			if (k == "workload")
+				add(v);
+		for (const ClaimRow& r : c.rows)
+			for (const auto& [k, v] : r.set)
+				if (k == "workload")
+					add(v);
+	}
+	return in;
+}
+
 int cmd_check(const std::vector<std::string>& files, bool as_json, const std::string& svg_out)
 {
 	std::vector<std::pair<Claim, std::vector<RowResult>>> all;
@@ -148,7 +172,7 @@ int cmd_check(const std::vector<std::string>& files, bool as_json, const std::st
 		for (const RowResult& r : rows)
 			ok = ok && r.ok;
 	if (!svg_out.empty())
-		write_file_atomic(svg_out, claims_figure(all), "--svg");
+		write_file_atomic(svg_out, claims_figure(all), "--svg", claim_inputs(all));
 	if (as_json) {
 		std::cout << claims_json(all);
 	} else {
@@ -190,7 +214,8 @@ int cmd_plot_runs(ModelOptions mo, const PlotOptions& po)
 		}
 	const std::string what = po.workload.empty() ? std::to_string(po.hogs) + " CPU hogs" : po.workload;
 	write_file_atomic(po.output,
-			  runs_figure(runs, "Run lengths, " + what + ", " + po.duration + ", kernel " + mo.kernel), "--output");
+			  runs_figure(runs, "Run lengths, " + what + ", " + po.duration + ", kernel " + mo.kernel), "--output",
+			  po.workload.empty() ? std::vector<std::string>{} : std::vector<std::string>{po.workload});
 	return 0;
 }
 

@@ -92,10 +92,12 @@ Config build_config(const ModelOptions& o)
 	return cfg;
 }
 
-void write_file_atomic(const std::string& path, const std::string& text, const std::string& flag)
+void write_file_atomic(const std::string& path, const std::string& text, const std::string& flag,
+		       const std::vector<std::string>& inputs)
 {
-	if (!write_output_file(path, text))
-		throw UsageError(flag + ": cannot write '" + path + "'");
+	const std::string err = write_output_file(path, text, flag, inputs);
+	if (!err.empty())
+		throw UsageError(err);
 }
 
 }  // namespace eevdf::cli

@@ -20,13 +20,15 @@ namespace eevdf::cli {
 namespace {
 
 // Reports an invariant violation with the state and a replayable workload file.
-int report_violation(const Simulation& sim, const InvariantViolation& v, const std::string& path)
+int report_violation(const Simulation& sim, const InvariantViolation& v, const std::string& path,
+		     const std::string& workload_file)
 {
 	const CheckFailure& f = v.failure;
 	std::cerr << "eevdf: invariant '" << f.invariant << "' violated after event " << f.event << " at t=" << f.t
 		  << " ns\n  " << f.detail << "\nrun queue:\n" << f.state;
 	try {
-		write_file_atomic(path, to_rtapp_json(sim.workload()), "--counterexample");
+		write_file_atomic(path, to_rtapp_json(sim.workload()), "--counterexample",
+				  workload_file.empty() ? std::vector<std::string>{} : std::vector<std::string>{workload_file});
 		std::cerr << "replay: eevdf sim " << path << " " << command_line_flags(sim.config()) << " --duration "
 			  << (f.t / 1000 + 1) << "us --check\n";
 	} catch (const std::exception& e) {
@@ -141,13 +143,15 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	try {
 		sim.run();
 	} catch (const InvariantViolation& v) {
-		return report_violation(sim, v, so.counterexample);
+		return report_violation(sim, v, so.counterexample, so.workload);
 	}
 	metrics.finish(sim);
 	rec.finish(sim);
 	// Every output file of the run, whole or not at all together, before
 	// anything goes to stdout.
 	OutputSet outs;
+	if (!so.workload.empty())
+		outs.add_input(so.workload, "the workload file");
 	if (!so.trace.empty())
 		outs.add(so.trace, trace.text(), "--trace");
 	if (!so.timehist.empty())

@@ -152,8 +152,35 @@ bool write_output_file(const std::string& path, const std::string& text)
 	return one.commit().empty();
 }
 
+std::string write_output_file(const std::string& path, const std::string& text, const std::string& flag,
+			      const std::vector<std::string>& inputs)
+{
+	OutputSet one;
+	for (const std::string& in : inputs)
+		one.add_input(in, "an input of this run");
+	one.add(path, text, flag);
+	return one.commit();
+}
+
+void OutputSet::add_input(const std::string& path, const std::string& what)
+{
+	struct stat st;
+	if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+		ins_.push_back(In{static_cast<unsigned long long>(st.st_dev), static_cast<unsigned long long>(st.st_ino),
+				  path, what});
+}
+
 void OutputSet::add(const std::string& path, std::string text, const std::string& flag)
 {
+	struct stat st;
+	if (error_.empty() && ::stat(path.c_str(), &st) == 0)
+		for (const In& in : ins_)
+			if (in.dev == static_cast<unsigned long long>(st.st_dev) &&
+			    in.ino == static_cast<unsigned long long>(st.st_ino)) {
+				error_ = flag + ": '" + path + "' is " + in.what + " ('" + in.path +
+					 "'); writing it would destroy it, so give the output its own file";
+				break;
+			}
 	for (const Out& o : outs_)
 		if (o.path == path && error_.empty())
 			error_ = flag + ": '" + path + "' is also the file of " + o.flag + "; give each output its own file";

@@ -18,6 +18,10 @@ namespace eevdf {
 // Returns false (and leaves no temporary behind) when the file cannot be
 // written.
 bool write_output_file(const std::string& path, const std::string& text);
+// The same, refusing a path that is one of `inputs` (OutputSet::add_input):
+// "" when written, else what failed.
+std::string write_output_file(const std::string& path, const std::string& text, const std::string& flag,
+			      const std::vector<std::string>& inputs);
 
 // The several output files of one run, whole or not at all together: each
 // text goes to its temporary first, and only when every one is complete
@@ -27,6 +31,10 @@ bool write_output_file(const std::string& path, const std::string& text);
 // reported with the files already replaced.)
 class OutputSet {
 public:
+	// A file the run reads: an output that is the same file (by device and
+	// inode, so also through a symlink or another spelling) is refused,
+	// since writing it would destroy the input. `what` names it in errors.
+	void add_input(const std::string& path, const std::string& what);
 	// flag names the option in errors; a path given twice is refused.
 	void add(const std::string& path, std::string text, const std::string& flag);
 	// "" when every file was written, else what failed ("--csv: cannot write 'x'").
@@ -38,6 +46,11 @@ private:
 		std::string tmp;  // the temporary while it exists
 		int slot = -1;    // its entry in the table the signal handler cleans
 	};
+	struct In {
+		unsigned long long dev, ino;
+		std::string path, what;
+	};
+	std::vector<In> ins_;
 	std::vector<Out> outs_;
 	std::string error_;
 };

@@ -232,6 +232,23 @@ def probe_cases():
         yield (f"probe {flag} {v!r}", args, 2, pat)
 
 
+def alias_cases(repo):
+    """An output that is an input (directly or through a symlink) is refused
+    and the input is left as it was."""
+    w = open(os.path.join(repo, "tests/data/rtapp/tutorial_simple.json")).read()
+    c = open(os.path.join(repo, "claims/seed004-nohz.json")).read()
+    for flag in ["--trace", "--csv", "--timehist", "--latency", "--map", "--chrome", "--svg-lag", "--counterexample"]:
+        yield (f"sim {flag} onto its own workload", ("file", w), ["sim", "{file}", "--duration", "10ms", flag, "w.json"],
+               (0, 2) if flag == "--counterexample" else 2, re.escape(flag) if flag != "--counterexample" else None)
+    yield ("sim --csv onto its workload through a symlink", ("file", w),
+           ["sim", "{file}", "--duration", "10ms", "--csv", "{link}"], 2, "--csv")
+    yield ("plot runs -o onto its workload", ("file", w), ["plot", "runs", "{file}", "--duration", "10ms", "-o", "w.json"],
+           2, "--output")
+    yield ("check --svg onto the claim file", ("file", c), ["check", "{file}", "--svg", "w.json"], 2, "--svg")
+    yield ("check --svg onto the claim's workload", ("file", c), ["check", "{file}", "--svg", "workloads/one-hog.json"],
+           2, "--svg")
+
+
 def all_cases(repo):
     cases = []
     for gen in (sim_flag_cases(), output_cases(), other_command_cases(), probe_cases()):
@@ -239,7 +256,7 @@ def all_cases(repo):
             name, args, rc, pat = c[:4]
             stdout = c[4] if len(c) > 4 else None
             cases.append({"name": name, "file": None, "args": args, "rc": rc, "pat": pat, "stdout": stdout})
-    for gen in (rtapp_cases(repo), claim_cases(repo)):
+    for gen in (rtapp_cases(repo), claim_cases(repo), alias_cases(repo)):
         for name, (_, body), args, rc, pat in gen:
             cases.append({"name": name, "file": body, "args": args, "rc": rc, "pat": pat, "stdout": None})
     return cases
@@ -259,12 +276,16 @@ def run_case(eevdf, case):
         if os.geteuid() == 0:
             full = os.path.join(work, "full")
             os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
-        args = [a.replace("{file}", "w.json").replace("{full}", full) for a in case["args"]]
+        if case["file"] is not None:
+            os.symlink("w.json", os.path.join(work, "link.json"))
+        args = [a.replace("{file}", "w.json").replace("{full}", full).replace("{link}", "link.json")
+                for a in case["args"]]
         if case["file"] is not None:
             with open(os.path.join(work, "w.json"), "w") as f:
                 f.write(case["file"])
-        # Claim files name their workloads relative to themselves.
-        os.symlink(os.path.join(REPO, "claims", "workloads"), os.path.join(work, "workloads"))
+        # Claim files name their workloads relative to themselves (a copy:
+        # a writer that got past its checks must not reach the repository).
+        shutil.copytree(os.path.join(REPO, "claims", "workloads"), os.path.join(work, "workloads"))
         before = set(os.listdir(work))
         out = open(case["stdout"], "w") if case["stdout"] else subprocess.PIPE
         try:
@@ -288,6 +309,9 @@ def run_case(eevdf, case):
                 return "exit 2 with nothing on stderr"
             if case["pat"] and not re.search(case["pat"], err):
                 return f"exit 2, but stderr does not name {case['pat']!r}: {err[-300:]}"
+        # No command writes its input.
+        if case["file"] is not None and open(os.path.join(work, "w.json")).read() != case["file"]:
+            return "the input file was changed"
         left = set(os.listdir(work)) - before
         if rc != 0 and left:
             return f"exit {rc} left files behind: {sorted(left)}"
