@@ -43,6 +43,9 @@ struct Member {
 };
 
 inline constexpr int MAX_DEPTH = 64;
+// Values in one document: rt-app's 4096 threads with a few hundred events
+// each fit; the reader's memory stays under about 130 MB.
+inline constexpr std::size_t MAX_VALUES = std::size_t{1} << 20;
 
 // Throws InputError "FILENAME:LINE:COL: invalid JSON: ..." on bad input.
 Value parse(std::string_view text, const std::string& filename);

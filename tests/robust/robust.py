@@ -138,6 +138,8 @@ def rtapp_cases(repo):
     yield ("rt-app 10^9 instances", ("file", json.dumps({"tasks": {"a": {"instance": 10**9, "run": 10}}})),
            run, 2, loc)
     yield ("rt-app an empty file", ("file", ""), run, 2, loc)
+    yield ("rt-app 1.1 million values", ("file", '{"junk": [' + ",".join(["1"] * 1100000) + '], "tasks": {}}'),
+           run, 2, loc)
     yield ("rt-app not an object", ("file", "[1, 2]"), run, 2, loc)
     yield ("rt-app no tasks", ("file", '{"global": {"duration": 1}}'), run, 2, loc)
 
