@@ -298,7 +298,18 @@ int checked_stdout(int rc)
 }  // namespace
 }  // namespace eevdf::cli
 
-int main(int argc, char** argv)
+// Built a second time as fuzz_cli_args (fuzz/): EEVDF_CLI_FUZZ renames
+// main and stops after every value was parsed and checked and the model's
+// configuration built, so that any argument list runs in microseconds.
+#ifdef EEVDF_CLI_FUZZ
+#define EEVDF_MAIN eevdf_cli_main
+constexpr bool DRY_RUN = true;
+#else
+#define EEVDF_MAIN main
+constexpr bool DRY_RUN = false;
+#endif
+
+int EEVDF_MAIN(int argc, char** argv)
 {
 	using namespace eevdf::cli;
 	CLI::App app{"eevdf: a checked reference model of the Linux EEVDF scheduler with a periodic tick"};
@@ -502,6 +513,11 @@ int main(int argc, char** argv)
 		for (const CLI::App* sub : app.get_subcommands())
 			if (sub != probe && sub != prove)
 				check_given_values(*sub);
+		if (DRY_RUN) {
+			for (const ModelOptions* m : {&mo, &sb_mo, &to_mo, &plot_mo})
+				(void)build_config(*m);
+			return 0;
+		}
 		return checked_stdout(run_command());
 	} catch (const UsageError& e) {
 		std::cerr << "eevdf: " << e.what() << "\n";

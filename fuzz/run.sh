@@ -3,7 +3,7 @@
 # fuzz/run.sh [SECONDS] [TARGET...]
 # Builds the libFuzzer targets with clang++-14 (-fsanitize=fuzzer,address,
 # undefined) into $EEVDF_FUZZ_BUILD (default build-libfuzzer/), then fuzzes
-# each TARGET (default: all five) for SECONDS (default 10) from its checked-in
+# each TARGET (default: all six) for SECONDS (default 10) from its checked-in
 # corpus, dictionary and .options. New corpus entries go to
 # $EEVDF_FUZZ_BUILD/corpus/TARGET, counterexamples to
 # $EEVDF_FUZZ_BUILD/counterexamples, worst cases to $EEVDF_WORST_DIR (default
@@ -13,7 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-10}
 shift || true
-targets=${*:-fuzz_workload fuzz_differential fuzz_rtapp_parser fuzz_worst fuzz_claim_parser}
+targets=${*:-fuzz_workload fuzz_differential fuzz_rtapp_parser fuzz_worst fuzz_claim_parser fuzz_cli_args}
 cxx=${EEVDF_FUZZ_CXX:-clang++-14}
 if ! command -v "$cxx" >/dev/null; then
 	echo "fuzz/run.sh: $cxx not found; skipping the libFuzzer run" >&2
