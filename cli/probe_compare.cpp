@@ -428,8 +428,16 @@ ScSide kernel_side(const json& k)
 		const json& wk = t["wakeups"];
 		f.wakes = wk["count"].get<u64>();
 		if (f.wakes) {
-			f.lat_p50_us = wk["latency_waking"]["p50_ns"].get<double>() / 1e3;
-			f.lat_p90_us = wk["latency_waking"]["p90_ns"].get<double>() / 1e3;
+			// No latency samples when no switch-in after a wake-up was
+			// traced ({"count": 0}, no percentiles): then no measurement.
+			// (Reading the missing key of a const json was undefined
+			// behaviour: garbage, or type_error 302, in about half the
+			// sleeper runs.)
+			const json& lw = wk["latency_waking"];
+			if (lw.value("count", 0) > 0) {
+				f.lat_p50_us = lw["p50_ns"].get<double>() / 1e3;
+				f.lat_p90_us = lw["p90_ns"].get<double>() / 1e3;
+			}
 			f.on_prev = wk["on_prev_cpu"].get<double>() / static_cast<double>(f.wakes);
 			f.target_idle = wk["target_idle"].get<double>() / static_cast<double>(f.wakes);
 		}
@@ -704,7 +712,9 @@ std::vector<Row> scenario_rows(const std::string& scenario, const ScSide& k, con
 	auto add = [&](const std::string& scope, const std::string& metric, std::optional<double> kv,
 		       std::optional<double> mv) {
 		Row r{scope, metric, kv, mv, tolerance(scenario, role, metric), "", ""};
-		if (!r.agrees())
+		if (!kv && mv)
+			r.why = "not measured on the kernel's side (the trace holds no sample of it)";
+		else if (!r.agrees())
 			r.why = mechanism(scenario, metric, k, m, r);
 		rows.push_back(r);
 	};
@@ -927,8 +937,10 @@ int probe_side_by_side(const std::vector<std::string>& args)
 			const json& wl = k["waker"][traced ? "latency_trace" : "latency_spin"];
 			const Distribution& a = exact.waker_latency;
 			const Distribution& b = jit.waker_latency;
+			const bool measured = wl.value("count", 0) > 0;
 			row("waker latency p50 / p90 / p99 (ms)",
-			    trio(wl["p50_ns"].get<double>(), wl["p90_ns"].get<double>(), wl["p99_ns"].get<double>()),
+			    measured ? trio(wl["p50_ns"].get<double>(), wl["p90_ns"].get<double>(), wl["p99_ns"].get<double>())
+				     : std::string("-"),
 			    trio(static_cast<double>(a.p50), static_cast<double>(a.p90), static_cast<double>(a.p99)),
 			    trio(static_cast<double>(b.p50), static_cast<double>(b.p90), static_cast<double>(b.p99)));
 		}

@@ -117,6 +117,12 @@ check "sim: the table names the tasks whose percentiles are approximate" grep -q
 w=$("$eevdf" sim --hogs 2 --hz 1000 --duration 10s --json | python3 -c 'import json,sys; print("percentiles_within_relative" in json.load(sys.stdin)["tasks"][0]["run_ns"])')
 check "sim: exact percentiles carry no precision mark (got $w)" [ "$w" = "False" ]
 
+# A probe scenario whose wake-ups were never followed by a traced switch-in
+# has no latency percentiles ({"count": 0}): the comparison reports the row
+# as not measured (it read the missing keys, undefined behaviour, before).
+"$eevdf" probe --scenario sleeper --duration 1s --kernel-json "$data/probe/sleeper-untraced-wakeups.json" >"$tmp/probe.txt" 2>"$tmp/probe.err"
+check "probe replay: a scenario without latency samples compares (exit $?)" grep -q "wake-up latency p50 (us) .* not measured on the kernel's side" "$tmp/probe.txt"
+
 # stress-ng through rt-app: --with a file of eight rt-app hogs named as
 # --stress names them runs the same workload, so the blocks are identical.
 stress_ng="$data/../../claims/workloads/stress-ng-cpu-8.json"
