@@ -148,6 +148,13 @@ std::string format_json(const Report& r)
 		feats[std::string(feature_names[i])] = c.features[static_cast<Feature>(i)];
 	cfg["features"] = feats;
 	cfg["seed"] = c.seed;
+	// Only when some are switched in, so a clean run's document is unchanged.
+	ordered_json bugs = ordered_json::array();
+	for (unsigned i = 0; i < bug_info.size(); i++)
+		if (c.bugs[static_cast<Bug>(i)])
+			bugs.push_back(std::string(bug_info[i].name));
+	if (!bugs.empty())
+		cfg["bugs"] = bugs;
 	cfg["knobs"] = ordered_json{{"tick_phase_ns", c.knobs.tick_phase},
 				    {"tick_jitter_ns", c.knobs.tick_jitter},
 				    {"switch_cost_ns", c.knobs.switch_cost}};

@@ -333,13 +333,21 @@ std::string describe(const Config& cfg)
 	if (cfg.features[Feature::TTWU_QUEUE_DELAYED])
 		features += std::string(smp ? "" : ",+TTWU_QUEUE_DELAYED") +
 			    " (TTWU_QUEUE_DELAYED: experimental, the unmerged mid-2025 series, not mainline)";
+	// A run with a historical bug (or a mutation) switched in must not read
+	// as a clean one (issue 18); a clean run's line is unchanged.
+	std::string bugs;
+	for (unsigned i = 0; i < bug_info.size(); i++)
+		if (cfg.bugs[static_cast<Bug>(i)])
+			bugs += (bugs.empty() ? "" : ",") + std::string(bug_info[i].name);
+	if (!bugs.empty())
+		bugs = ", BUGS SWITCHED IN: " + bugs + " (not the kernel's behaviour)";
 	return "kernel " + std::string(cfg.preset->name) + ", HZ=" + std::to_string(cfg.hz) +
 	       " (TICK_NSEC=" + std::to_string(cfg.tick_ns) + "), base_slice=" +
 	       std::to_string(cfg.base_slice_ns) + " ns, cpus=" + cpus +
 	       ", features " + features + smp_knobs + ", tick_phase=" +
 	       std::to_string(cfg.knobs.tick_phase) + " ns, tick_jitter=" +
 	       std::to_string(cfg.knobs.tick_jitter) + " ns, switch_cost=" +
-	       std::to_string(cfg.knobs.switch_cost) + " ns, seed=" + std::to_string(cfg.seed);
+	       std::to_string(cfg.knobs.switch_cost) + " ns, seed=" + std::to_string(cfg.seed) + bugs;
 }
 
 }  // namespace eevdf

@@ -123,6 +123,15 @@ check "sim: exact percentiles carry no precision mark (got $w)" [ "$w" = "False"
 "$eevdf" probe --scenario sleeper --duration 1s --kernel-json "$data/probe/sleeper-untraced-wakeups.json" >"$tmp/probe.txt" 2>"$tmp/probe.err"
 check "probe replay: a scenario without latency samples compares (exit $?)" grep -q "wake-up latency p50 (us) .* not measured on the kernel's side" "$tmp/probe.txt"
 
+# A run with a bug switched in says so in the header and the JSON config;
+# a clean run's header and config carry no such mark.
+"$eevdf" sim --hogs 2 --duration 10ms --bug eligible-strict >"$tmp/bug.txt" 2>/dev/null
+check "sim --bug: the header names the bug" grep -q "^# eevdf model: .*BUGS SWITCHED IN: eligible-strict" "$tmp/bug.txt"
+w=$("$eevdf" sim --hogs 2 --duration 10ms --bug eligible-strict --bug stale-augment --json 2>/dev/null | python3 -c 'import json,sys; print(",".join(json.load(sys.stdin)["config"]["bugs"]))')
+check "sim --bug: the JSON config lists the bugs (got $w)" [ "$w" = "stale-augment,eligible-strict" ]
+"$eevdf" sim --hogs 2 --duration 10ms >"$tmp/clean.txt"
+check "sim: a clean run's header has no bug mark" bash -c "! grep -q BUGS '$tmp/clean.txt'"
+
 # stress-ng through rt-app: --with a file of eight rt-app hogs named as
 # --stress names them runs the same workload, so the blocks are identical.
 stress_ng="$data/../../claims/workloads/stress-ng-cpu-8.json"
