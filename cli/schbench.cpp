@@ -13,16 +13,6 @@ namespace eevdf::cli {
 std::string format_schbench(const SampleCounts& latency_ns, u64 runtime_ns)
 {
 	const SampleCounts& v = latency_ns;
-	// The value at a 1-based nearest rank.
-	const auto at = [&](size_t rank) {
-		u64 seen = 0;
-		for (const auto& [x, n] : v.counts()) {
-			seen += n;
-			if (seen >= rank)
-				return x;
-		}
-		return v.max();
-	};
 	char b[160];
 	std::snprintf(b, sizeof b, "Wakeup Latencies percentiles (usec) runtime %llu (s) (%zu total samples)\n",
 		      static_cast<unsigned long long>(runtime_ns / 1000000000ULL), static_cast<size_t>(v.count()));
@@ -37,7 +27,7 @@ std::string format_schbench(const SampleCounts& latency_ns, u64 runtime_ns)
 		rank = std::max<size_t>(rank, 1);
 		const size_t upto = rank > prev ? rank : prev;
 		std::snprintf(b, sizeof b, "\t%s%2u.%uth: %-10llu (%zu samples)\n", p.star ? "* " : "  ", p.tenths / 10,
-			      p.tenths % 10, static_cast<unsigned long long>(at(rank) / 1000), upto - prev);
+			      p.tenths % 10, static_cast<unsigned long long>(v.at_rank(rank) / 1000), upto - prev);
 		out += b;
 		prev = upto;
 	}

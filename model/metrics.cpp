@@ -51,21 +51,10 @@ Distribution summarize(const SampleCounts& s)
 	d.exact = s.exact();
 	d.precision_bits = s.precision_bits();
 	// rank = ceil(pct/100 * n), 1-based, as nearest_rank() over the values.
-	const auto at_rank = [&](unsigned pct) {
-		u64 rank = (pct * d.count + 99) / 100;
-		if (rank == 0)
-			rank = 1;
-		u64 seen = 0;
-		for (const auto& [v, n] : s.counts()) {
-			seen += n;
-			if (seen >= rank)
-				return v;
-		}
-		return s.counts().rbegin()->first;
-	};
-	d.p50 = at_rank(50);
-	d.p90 = at_rank(90);
-	d.p99 = at_rank(99);
+	const auto pct = [&](unsigned p) { return s.at_rank((p * d.count + 99) / 100); };
+	d.p50 = pct(50);
+	d.p90 = pct(90);
+	d.p99 = pct(99);
 	return d;
 }
 

@@ -63,6 +63,17 @@ void SampleCounts::merge(const SampleCounts& o)
 	sum_ += o.sum_;
 }
 
+u64 SampleCounts::at_rank(u64 rank) const
+{
+	u64 seen = 0;
+	for (const auto& [v, n] : counts_) {
+		seen += n;
+		if (seen >= rank)
+			return v;
+	}
+	return counts_.empty() ? 0 : counts_.rbegin()->first;
+}
+
 std::vector<u64> SampleCounts::values() const
 {
 	std::vector<u64> v;

@@ -46,6 +46,9 @@ public:
 	// Each kept value (a bucket's lower bound once coarsened) with its
 	// count, in ascending order.
 	const std::map<u64, u64>& counts() const { return counts_; }
+	// The kept value at 1-based rank `rank` of the ascending samples (rank
+	// clamped to 1..count; 0 when empty): a nearest-rank percentile.
+	u64 at_rank(u64 rank) const;
 	// Every sample, expanded, in ascending order (for tests and figures).
 	std::vector<u64> values() const;
 
