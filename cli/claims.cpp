@@ -11,6 +11,7 @@
 
 #include "cli/args.hpp"
 #include "cli/schbench_cmd.hpp"
+#include "cli/version.hpp"
 #include "io/input_error.hpp"
 #include "io/input_file.hpp"
 #include "io/json.hpp"
@@ -668,6 +669,7 @@ std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult
 	nlohmann::ordered_json doc = nlohmann::ordered_json::array();
 	for (const auto& [c, rows] : all) {
 		nlohmann::ordered_json j;
+		j["eevdf"] = version_json();
 		j["file"] = c.file;
 		j["claim"] = c.title;
 		j["source"] = c.source;

@@ -23,6 +23,7 @@
 #include "cli/sim.hpp"
 #include "cli/schbench_cmd.hpp"
 #include "cli/sweep.hpp"
+#include "cli/version.hpp"
 #include "io/input_error.hpp"
 #include "io/rtapp.hpp"
 #include "model/check.hpp"
@@ -283,6 +284,14 @@ void check_command_name(const CLI::App& app, int argc, char** argv)
 	throw UsageError(std::string("unknown command '") + argv[1] + "' (the commands: " + known + ")");
 }
 
+// `eevdf --version` stands alone: CLI11 would print the version and ignore
+// whatever follows. (After a command, --version is an unknown option.)
+void check_version_alone(int argc, char** argv)
+{
+	if (argc > 2 && std::strcmp(argv[1], "--version") == 0)
+		throw UsageError(std::string("--version takes no other arguments (it was given with '") + argv[2] + "')");
+}
+
 // What was printed must have reached stdout: a full disk or /dev/full fails
 // here, after the last write, with exit 2.
 int checked_stdout(int rc)
@@ -314,6 +323,7 @@ int EEVDF_MAIN(int argc, char** argv)
 	using namespace eevdf::cli;
 	CLI::App app{"eevdf: a checked reference model of the Linux EEVDF scheduler with a periodic tick"};
 	app.require_subcommand(1);
+	app.set_version_flag("--version", version_line(), "print the version (and git describe of the checkout it was built from) and exit");
 
 	ModelOptions mo;
 	SimOptions so;
@@ -462,6 +472,7 @@ int EEVDF_MAIN(int argc, char** argv)
 	prove->prefix_command();
 
 	try {
+		check_version_alone(argc, argv);
 		check_command_name(app, argc, argv);
 	} catch (const UsageError& e) {
 		std::cerr << "eevdf: " << e.what() << "\n";
@@ -472,6 +483,8 @@ int EEVDF_MAIN(int argc, char** argv)
 	} catch (const CLI::CallForHelp& e) {
 		return app.exit(e);
 	} catch (const CLI::CallForAllHelp& e) {
+		return app.exit(e);
+	} catch (const CLI::CallForVersion& e) {
 		return app.exit(e);
 	} catch (const CLI::ParseError& e) {
 		std::cerr << "eevdf: " << e.what() << "\nRun 'eevdf --help' or 'eevdf COMMAND --help'.\n";

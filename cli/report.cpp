@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "cli/version.hpp"
+
 namespace eevdf::cli {
 namespace {
 
@@ -180,6 +182,7 @@ std::string format_json(const Report& r)
 	summary["events"] = r.sim.events();
 
 	ordered_json doc;
+	doc["eevdf"] = version_json();
 	doc["config"] = cfg;
 	doc["tasks"] = tasks;
 	doc["summary"] = summary;

@@ -8,6 +8,7 @@
 
 #include "cli/args.hpp"
 #include "cli/outputs.hpp"
+#include "cli/version.hpp"
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
 #include "model/simulation.hpp"
@@ -164,6 +165,7 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 	const double avg = static_cast<double>(meter.requests) / static_cast<double>(so.runtime_s - warmup_s);
 	if (so.json) {
 		nlohmann::ordered_json j;
+		j["eevdf"] = version_json();
 		j["model"] = describe(cfg);
 		j["schbench"] = {{"message_threads", o.message_threads}, {"workers_per_message_thread", schbench_workers(o, cfg.cpus)},
 				 {"runtime_s", so.runtime_s}, {"sleep_us", so.sleep_us}, {"operations", o.operations},

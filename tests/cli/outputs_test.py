@@ -507,5 +507,40 @@ def smp_chrome_has_a_track_per_cpu_with_its_runs():
         assert xs == want, (cpu, xs[:3], want[:3])
 
 
+# The version CMakeLists.txt declares: `eevdf --version` names it, and so
+# does every JSON document (sim, sweep, schbench, check), with the git
+# describe of the checkout when built from one.
+PROJECT_VERSION = re.search(r"project\(eevdf VERSION (\S+)",
+                            open(os.path.join(DATA, "..", "..", "CMakeLists.txt")).read())[1]
+
+
+def assert_names_version(doc, where):
+    assert doc.get("eevdf", {}).get("version") == PROJECT_VERSION, (where, doc.get("eevdf"))
+    git = doc["eevdf"].get("git")
+    assert git is None or re.fullmatch(r"[0-9a-f]{7,}(-dirty)?|\S+-g[0-9a-f]+(-dirty)?", git), (where, git)
+
+
+@test
+def version_flag_prints_the_project_version():
+    p = run("--version")
+    m = re.fullmatch(r"eevdf (\S+)( \(git (\S+)\))?\n", p.stdout)
+    assert m and m[1] == PROJECT_VERSION, p.stdout
+    assert p.stderr == "", p.stderr
+
+
+@test
+def every_json_output_names_the_version():
+    assert_names_version(json.loads(run("sim", "--hogs", "1", "--duration", "10ms", "--json").stdout), "sim")
+    for row in json.loads(run("sim", "--hogs", "1", "--duration", "10ms", "--sweep", "hz=100,250", "--json").stdout):
+        assert_names_version(row, "sweep")
+    assert_names_version(json.loads(run("schbench", "-r", "1", "-n", "0", "--json").stdout), "schbench")
+    claim = os.path.join(DATA, "..", "..", "claims", "seed001-doc.json")
+    for c in json.loads(run("check", claim, "--json").stdout):
+        assert_names_version(c, "check")
+    # the same text as --version, in one place
+    git = json.loads(run("sim", "--hogs", "1", "--duration", "1ms", "--json").stdout)["eevdf"].get("git")
+    assert run("--version").stdout == f"eevdf {PROJECT_VERSION}" + (f" (git {git})" if git else "") + "\n"
+
+
 print(f"outputs: {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -208,6 +208,8 @@ def other_command_cases():
         (["no-such-command"], 2, "no-such-command"),
         (["bugs", "--no-such-flag"], 2, "no-such-flag"),
         (["presets", "extra"], 2, None),
+        (["--version", "extra"], 2, "extra"),
+        (["sim", "--version"], 2, "--version"),
     ]:
         if isinstance(pat, tuple):
             pat = "|".join(re.escape(p) for p in pat)

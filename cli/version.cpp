@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli/version.hpp"
+
+namespace eevdf::cli {
+
+std::string version_line()
+{
+	std::string s = std::string("eevdf ") + EEVDF_VERSION;
+	if (EEVDF_GIT_DESCRIBE[0] != '\0')
+		s += std::string(" (git ") + EEVDF_GIT_DESCRIBE + ")";
+	return s;
+}
+
+nlohmann::ordered_json version_json()
+{
+	nlohmann::ordered_json j;
+	j["version"] = std::string(EEVDF_VERSION);
+	if (EEVDF_GIT_DESCRIBE[0] != '\0')
+		j["git"] = std::string(EEVDF_GIT_DESCRIBE);
+	return j;
+}
+
+}  // namespace eevdf::cli
