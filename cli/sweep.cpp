@@ -114,6 +114,7 @@ struct Row {
 	std::string error;      // a bad configuration (exit 2)
 	std::string violation;  // an invariant violation (exit 1)
 	std::string json;
+	u64 events_checked = 0;  // with --check
 	size_t tasks = 0;
 	TaskMetrics total;
 };
@@ -140,6 +141,7 @@ Row run_one(ModelOptions mo, SimOptions so, const std::vector<std::pair<std::str
 			return row;
 		}
 		m.finish(sim);
+		row.events_checked = checker.events_checked();
 		if (sim.cfs_rq().pick_failures)
 			row.violation = std::to_string(sim.cfs_rq().pick_failures) + " picks found no eligible entity";
 		row.tasks = m.tasks.size();
@@ -307,6 +309,13 @@ int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<st
 			status = 1;
 		}
 
+	if (so.check && status == 0) {
+		u64 events = 0;
+		for (const Row& r : rows)
+			events += r.events_checked;
+		std::cerr << "eevdf: --check: " << events << " events checked in " << rows.size()
+			  << " configurations against " << INVARIANT_NAMES.size() << " invariants (model/check.hpp): 0 violations\n";
+	}
 	if (so.json) {
 		nlohmann::ordered_json arr = nlohmann::ordered_json::array();
 		for (const Row& r : rows) {

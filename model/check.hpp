@@ -61,14 +61,26 @@
 //  events    each CPU's kept next event is what recomputing it gives
 #pragma once
 
+#include <array>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/observer.hpp"
 #include "model/simulation.hpp"
 
 namespace eevdf {
+
+// The names a violation reports (CheckFailure::invariant), one per rule or
+// part of a rule above; `eevdf sim --check` counts them in its success line
+// and a unit test keeps the list equal to the names check.cpp uses.
+inline constexpr std::array<std::string_view, 30> INVARIANT_NAMES = {
+	"V", "affinity", "clock", "deadline", "delayed", "eligibility", "events", "existence",
+	"idle", "lag clamp", "lag sum", "migration", "min_vruntime", "nohz", "others",
+	"overflow", "pick", "placement", "request", "resched", "reweight", "runnable", "slice",
+	"smp", "sums", "tick", "time", "tree", "vruntime", "wakelist"
+};
 
 struct CheckFailure {
 	u64 event = 0;          // index of the event after which it failed

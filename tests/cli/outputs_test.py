@@ -542,5 +542,22 @@ def every_json_output_names_the_version():
     assert run("--version").stdout == f"eevdf {PROJECT_VERSION}" + (f" (git {git})" if git else "") + "\n"
 
 
+@test
+def check_prints_one_success_line_on_stderr():
+    p = run("sim", "--hogs", "2", "--cpus", "2", "--duration", "50ms", "--check", "--json")
+    doc = json.loads(p.stdout)  # stdout stays one JSON document
+    m = re.fullmatch(r"eevdf: --check: (\d+) events checked against (\d+) invariants \(model/check.hpp\): 0 violations\n",
+                     p.stderr)
+    assert m, p.stderr
+    assert int(m[1]) == doc["summary"]["events"], (m[1], doc["summary"]["events"])
+    names = re.search(r"INVARIANT_NAMES = \{(.*?)\};", open(os.path.join(DATA, "..", "..", "model", "check.hpp")).read(), re.S)
+    assert int(m[2]) == len(re.findall(r'"[^"]+"', names[1])), m[2]
+    assert run("sim", "--hogs", "2", "--duration", "50ms").stderr == ""  # only with --check
+    p = run("sim", "--hogs", "2", "--duration", "50ms", "--sweep", "hz=100,1000", "--check", "--json")
+    rows = json.loads(p.stdout)
+    want = sum(r["summary"]["events"] for r in rows)
+    assert re.search(rf"eevdf: --check: {want} events checked in 2 configurations against {m[2]} invariants", p.stderr), p.stderr
+
+
 print(f"outputs: {len(failures)} failed")
 sys.exit(1 if failures else 0)
