@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "cli/run_record.hpp"
 #include "cli/version.hpp"
+#include "model/fair.hpp"
 
 namespace eevdf::cli {
 namespace {
@@ -157,6 +159,9 @@ std::string format_json(const Report& r)
 			bugs.push_back(std::string(bug_info[i].name));
 	if (!bugs.empty())
 		cfg["bugs"] = bugs;
+	// Only when the kernel would clamp or ignore a setting (run_record.hpp).
+	if (const auto adj = adjustments(c, r.sim.workload()); !adj.empty())
+		cfg["adjustments"] = adjustments_json(adj);
 	cfg["knobs"] = ordered_json{{"tick_phase_ns", c.knobs.tick_phase},
 				    {"tick_jitter_ns", c.knobs.tick_jitter},
 				    {"switch_cost_ns", c.knobs.switch_cost}};
@@ -170,8 +175,16 @@ std::string format_json(const Report& r)
 
 	ordered_json tasks = ordered_json::array();
 	const bool smp = c.cpus > 1;
-	for (const TaskMetrics& m : r.metrics.tasks)
-		tasks.push_back(task_json(m, c.tick_ns, smp));
+	const auto& specs = r.sim.workload().tasks;
+	for (size_t i = 0; i < r.metrics.tasks.size(); i++) {
+		ordered_json t = task_json(r.metrics.tasks[i], c.tick_ns, smp);
+		// The settings it started with, when not the defaults.
+		if (specs[i].nice)
+			t["nice"] = specs[i].nice;
+		if (specs[i].custom_slice && c.preset->paths.custom_slices)
+			t["custom_slice_ns"] = clamp_custom_slice(specs[i].custom_slice);
+		tasks.push_back(std::move(t));
+	}
 
 	ordered_json summary = task_json(total_metrics(r.metrics), c.tick_ns, smp);
 	summary.erase("name");
@@ -207,6 +220,7 @@ std::string format_json(const Report& r)
 std::string format_table(const Report& r)
 {
 	std::string out = "# eevdf model: " + describe(r.sim.config()) + "\n";
+	out += header_lines(r.sim.config(), r.sim.workload(), adjustments(r.sim.config(), r.sim.workload()));
 	out += "# simulated " + ms(r.sim.now()) + " ms: busy " + ms(r.sim.busy_ns()) + " ms, idle " +
 	       ms(r.sim.idle_ns()) + " ms, " + std::to_string(r.sim.ticks()) + " ticks\n";
 	char line[512];

@@ -8,6 +8,7 @@
 
 #include "cli/args.hpp"
 #include "cli/outputs.hpp"
+#include "cli/run_record.hpp"
 #include "cli/version.hpp"
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
@@ -158,6 +159,8 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		append_workload(wl, extra, f);
 		with_tasks.push_back(extra.tasks.size());
 	}
+	const std::vector<Adjustment> adj = adjustments(cfg, wl);
+	warn_adjustments(adj);
 	Simulation sim(cfg, wl);
 	SchbenchMeter meter(sim, warmup_s * NSEC_PER_SEC);
 	sim.add_observer(&meter);
@@ -167,6 +170,8 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		nlohmann::ordered_json j;
 		j["eevdf"] = version_json();
 		j["model"] = describe(cfg);
+		if (!adj.empty())
+			j["adjustments"] = adjustments_json(adj);
 		j["schbench"] = {{"message_threads", o.message_threads}, {"workers_per_message_thread", schbench_workers(o, cfg.cpus)},
 				 {"runtime_s", so.runtime_s}, {"sleep_us", so.sleep_us}, {"operations", o.operations},
 				 {"op_cost_ns", o.op_cost_ns}, {"pin", o.pin_auto ? "auto" : "none"}, {"timer_slack_ns", o.timer_slack_ns},
@@ -191,6 +196,8 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		return 0;
 	}
 	std::cout << "# eevdf model: " << describe(cfg) << "\n";
+	for (const Adjustment& a : adj)
+		std::cout << "# adjusted: " << a.text() << "\n";
 	for (size_t i = 0; i < so.with.size(); i++)
 		std::cout << "# with " << so.with[i] << ": " << with_tasks[i] << " tasks beside schbench's\n";
 	std::cout << meter.wakeup.show("Wakeup Latencies", "usec", so.runtime_s, PLIST_FOR_LAT, PLIST_99);

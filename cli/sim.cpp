@@ -10,6 +10,7 @@
 #include "cli/plots.hpp"
 #include "cli/record.hpp"
 #include "cli/report.hpp"
+#include "cli/run_record.hpp"
 #include "io/output_file.hpp"
 #include "io/rtapp.hpp"
 #include "model/check.hpp"
@@ -118,6 +119,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 {
 	const Config cfg = build_config(mo);
 	const Workload wl = build_workload(so);
+	warn_adjustments(adjustments(cfg, wl));
 	if (!so.pin.empty())
 		for (u32 c : parse_cpu_list(so.pin, "--pin"))
 			if (c >= cfg.cpus)
