@@ -14,7 +14,7 @@ std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 u64 parse_duration(std::string_view text, std::string_view flag)
 {
 	const std::string bad = std::string(flag) + ": " + quote(text) +
-				" is not a duration (use e.g. 3ms, 2.8ms, 750us, 30s or plain ns)";
+				" is not a duration (use e.g. 3ms, 2.8ms, 750us, 30s or 500ns)";
 	size_t i = 0;
 	u64 whole = 0;
 	bool digits = false;
@@ -37,8 +37,17 @@ u64 parse_duration(std::string_view text, std::string_view flag)
 	if (!digits)
 		throw UsageError(bad);
 	const std::string_view unit = text.substr(i);
+	// A bare number has no unit everyone agrees on (ns here once, ms in
+	// eevdf-probe): only 0 may go without one.
+	if (unit.empty()) {
+		if (whole == 0 && frac.find_first_not_of('0') == std::string_view::npos)
+			return 0;
+		const std::string t(text);
+		throw UsageError(std::string(flag) + ": " + quote(text) + " has no unit: write " + t + "ns, " + t + "us, " + t +
+				 "ms or " + t + "s");
+	}
 	u64 scale;
-	if (unit.empty() || unit == "ns")
+	if (unit == "ns")
 		scale = 1;
 	else if (unit == "us")
 		scale = NSEC_PER_USEC;

@@ -51,7 +51,7 @@ void usage(FILE *f)
 "                         10000:1000; RUN_US is CPU time)\n"
 "  --pingpong-run DUR     CPU time each ping-pong thread spends before waking\n"
 "                         the other (default 200us)\n"
-"DUR is a number with unit ns, us, ms or s (a bare number means ms).\n"
+"DUR is a number with unit ns, us, ms or s (only 0 may go without one, as in eevdf sim).\n"
 "Exit status: 0 ok, 2 error (usage, permissions, kernel), 130 interrupted.\n");
 }
 
@@ -64,6 +64,14 @@ Options parse_args(int argc, char **argv)
 			die(strf("%s needs a value", argv[i]));
 		}
 		return argv[++i];
+	};
+	// A duration's value, refused with the flag named when it has no unit.
+	auto duration = [](const std::string &flag, const std::string &v) {
+		char *end = nullptr;
+		const double x = std::strtod(v.c_str(), &end);
+		if (end != v.c_str() && *end == '\0' && x != 0)
+			die(flag + " " + v + ": no unit: write " + v + "ns, " + v + "us, " + v + "ms or " + v + "s");
+		return parse_duration(v);
 	};
 	for (int i = 1; i < argc; ++i) {
 		std::string a = argv[i];
@@ -93,13 +101,13 @@ Options parse_args(int argc, char **argv)
 			if (v == "default") {
 				o.slice_ns.reset();
 			} else {
-				auto d = parse_duration(v, kMs);
+				auto d = duration(a, v);
 				if (!d || *d <= 0)
 					die("bad --slice " + v);
 				o.slice_ns = *d;
 			}
 		} else if (a == "--duration") {
-			auto d = parse_duration(need(i), kMs);
+			auto d = duration(a, need(i));
 			if (!d || *d < 10 * kMs || *d > 600 * kSec)
 				die("--duration must be 10ms..600s");
 			o.duration_ns = *d;
@@ -135,7 +143,7 @@ Options parse_args(int argc, char **argv)
 			if (v == "default") {
 				o.waker_slice_ns.reset();
 			} else {
-				auto d = parse_duration(v, kMs);
+				auto d = duration(a, v);
 				if (!d || *d <= 0)
 					die("bad --waker-slice " + v);
 				o.waker_slice_ns = *d;
@@ -143,7 +151,7 @@ Options parse_args(int argc, char **argv)
 		} else if (a == "--waker-offset") {
 			if (o.pinned_only.empty())
 				o.pinned_only = a;
-			auto d = parse_duration(need(i), kMs);
+			auto d = duration(a, need(i));
 			if (!d || *d > 10 * kSec)
 				die("bad --waker-offset");
 			o.waker_offset_ns = *d;
@@ -162,7 +170,7 @@ Options parse_args(int argc, char **argv)
 				die("bad --irq-gap-us");
 			o.irq_thr_ns = *v * kUs;
 		} else if (a == "--warmup") {
-			auto d = parse_duration(need(i), kMs);
+			auto d = duration(a, need(i));
 			if (!d || *d > 10 * kSec)
 				die("bad --warmup (max 10s)");
 			o.warmup_ns = *d;
@@ -184,7 +192,7 @@ Options parse_args(int argc, char **argv)
 			list_scenarios(stdout);
 			std::exit(0);
 		} else if (a == "--share-window") {
-			auto d = parse_duration(need(i), kMs);
+			auto d = duration(a, need(i));
 			if (!d || *d < 1 * kMs)
 				die("bad --share-window (at least 1ms)");
 			o.share_window_ns = *d;
@@ -200,7 +208,7 @@ Options parse_args(int argc, char **argv)
 			o.sleeper_period_ns = *p * kUs;
 			o.sleeper_run_ns = *r * kUs;
 		} else if (a == "--pingpong-run") {
-			auto d = parse_duration(need(i), kMs);
+			auto d = duration(a, need(i));
 			if (!d || *d < 1 * kUs || *d > 1 * kSec)
 				die("bad --pingpong-run (1us..1s)");
 			o.pingpong_run_ns = *d;

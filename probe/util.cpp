@@ -68,7 +68,7 @@ bool exists(const std::string &path)
 	return stat(path.c_str(), &st) == 0;
 }
 
-std::optional<i64> parse_duration(std::string_view text, i64 default_unit)
+std::optional<i64> parse_duration(std::string_view text)
 {
 	std::string s(text);
 	char *end = nullptr;
@@ -78,8 +78,10 @@ std::optional<i64> parse_duration(std::string_view text, i64 default_unit)
 		return std::nullopt;
 	std::string unit(end);
 	i64 mult;
+	if (unit.empty() && v != 0)
+		return std::nullopt;  // a bare number has no agreed unit (eevdf sim read ns, this ms)
 	if (unit.empty())
-		mult = default_unit;
+		mult = 1;
 	else if (unit == "ns")
 		mult = 1;
 	else if (unit == "us")

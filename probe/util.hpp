@@ -37,7 +37,8 @@ std::optional<std::string> read_text(const std::string &path);
 int write_text(const std::string &path, const std::string &text);
 bool exists(const std::string &path);
 // "1.5ms", "500us", "5s", "100ns"; a bare number has unit default_unit.
-std::optional<i64> parse_duration(std::string_view text, i64 default_unit);
+// A duration with unit ns, us, ms or s; only 0 may go without one.
+std::optional<i64> parse_duration(std::string_view text);
 std::optional<i64> parse_int(std::string_view text);
 
 }  // namespace probe

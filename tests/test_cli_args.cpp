@@ -12,9 +12,18 @@ TEST_CASE("durations take ns, us, ms and s suffixes and decimals", "[cli]")
 	CHECK(parse_duration("2.8ms", "--slice") == 2'800'000);
 	CHECK(parse_duration("750us", "--slice") == 750'000);
 	CHECK(parse_duration("30s", "--duration") == 30'000'000'000ULL);
-	CHECK(parse_duration("1500", "--slice") == 1500);
 	CHECK(parse_duration("1500ns", "--slice") == 1500);
 	CHECK(parse_duration("0.5s", "--duration") == 500'000'000);
+}
+
+TEST_CASE("a bare number is not a duration, but for 0", "[cli]")
+{
+	// eevdf sim once read it as ns and eevdf-probe as ms: neither guesses now
+	CHECK_THROWS_WITH(parse_duration("1500", "--slice"),
+			  Catch::Contains("--slice") && Catch::Contains("'1500' has no unit") && Catch::Contains("1500us"));
+	CHECK_THROWS_AS(parse_duration("2.5", "--duration"), UsageError);
+	CHECK(parse_duration("0", "--tick-jitter") == 0);
+	CHECK(parse_duration("0.0", "--tick-jitter") == 0);
 }
 
 TEST_CASE("a bad duration names the flag and the value", "[cli]")

@@ -34,7 +34,7 @@ REPO = "."
 BAD_DURATIONS = [
     "", "abc", "-1ms", "1e400", "nan", "inf", "3 ms", "3parsec", "1.5.3ms",
     "18446744073709551616", "18446744073709551616ns", "18446744073.709551617s",
-    "99999999999999999999s", "0x10ms", "+-3ms", "ms",
+    "99999999999999999999s", "0x10ms", "+-3ms", "ms", "5", "2.5",  # a bare number has no unit
 ]
 BAD_COUNTS = ["", "abc", "1e400", "nan", "18446744073709551616", "1.5", "0x", " 3", "3 "]
 # Negative values are bad only where the flag is unsigned (nice is signed),
@@ -229,7 +229,8 @@ def probe_cases():
            ("--waker", "9223372036854775807:0"), ("--waker", "abc"), ("--waker", "1000:"),
            ("--waker", ":10"), ("--waker", "10:1000"), ("--waker-offset", "-1ms"), ("--gap-us", "-5"),
            ("--irq-gap-us", "abc"), ("--warmup", "1e400"), ("--scenario", "no-such-scenario"),
-           ("--share-window", "0"), ("--sleeper", "0:0"), ("--pingpong-run", "abc"), ("--no-such-flag", "1")]
+           ("--share-window", "0"), ("--sleeper", "0:0"), ("--pingpong-run", "abc"), ("--no-such-flag", "1"),
+           ("--slice", "3"), ("--duration", "5"), ("--warmup", "100")]  # a bare number has no unit
     for flag, v in bad:
         args = ["probe", flag, v] if v else ["probe", flag]
         pat = "|".join(re.escape(x) for x in (flag, "cannot find eevdf-probe"))
