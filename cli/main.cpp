@@ -162,6 +162,8 @@ std::vector<std::string> claim_inputs(const std::vector<std::pair<Claim, std::ve
 
 int cmd_check(const std::vector<std::string>& files, bool as_json, const std::string& svg_out)
 {
+	if (svg_out == "-" && as_json)
+		throw UsageError("--svg -: the standard output already carries --json; write one of them to a file");
 	std::vector<std::pair<Claim, std::vector<RowResult>>> all;
 	for (const std::string& f : files) {
 		Claim c = load_claim(f);
@@ -174,6 +176,8 @@ int cmd_check(const std::vector<std::string>& files, bool as_json, const std::st
 			ok = ok && r.ok;
 	if (!svg_out.empty())
 		write_file_atomic(svg_out, claims_figure(all), "--svg", claim_inputs(all));
+	if (svg_out == "-")  // the figure is the whole of stdout; the exit status still says
+		return ok ? 0 : 1;
 	if (as_json) {
 		std::cout << claims_json(all);
 	} else {
@@ -292,6 +296,64 @@ void check_version_alone(int argc, char** argv)
 		throw UsageError(std::string("--version takes no other arguments (it was given with '") + argv[2] + "')");
 }
 
+// eevdf draws SVG only: a file name that asks for another image format
+// (x.png) is refused rather than filled with SVG.
+std::string svg_file_name(std::string& path)
+{
+	static const char* const other[] = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".pdf", ".eps", ".ps"};
+	std::string lower = path;
+	for (char& c : lower)
+		c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+	for (const char* ext : other) {
+		const std::string e = ext;
+		if (lower.size() >= e.size() && lower.compare(lower.size() - e.size(), e.size(), e) == 0)
+			return "'" + path + "': eevdf writes SVG only, not " + e.substr(1) + "; name it .svg (then e.g. rsvg-convert -o " +
+			       path + " FILE.svg)";
+	}
+	return "";
+}
+
+// sim's --schbench takes its FILE only as --schbench=FILE: a bare
+// --schbench becomes --schbench=- (the block after the table), so the next
+// word stays what it is (`--schbench w.json` must not write over the
+// workload). CLI11 takes the arguments reversed.
+std::vector<std::string> sim_schbench_value_after_equals(int argc, char** argv)
+{
+	std::vector<std::string> args;
+	for (int i = argc - 1; i >= 1; i--) {
+		const bool bare = argc > 1 && std::strcmp(argv[1], "sim") == 0 && std::strcmp(argv[i], "--schbench") == 0;
+		args.push_back(bare ? "--schbench=-" : argv[i]);
+	}
+	return args;
+}
+
+// CLI11 says "--duration: At Most 1 required but received 2" for a flag
+// given twice; say which values it was given and what to do instead.
+std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv)
+{
+	const std::string what = e.what();
+	const std::string mark = ": At Most 1 required but received ";
+	const size_t at = what.find(mark);
+	if (at == std::string::npos || what.rfind("--", 0) != 0)
+		return what;
+	const std::string flag = what.substr(0, at);
+	std::string values;
+	int n = 0;
+	for (int i = 1; i < argc; i++) {
+		const std::string a = argv[i];
+		std::string v;
+		if (a == flag && i + 1 < argc)
+			v = argv[++i];
+		else if (a.rfind(flag + "=", 0) == 0)
+			v = a.substr(flag.size() + 1);
+		else
+			continue;
+		values += (n++ ? ", '" : "'") + v + "'";
+	}
+	return flag + " was given " + std::to_string(n ? n : 2) + " times" + (n ? " (" + values + ")" : "") +
+	       "; it takes one value: give it once";
+}
+
 // What was printed must have reached stdout: a full disk or /dev/full fails
 // here, after the last write, with exit 2.
 int checked_stdout(int rc)
@@ -354,12 +416,13 @@ int EEVDF_MAIN(int argc, char** argv)
 	sim->add_option("--timehist", so.timehist, "write 'perf sched timehist -s'-style rows and summary to FILE");
 	sim->add_option("--latency", so.latency, "write a 'perf sched latency'-style table to FILE");
 	sim->add_option("--schbench", so.schbench,
-			"schbench-style wakeup-latency percentiles: after the table, or to FILE if given")
+			"schbench-style wakeup-latency percentiles: after the table, or to FILE with --schbench=FILE")
 		->expected(0, 1);
 	sim->add_option("--csv", so.csv, "write one CSV row per run (task,pid,start_ns,end_ns,length_ns,reason,cpu) to FILE");
 	sim->add_option("--map", so.map, "write a 'perf sched map'-style chart (a column per CPU, a line per switch) to FILE");
 	sim->add_option("--chrome", so.chrome, "write Chrome JSON (run slices; lag, deadline and V counters) to FILE");
-	sim->add_option("--svg-lag", so.svg_lag, "write an SVG figure of lag and vruntime over time per task to FILE");
+	const CLI::Validator svg_file(svg_file_name, "FILE.svg");
+	sim->add_option("--svg-lag", so.svg_lag, "write an SVG figure of lag and vruntime over time per task to FILE")->check(svg_file);
 	sim->add_option("--sweep", sweeps,
 			"KEY=VALUES: run every combination (repeatable); VALUES: a,b,c | A..B (doubling) | A..B:STEP")
 		->allow_extra_args(false);
@@ -427,7 +490,7 @@ int EEVDF_MAIN(int argc, char** argv)
 	plot_runs->add_option("--hogs", po.hogs, "CPU hogs when no workload file is given")->capture_default_str();
 	plot_runs->add_option("--slices", po.slices, "base slices")->delimiter(',');
 	plot_runs->add_option("--duration", po.duration, "simulated time per configuration")->capture_default_str();
-	plot_runs->add_option("-o,--output", po.output, "the SVG file to write")->required();
+	plot_runs->add_option("-o,--output", po.output, "the SVG file to write")->required()->check(svg_file);
 	add_model_options(plot_runs, plot_mo);
 	plot_runs->remove_option(plot_runs->get_option("--hz"));
 	plot_runs->remove_option(plot_runs->get_option("--slice"));
@@ -447,7 +510,7 @@ int EEVDF_MAIN(int argc, char** argv)
 		      "The format is in claims/README.md.\n");
 	check->add_option("files", claim_files, "claim files")->required();
 	check->add_flag("--json", check_json, "print one JSON document");
-	check->add_option("--svg", check_svg, "write the claimed-vs-model bars of every row as SVG to FILE");
+	check->add_option("--svg", check_svg, "write the claimed-vs-model bars of every row as SVG to FILE")->check(svg_file);
 
 	auto* probe = app.add_subcommand("probe", "measure the live kernel (eevdf-probe) and print it beside the model");
 	probe->footer("Runs eevdf-probe (built from probe/) found next to eevdf, in ../probe/ of a build tree or in\n"
@@ -479,7 +542,8 @@ int EEVDF_MAIN(int argc, char** argv)
 		return 2;
 	}
 	try {
-		app.parse(argc, argv);
+		app.name(argv[0]);  // as parse(argc, argv) would, for the usage lines
+		app.parse(sim_schbench_value_after_equals(argc, argv));
 	} catch (const CLI::CallForHelp& e) {
 		return app.exit(e);
 	} catch (const CLI::CallForAllHelp& e) {
@@ -487,7 +551,7 @@ int EEVDF_MAIN(int argc, char** argv)
 	} catch (const CLI::CallForVersion& e) {
 		return app.exit(e);
 	} catch (const CLI::ParseError& e) {
-		std::cerr << "eevdf: " << e.what() << "\nRun 'eevdf --help' or 'eevdf COMMAND --help'.\n";
+		std::cerr << "eevdf: " << parse_error_text(e, argc, argv) << "\nRun 'eevdf --help' or 'eevdf COMMAND --help'.\n";
 		return 2;
 	}
 

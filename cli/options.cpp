@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli/options.hpp"
 
+#include <iostream>
+
 #include "cli/args.hpp"
 #include "io/output_file.hpp"
 #include "model/cpumask.hpp"
@@ -95,6 +97,10 @@ Config build_config(const ModelOptions& o)
 void write_file_atomic(const std::string& path, const std::string& text, const std::string& flag,
 		       const std::vector<std::string>& inputs)
 {
+	if (path == "-") {  // the standard output; the caller prints nothing else there
+		std::cout << text;
+		return;
+	}
 	const std::string err = write_output_file(path, text, flag, inputs);
 	if (!err.empty())
 		throw UsageError(err);

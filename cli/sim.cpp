@@ -128,6 +128,14 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 						 "; simulate more with --cpus)");
 	if (so.want_schbench && so.schbench == "-" && so.json)
 		throw UsageError("--schbench: with --json, give a file (--schbench FILE) so stdout stays one JSON document");
+	// FILE "-" sends that output to stdout in place of the table: it cannot
+	// share stdout with --json or the schbench block.
+	for (const auto& [flag, path] : {std::pair{"--trace", &so.trace}, {"--timehist", &so.timehist}, {"--latency", &so.latency},
+					 {"--csv", &so.csv}, {"--map", &so.map}, {"--chrome", &so.chrome},
+					 {"--svg-lag", &so.svg_lag}})
+		if (*path == "-" && (so.json || (so.want_schbench && so.schbench == "-")))
+			throw UsageError(std::string(flag) + " -: the standard output already carries " +
+					 (so.json ? "--json" : "the --schbench block") + "; write one of them to a file");
 	Simulation sim(cfg, wl);
 	MetricsCollector metrics;
 	FtraceWriter trace;
@@ -177,7 +185,10 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	if (const std::string err = outs.commit(); !err.empty())
 		throw UsageError(err);
 	const Report r{sim, metrics};
-	std::cout << (so.json ? format_json(r) : format_table(r));
+	if (!outs.stdout_flag().empty())  // FILE "-": that output is the whole of stdout
+		std::cout << outs.stdout_text();
+	else
+		std::cout << (so.json ? format_json(r) : format_table(r));
 	if (so.want_schbench && so.schbench == "-")
 		std::cout << "\n" << schbench;
 	if (sim.cfs_rq().pick_failures) {

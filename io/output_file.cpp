@@ -172,6 +172,13 @@ void OutputSet::add_input(const std::string& path, const std::string& what)
 
 void OutputSet::add(const std::string& path, std::string text, const std::string& flag)
 {
+	if (path == "-") {
+		if (!stdout_flag_.empty() && error_.empty())
+			error_ = flag + " -: only one output can go to the standard output, and " + stdout_flag_ + " - already does";
+		stdout_flag_ = flag;
+		stdout_text_ = std::move(text);
+		return;
+	}
 	struct stat st;
 	if (error_.empty() && ::stat(path.c_str(), &st) == 0)
 		for (const In& in : ins_)

@@ -35,8 +35,13 @@ public:
 	// inode, so also through a symlink or another spelling) is refused,
 	// since writing it would destroy the input. `what` names it in errors.
 	void add_input(const std::string& path, const std::string& what);
-	// flag names the option in errors; a path given twice is refused.
+	// flag names the option in errors; a path given twice is refused. PATH
+	// "-" keeps the text for the standard output, which the caller prints
+	// in place of its own report (one such output at most).
 	void add(const std::string& path, std::string text, const std::string& flag);
+	// The flag whose output is for stdout ("" when none), and its text.
+	const std::string& stdout_flag() const { return stdout_flag_; }
+	const std::string& stdout_text() const { return stdout_text_; }
 	// "" when every file was written, else what failed ("--csv: cannot write 'x'").
 	std::string commit();
 
@@ -53,6 +58,7 @@ private:
 	std::vector<In> ins_;
 	std::vector<Out> outs_;
 	std::string error_;
+	std::string stdout_flag_, stdout_text_;
 };
 
 }  // namespace eevdf

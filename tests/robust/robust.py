@@ -209,6 +209,12 @@ def other_command_cases():
         (["bugs", "--no-such-flag"], 2, "no-such-flag"),
         (["presets", "extra"], 2, None),
         (["--version", "extra"], 2, "extra"),
+        (["sim", "--hogs", "1", "--duration", "10ms", "--duration", "20ms"], 2, "--duration was given 2 times"),
+        (["sim", "--hogs", "1", "--duration", "10ms", "--trace", "-", "--csv", "-"], 2, "--csv -"),
+        (["sim", "--hogs", "1", "--duration", "10ms", "--trace", "-", "--json"], 2, "--trace -"),
+        (["sim", "--hogs", "1", "--duration", "10ms", "--svg-lag", "x.png"], 2, "SVG only"),
+        (["plot", "runs", "-o", "x.jpeg"], 2, "SVG only"),
+        (["check", "claims/seed001-doc.json", "--svg", "-", "--json"], 2, "--svg -"),
         (["sim", "--version"], 2, "--version"),
     ]:
         if isinstance(pat, tuple):
