@@ -19,8 +19,8 @@
 #include "cli/companion.hpp"
 #include "cli/probe_compare.hpp"
 #include "cli/report.hpp"
-#include "cli/seed001.hpp"
 #include "cli/sim.hpp"
+#include "cli/slice_table.hpp"
 #include "cli/schbench_cmd.hpp"
 #include "cli/sweep.hpp"
 #include "cli/version.hpp"
@@ -65,76 +65,6 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 		->capture_default_str();
 	app->add_option("--seed", o.seed, "seed of the tick jitter")->capture_default_str();
 	app->add_option("--bug", o.bugs, "switch a historical EEVDF bug back in (repeatable); see 'eevdf bugs'");
-}
-
-struct TableOptions {
-	std::vector<u32> hz{1000, 100};
-	std::vector<std::string> slices{"3ms", "6ms", "9ms", "12ms", "22ms", "32ms"};
-	int hogs = 4;
-	std::string duration = "30s";
-};
-
-// The model's version of seed 001's tables, beside the measured values.
-int cmd_slice_table(ModelOptions mo, const TableOptions& to)
-{
-	const u64 duration = parse_duration(to.duration, "--duration");
-	if (duration == 0)
-		throw UsageError("--duration: must be positive");
-	if (to.hogs < 1 || to.hogs > 100000)
-		throw UsageError("--hogs: " + std::to_string(to.hogs) + " is outside 1..100000");
-	// Every HZ and slice is checked before the first line is printed, so a
-	// bad value gives an error and no partial table.
-	for (u32 hz : to.hz)
-		for (const std::string& s : to.slices) {
-			ModelOptions check = mo;
-			check.hz = hz;
-			try {
-				(void)build_config(check);
-			} catch (const UsageError& e) {
-				throw UsageError("--hz-list " + std::to_string(hz) + ": " + e.what());
-			}
-			check.slice = s;
-			try {
-				(void)build_config(check);
-			} catch (const UsageError& e) {
-				throw UsageError("--slices " + s + ": " + e.what());
-			}
-		}
-	const bool seed_scenario = to.hogs == 4 && duration == 30 * NSEC_PER_SEC;
-	std::printf("%d CPU hogs on one CPU for %s, kernel %s model (hogs only; tick jitter %s, switch cost %s)\n",
-		    to.hogs, to.duration.c_str(), mo.kernel.c_str(), mo.tick_jitter.c_str(), mo.switch_cost.c_str());
-	if (seed_scenario)
-		std::printf("measured: seed 001, stress-ng --cpu 4 on 1 CPU, 30 s (LKML, 20 Mar 2024, tip a26979377bf3)\n");
-	for (u32 hz : to.hz) {
-		mo.hz = hz;
-		std::printf("\nOn CONFIG_HZ=%u (TICK_NSEC = %llu ns)\n\n", hz, static_cast<unsigned long long>(tick_nsec(hz)));
-		std::printf("| base_slice | avg-run (msec) measured | model  | context-switches measured | model |\n");
-		std::printf("| ---------- | ----------------------- | ------ | ------------------------- | ----- |\n");
-		for (const std::string& s : to.slices) {
-			mo.slice = s;
-			const Config cfg = build_config(mo);
-			Simulation sim(cfg, hogs_workload(to.hogs, duration));
-			MetricsCollector m;
-			sim.add_observer(&m);
-			sim.run();
-			m.finish(sim);
-			const TaskMetrics total = total_metrics(m);
-			const Distribution d = summarize(total.runs);
-			const double avg = d.count ? static_cast<double>(d.sum) / static_cast<double>(d.count) / 1e6 : 0.0;
-			const Seed001Row* measured = nullptr;
-			for (const Seed001Row& row : seed001_rows)
-				if (seed_scenario && row.hz == hz && row.slice_ms * NSEC_PER_MSEC == cfg.base_slice_ns)
-					measured = &row;
-			char mavg[32] = "-", msw[32] = "-";
-			if (measured) {
-				std::snprintf(mavg, sizeof mavg, "%.3f", measured->avg_run_ms);
-				std::snprintf(msw, sizeof msw, "%llu", static_cast<unsigned long long>(measured->context_switches));
-			}
-			std::printf("| %-10s | %23s | %6.3f | %25s | %5llu |\n", s.c_str(), mavg, avg, msw,
-				    static_cast<unsigned long long>(total.switches));
-		}
-	}
-	return 0;
 }
 
 // What a check reads: the claim files and the workload files they name.
@@ -475,6 +405,7 @@ int EEVDF_MAIN(int argc, char** argv)
 	table->add_option("--slices", to.slices, "base slices")->delimiter(',');
 	table->add_option("--hogs", to.hogs, "CPU hogs")->capture_default_str();
 	table->add_option("--duration", to.duration, "simulated time per row")->capture_default_str();
+	table->add_flag("--json", to.json, "print one JSON document instead of the markdown tables");
 	add_model_options(table, to_mo);
 	table->remove_option(table->get_option("--hz"));
 	table->remove_option(table->get_option("--slice"));

@@ -509,7 +509,7 @@ def smp_chrome_has_a_track_per_cpu_with_its_runs():
 
 
 # The version CMakeLists.txt declares: `eevdf --version` names it, and so
-# does every JSON document (sim, sweep, schbench, check), with the git
+# does every JSON document (sim, sweep, schbench, check, slice-table), with the git
 # describe of the checkout when built from one.
 PROJECT_VERSION = re.search(r"project\(eevdf VERSION (\S+)",
                             open(os.path.join(DATA, "..", "..", "CMakeLists.txt")).read())[1]
@@ -667,6 +667,26 @@ def an_svg_output_named_as_another_image_format_is_refused():
 def a_flag_given_twice_names_the_flag_and_both_values():
     e = run("sim", "--hogs", "1", "--duration=10ms", "--duration", "20ms", code=2).stderr
     assert "--duration was given 2 times ('10ms', '20ms'); it takes one value: give it once" in e, e
+
+
+@test
+def slice_table_json_has_the_markdown_rows_and_the_measured_values():
+    args = ["slice-table", "--hz-list", "1000,100", "--slices", "3ms,12ms", "--duration", "30s"]
+    md = run(*args).stdout
+    doc = json.loads(run(*args, "--json").stdout)
+    assert_names_version(doc, "slice-table")
+    assert doc["hogs"] == 4 and doc["duration_ns"] == 30 * 10**9 and doc["measured"].startswith("seed 001")
+    assert [(r["hz"], r["base_slice_ns"]) for r in doc["rows"]] == [(1000, 3000000), (1000, 12000000), (100, 3000000), (100, 12000000)]
+    cells = re.findall(r"^\| (\S+) +\| +(\S+) \| +(\S+) \| +(\S+) \| +(\S+) \|$", md, re.M)
+    cells = [c for c in cells if c[0] != "base_slice" and not c[0].startswith("-")]
+    assert len(cells) == 4, cells
+    for r, (slice_, mavg, avg, msw, sw) in zip(doc["rows"], cells):
+        assert float(avg) == round(r["avg_run_ns"] / 1e6, 3) or abs(float(avg) - r["avg_run_ns"] / 1e6) < 0.0006, (avg, r)
+        assert int(sw) == r["context_switches"], (sw, r)
+        assert float(mavg) == r["measured"]["avg_run_ms"] and int(msw) == r["measured"]["context_switches"], (mavg, r)
+    # outside the seed's scenario nothing is "measured"
+    doc = json.loads(run("slice-table", "--hz-list", "250", "--slices", "3ms", "--duration", "1s", "--json").stdout)
+    assert doc["measured"] is None and "measured" not in doc["rows"][0]
 
 
 print(f"outputs: {len(failures)} failed")

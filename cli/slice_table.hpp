@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// `eevdf slice-table`: seed 001's tables (avg-run and context switches of
+// N hogs on one CPU, per CONFIG_HZ and base slice) computed by the model,
+// beside the measured values when the scenario is the seed's, as markdown
+// or (--json) one document.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/options.hpp"
+
+namespace eevdf::cli {
+
+struct TableOptions {
+	std::vector<u32> hz{1000, 100};
+	std::vector<std::string> slices{"3ms", "6ms", "9ms", "12ms", "22ms", "32ms"};
+	int hogs = 4;
+	std::string duration = "30s";
+	bool json = false;
+};
+
+int cmd_slice_table(ModelOptions mo, const TableOptions& to);
+
+}  // namespace eevdf::cli
