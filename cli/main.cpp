@@ -465,6 +465,21 @@ int EEVDF_MAIN(int argc, char** argv)
 		      "REFUTED (and replays); 1 otherwise; 2 if eevdf-prove cannot be found or run.\n");
 	prove->prefix_command();
 
+	// `eevdf probe -- ARGS` and `eevdf prove -- ARGS` hand ARGS to the
+	// companion untouched (CLI11 would still act on a --help among them).
+	if (argc >= 3 && std::strcmp(argv[2], "--") == 0 &&
+	    (std::strcmp(argv[1], "probe") == 0 || std::strcmp(argv[1], "prove") == 0)) {
+		const std::vector<std::string> rest(argv + 3, argv + argc);
+		if (DRY_RUN)
+			return 0;
+		try {
+			return checked_stdout(std::strcmp(argv[1], "probe") == 0 ? probe_side_by_side(rest)
+										 : exec_companion(PROVER, rest));
+		} catch (const UsageError& e) {
+			std::cerr << "eevdf: " << e.what() << "\n";
+			return 2;
+		}
+	}
 	try {
 		check_version_alone(argc, argv);
 		check_command_name(app, argc, argv);

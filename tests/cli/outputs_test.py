@@ -346,6 +346,9 @@ def probe_is_found_and_gets_the_arguments():
     env["EEVDF_PROBE"] = fake
     p = subprocess.run([EEVDF, "probe", "--hogs", "2", "--json", "x y"], capture_output=True, text=True, env=env)
     assert p.returncode == 7 and p.stdout == "probe:--hogs 2 --json x y\n", (p.returncode, p.stdout, p.stderr)
+    # after "--" every argument is the probe's, --help too (its own help, not eevdf's)
+    p = subprocess.run([EEVDF, "probe", "--", "--help"], capture_output=True, text=True, env=env)
+    assert p.returncode == 7 and p.stdout == "probe:--help\n", (p.returncode, p.stdout, p.stderr)
 
 
 def fake_probe_printing(canned, name):
