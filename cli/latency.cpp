@@ -59,7 +59,7 @@ std::string format_latency(const Recorder& r)
 	char b[320];
 	u64 total_runtime = 0, total_count = 0;
 	for (const Lat& l : rows) {
-		std::string who = "  " + r.name(l.task) + ":" + std::to_string(r.pid(l.task));
+		std::string who = "  " + r.comm(l.task) + ":" + std::to_string(r.pid(l.task));
 		if (who.size() < 24)
 			who.resize(24, ' ');
 		std::snprintf(b, sizeof b,

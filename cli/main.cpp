@@ -343,7 +343,7 @@ int EEVDF_MAIN(int argc, char** argv)
 	sim->add_option("--duration", so.duration, "simulated time (default: the workload's, or 10s for --hogs)");
 	sim->add_flag("--json", so.json, "print one JSON document instead of the table");
 	sim->add_option("--trace", so.trace, "write the schedule as ftrace text (sched_switch, sched_wakeup) to FILE");
-	sim->add_option("--timehist", so.timehist, "write 'perf sched timehist -s'-style rows and summary to FILE");
+	sim->add_option("--timehist", so.timehist, "write 'perf sched timehist -S' rows and summary to FILE");
 	sim->add_option("--latency", so.latency, "write a 'perf sched latency'-style table to FILE");
 	sim->add_option("--schbench", so.schbench,
 			"schbench-style wakeup-latency percentiles: after the table, or to FILE with --schbench=FILE")

@@ -65,14 +65,14 @@ void Recorder::on_switch(const Simulation& sim, u64 t, int prev, int next, bool 
 	sample(sim, t);
 }
 
-void Recorder::on_wakeup(const Simulation& sim, u64 t, int task, int, bool new_task)
+// A new task has no last switch out, so its first run waited 0 (perf's
+// last_time stays 0 until the task is first switched out).
+void Recorder::on_wakeup(const Simulation& sim, u64 t, int task, int, bool)
 {
 	ensure(sim);
 	State& s = st(task, sim.event_cpu());
 	if (s.ready == NO_TIME)
 		s.ready = t;
-	if (new_task)
-		s.last_out = t;
 	sample(sim, t);
 }
 

@@ -67,12 +67,15 @@ public:
 	u64 end_ns = 0;
 
 	std::string name(int task) const { return task < 0 ? "<idle>" : names[static_cast<size_t>(task)]; }
+	// The task's comm as the kernel keeps it: TASK_COMM_LEN is 16 with the
+	// NUL, so a longer name is cut to 15 bytes (what perf and ftrace show).
+	std::string comm(int task) const { return name(task).substr(0, 15); }
 	int pid(int task) const { return task < 0 ? 0 : pids[static_cast<size_t>(task)]; }
 
 private:
 	struct State {
 		u64 on_since = NO_TIME;   // switch in of the current run
-		u64 last_out = NO_TIME;   // last switch out or creation
+		u64 last_out = NO_TIME;   // last switch out
 		u64 ready = NO_TIME;      // became runnable, not yet run
 		bool exited = false;
 	};

@@ -53,7 +53,7 @@ std::string format_sched_map(const Recorder& r)
 		std::snprintf(b, sizeof b, "  %12s secs ", sec_usec(s.t).c_str());
 		out += b;
 		if (fresh)
-			out += name + " => " + (s.next < 0 ? std::string("swapper") : r.name(s.next)) + ":" +
+			out += name + " => " + (s.next < 0 ? std::string("swapper") : r.comm(s.next)) + ":" +
 			       std::to_string(r.pid(s.next));
 		out += "\n";
 	}
