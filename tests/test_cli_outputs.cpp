@@ -38,7 +38,8 @@ TEST_CASE("recorder: its runs are the metrics' runs with wait and delay", "[cli]
 	// 2 hogs, 3 ms slice at HZ=1000: switches at 0, 2, 4, 7, 10, ... ms; each waits for the other's run
 	REQUIRE(r.runs.size() >= 3);
 	CHECK(r.runs[1].start == 2 * NSEC_PER_MSEC);
-	CHECK(r.runs[1].wait == 2 * NSEC_PER_MSEC);   // created at 0
+	CHECK(r.runs[1].wait == 0);                    // its first run: never switched out (perf's wait time)
+	CHECK(r.runs[1].delay == 2 * NSEC_PER_MSEC);  // runnable since its fork at 0
 	CHECK(r.runs[2].delay == 2 * NSEC_PER_MSEC);  // preempted at 2 ms, back on at 4 ms
 	CHECK(r.runs[2].state == 'R');
 	CHECK(!r.samples[0].empty());
