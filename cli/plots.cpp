@@ -31,7 +31,7 @@ std::string lag_figure(const Recorder& r, const std::string& title)
 {
 	svg::Panel lag{"lag per task: w (V - v) / NICE_0_LOAD", "lag (ms)", {}};
 	svg::Panel vr{"vruntime per task, and V", "vruntime - V(0) (virtual ms)", {}};
-	const u64 v0 = r.v_samples.empty() ? 0 : r.v_samples.front().second;
+	const u64 v0 = r.v_samples.empty() ? 0 : r.v_samples.front().v;
 	const auto rel = [v0](u64 v) { return static_cast<double>(static_cast<s64>(v - v0)); };
 	for (size_t i = 0; i < r.samples.size() && i < r.names.size(); i++) {
 		svg::Series l{r.names[i], {}, false}, v{r.names[i], {}, false};

@@ -26,17 +26,25 @@ void Recorder::sample(const Simulation& sim, u64 t)
 {
 	if (!want_samples_)
 		return;
+	// One sample per time: several events at one instant (a switch and a
+	// wake-up) keep the state after the last of them.
+	auto put = [t](auto& list, auto value) {
+		if (!list.empty() && list.back().t == t)
+			list.back() = value;
+		else
+			list.push_back(value);
+	};
 	for (const auto& task : sim.tasks()) {
 		const SchedEntity& se = task.se;
 		if (se.on_rq)
-			samples[static_cast<size_t>(se.id)].push_back({t, sim.lag_ns(se.id), se.vruntime, se.deadline});
+			put(samples[static_cast<size_t>(se.id)], Sample{t, sim.lag_ns(se.id), se.vruntime, se.deadline});
 	}
 	if (sim.cfs_rq().nr_queued)
-		v_samples.emplace_back(t, sim.cfs_rq().avg_vruntime());
+		put(v_samples, VSample{t, sim.cfs_rq().avg_vruntime()});
 	// There is no global V: each CPU's is sampled on its own.
 	for (u32 c = 0; c < cpu_v_samples.size(); c++)
 		if (sim.cfs_rq(c).nr_queued)
-			cpu_v_samples[c].emplace_back(t, sim.cfs_rq(c).avg_vruntime());
+			put(cpu_v_samples[c], VSample{t, sim.cfs_rq(c).avg_vruntime()});
 }
 
 void Recorder::on_switch(const Simulation& sim, u64 t, int prev, int next, bool prev_runnable, u64)

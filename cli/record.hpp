@@ -33,6 +33,11 @@ struct SwitchRecord {
 	int prev, next;
 };
 
+struct VSample {
+	u64 t;
+	u64 v;  // avg_vruntime()
+};
+
 struct Sample {
 	u64 t;
 	s64 lag_ns;    // Simulation::lag_ns(): w (V - v) / NICE_0_LOAD on the task's CPU
@@ -61,8 +66,8 @@ public:
 	std::vector<int> pids;
 	std::vector<u64> migrations;  // per task: set_task_cpu() moves (sched_migrate_task)
 	std::vector<std::vector<Sample>> samples;    // per task, while queued
-	std::vector<std::pair<u64, u64>> v_samples;  // (t, V = avg_vruntime) of CPU 0
-	std::vector<std::vector<std::pair<u64, u64>>> cpu_v_samples;  // per CPU, only with several CPUs
+	std::vector<VSample> v_samples;                 // V = avg_vruntime of CPU 0, one per time
+	std::vector<std::vector<VSample>> cpu_v_samples;  // per CPU, only with several CPUs
 	u32 nr_cpus = 1;
 	u64 end_ns = 0;
 

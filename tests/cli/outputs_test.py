@@ -210,7 +210,7 @@ def chrome_json_matches_its_schema_and_the_runs():
     c = json.load(open(path("c.json")))
     validate(c, "chrome.schema.json")
     xs = [(e["tid"], round(e["ts"] * 1000), round((e["ts"] + e["dur"]) * 1000), e["args"]["prev_state"])
-          for e in c["traceEvents"] if e["ph"] == "X"]
+          for e in c["traceEvents"] if e["ph"] == "X" and "in_progress" not in e["args"]]
     assert xs == [(int(r["pid"]), int(r["start_ns"]), int(r["end_ns"]), r["reason"]) for r in CSV]
     names = {e["name"] for e in c["traceEvents"] if e["ph"] == "C"}
     for t in doc["tasks"]:
@@ -495,6 +495,25 @@ def smp_map_has_a_line_per_switch_and_a_column_per_cpu():
 
 
 @test
+def chrome_counters_are_one_per_time_relative_to_the_stated_origin_and_the_last_run_is_a_slice():
+    c = json.loads(run("sim", "--hogs", "3", "--kernel", "6.6", "--hz", "1000", "--duration", "20500us", "--chrome", "-").stdout)
+    validate(c, "chrome.schema.json")
+    origin = int(c["otherData"]["vruntime_origin_ns"])
+    assert origin > 2**63  # 6.6 starts min_vruntime at -2^20: raw values no viewer can plot
+    ev = c["traceEvents"]
+    counters = [(e["name"], e["ts"]) for e in ev if e["ph"] == "C"]
+    assert len(counters) == len(set(counters)), "a counter sampled twice at one time"
+    vs = [e["args"]["V_ns"] for e in ev if e["ph"] == "C" and e["name"] == "V"]
+    assert vs[0] == 0 and all(abs(v) < 10**9 for v in vs), vs[:5]
+    ds = [e["args"]["deadline_ns"] for e in ev if e["ph"] == "C" and e["name"].startswith("deadline ")]
+    assert all(abs(d) < 10**9 for d in ds), ds[:5]
+    # 3 hogs at HZ=1000 with 6.6's 3 ms ... slices end on ticks: the run at 20.5 ms is under way
+    live = [e for e in ev if e["ph"] == "X" and e["args"].get("in_progress")]
+    assert len(live) == 1 and round((live[0]["ts"] + live[0]["dur"]) * 1000) == 20500000, live
+    assert "prev_state" not in live[0]["args"]
+
+
+@test
 def smp_chrome_has_a_track_per_cpu_with_its_runs():
     c = json.load(open(path("smp-c.json")))
     validate(c, "chrome.schema.json")
@@ -503,7 +522,7 @@ def smp_chrome_has_a_track_per_cpu_with_its_runs():
     cpu_pid = {v: k for k, v in procs.items()}
     for cpu in ("0", "1"):
         xs = sorted((round(e["ts"] * 1000), round((e["ts"] + e["dur"]) * 1000), e["name"])
-                    for e in c["traceEvents"] if e["ph"] == "X" and e["pid"] == cpu_pid["CPU " + cpu])
+                    for e in c["traceEvents"] if e["ph"] == "X" and e["pid"] == cpu_pid["CPU " + cpu] and "in_progress" not in e["args"])
         want = sorted((int(r["start_ns"]), int(r["end_ns"]), r["task"]) for r in SMP_CSV if r["cpu"] == cpu)
         assert xs == want, (cpu, xs[:3], want[:3])
 
