@@ -515,6 +515,30 @@ std::string tolerance_text(const Tolerance& t)
 	return tol.empty() ? std::string("0 (exact)") : tol;
 }
 
+// How a row is judged against its claimed value, in words.
+std::string judged_text(const std::string& compare, const Tolerance& t)
+{
+	const std::string tol = tolerance_text(t);
+	const bool exact = t.relative == 0 && t.absolute == 0;
+	if (compare == "at_most")
+		return exact ? "at most" : "at most +" + tol;
+	if (compare == "at_least")
+		return exact ? "at least" : "at least -" + tol;
+	return exact ? "exact" : "within " + tol;
+}
+
+// One format for a row's claimed and model values: whole numbers when both
+// are whole or either is 1000 or more, else 3 decimals for both.
+std::string fmt_pair(double x, const std::optional<double>& other)
+{
+	const auto whole = [](double v) { return v == std::floor(v); };
+	const bool big = std::fabs(x) >= 1000 || (other && std::fabs(*other) >= 1000);
+	const bool ints = whole(x) && (!other || whole(*other));
+	char b[40];
+	std::snprintf(b, sizeof b, big || ints ? "%.0f" : "%.3f", x);
+	return b;
+}
+
 std::string delta_of(const std::optional<double>& claimed, double model)
 {
 	if (!claimed)
@@ -598,9 +622,9 @@ std::vector<RowResult> evaluate(const Claim& c)
 		const Metric& mt = metric_of_row(c, r);
 		RowResult res;
 		res.label = r.label;
-		if (r.metric)
-			res.label += " [" + mt.name + (r.tolerance ? ", tolerance " + tolerance_text(*r.tolerance) : "") + "]";
-		res.metric = mt.name;
+		res.metric = mt.name + (r.over.empty() ? "" : " ratio");  // metric(set) / metric(over)
+		res.compare = r.compare;
+		res.tolerance = r.tolerance ? *r.tolerance : c.tolerance;
 		res.model = metric_value(c, mt, r.set, where, runs);
 		if (!r.over.empty()) {
 			const double denom = metric_value(c, mt, r.over, where, runs);
@@ -610,6 +634,7 @@ std::vector<RowResult> evaluate(const Claim& c)
 		if (!r.same_as.empty())
 			res.claimed = metric_value(c, mt, r.same_as, where, runs);
 		res.why = r.why;
+		res.judged = res.claimed ? judged_text(r.compare, res.tolerance) : "-";
 		if (!res.claimed) {
 			res.verdict = "info";
 		} else {
@@ -637,18 +662,25 @@ std::string format_claim(const Claim& c, const std::vector<RowResult>& rows)
 	s += "model:  " + label_of(c.config) + (c.workload_file.empty() ? "" : " workload=" + c.workload_file) +
 	     "; metric " + c.metric.name + (c.metric.tasks.empty() ? "" : " of tasks " + c.metric.tasks + "*");
 	s += "; tolerance " + tolerance_text(c.tolerance) + "\n\n";
-	size_t w = 3;
-	for (const RowResult& r : rows)
-		w = std::max(w, r.label.size());
-	char line[512];
-	std::snprintf(line, sizeof line, "| %-*s | %10s | %10s | %9s | %-23s |\n", static_cast<int>(w), "row", "claimed",
-		      "model", "delta", "verdict");
-	s += line;
-	s += "| " + std::string(w, '-') + " | ---------- | ---------- | --------- | ----------------------- |\n";
+	size_t w = 3, mw = 6, jw = 6;
 	for (const RowResult& r : rows) {
-		std::snprintf(line, sizeof line, "| %-*s | %10s | %10s | %9s | %-23s |\n", static_cast<int>(w), r.label.c_str(),
-			      r.claimed ? fmt(*r.claimed).c_str() : "-", fmt(r.model).c_str(),
-			      delta_of(r.claimed, r.model).c_str(), r.verdict.c_str());
+		w = std::max(w, r.label.size());
+		mw = std::max(mw, r.metric.size());
+		jw = std::max(jw, r.judged.size());
+	}
+	const int W = static_cast<int>(w), MW = static_cast<int>(mw), JW = static_cast<int>(jw);
+	char line[1024];
+	std::snprintf(line, sizeof line, "| %-*s | %-*s | %10s | %10s | %9s | %-*s | %-23s |\n", W, "row", MW, "metric",
+		      "claimed", "model", "delta", JW, "judged", "verdict");
+	s += line;
+	s += "| " + std::string(w, '-') + " | " + std::string(mw, '-') + " | ---------- | ---------- | --------- | " +
+	     std::string(jw, '-') + " | ----------------------- |\n";
+	for (const RowResult& r : rows) {
+		const std::string claimed = r.claimed ? fmt_pair(*r.claimed, r.model) : "-";
+		const std::string model = fmt_pair(r.model, r.claimed);
+		std::snprintf(line, sizeof line, "| %-*s | %-*s | %10s | %10s | %9s | %-*s | %-23s |\n", W, r.label.c_str(), MW,
+			      r.metric.c_str(), claimed.c_str(), model.c_str(), delta_of(r.claimed, r.model).c_str(), JW,
+			      r.judged.c_str(), r.verdict.c_str());
 		s += line;
 	}
 	bool notes = false;
@@ -681,6 +713,8 @@ std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult
 			x["metric"] = r.metric;
 			x["claimed"] = r.claimed ? nlohmann::ordered_json(*r.claimed) : nlohmann::ordered_json(nullptr);
 			x["model"] = r.model;
+			x["judged"] = {{"compare", r.compare}, {"relative", r.tolerance.relative}, {"absolute", r.tolerance.absolute},
+				       {"text", r.judged}};
 			x["verdict"] = r.verdict;
 			x["ok"] = r.ok;
 			if (!r.why.empty())

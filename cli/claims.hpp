@@ -65,6 +65,9 @@ struct RowResult {
 	std::string metric;
 	std::optional<double> claimed;
 	double model = 0;
+	std::string judged;   // how: "within 5 %", "at most 0.050", "exact", "-" for info rows
+	std::string compare;  // within | at_most | at_least
+	Tolerance tolerance;  // the one applied
 	std::string verdict;  // agrees | DISAGREES | finding | AGREES, expected not to | info
 	bool ok = true;       // counts toward exit status 0
 	std::string why;

@@ -157,7 +157,7 @@ expect_exit 2 "bad_schbench.json: .*schbench -p: not an option" check "$data/cla
 expect_exit 2 "bad_schbench_warmup.json: .*schbench -w: the warm-up must end before the duration" check "$data/claims/bad_schbench_warmup.json"
 expect_exit 2 "bad_row_metric.json:5:45: rows\[0\].metric.name" check "$data/claims/bad_row_metric.json"
 "$eevdf" check "$data/claims/row_metric.json" >"$tmp/out" 2>&1
-check "a row with its own metric and tolerance is judged by them" grep -q "hog-0's share \[cpu_share, tolerance 0.010\] .* agrees" "$tmp/out"
+check "a row with its own metric and tolerance is judged by them" grep -qE "\| hog-0's share +\| cpu_share +\| .* \| within 0.010 \| agrees" "$tmp/out"
 check "a row's own tolerance rejects what the claim's would accept" grep -q "hog-0's share is not 0.45 .* finding" "$tmp/out"
 "$eevdf" check "$data/claims/disagrees.json" >"$tmp/out" 2>&1
 rc=$?

@@ -726,5 +726,21 @@ def timehist_is_what_perf_prints_for_every_runnable_rtapp_example():
     assert checked >= 15, checked  # 17 on 2026-12-02: each runnable file on 1 and 3 CPUs
 
 
+@test
+def each_check_row_says_how_it_is_judged_and_shows_both_values_alike():
+    f = os.path.join(DATA, "claims", "row_metric.json")
+    [c] = json.loads(run("check", f, "--json").stdout)
+    judged = [r["judged"] for r in c["rows"]]
+    assert judged[0] == {"compare": "within", "relative": 0.05, "absolute": 0, "text": "within 5 %"}, judged[0]
+    assert judged[1]["text"] == "within 0.010" and judged[1]["absolute"] == 0.01, judged[1]
+    rows = re.findall(r"^\| (.+?) +\| (\S+) +\| +(\S+) \| +(\S+) \| +(\S+ ?%?) \| (.+?) +\| (.+?) +\|$",
+                      run("check", f).stdout, re.M)
+    rows = [r for r in rows if r[0] != "row" and not r[0].startswith("-")]
+    assert [r[1] for r in rows] == [r["metric"] for r in c["rows"]], rows
+    assert [r[5] for r in rows] == [j["text"] for j in judged], rows
+    for r in rows:  # claimed and model in one format: both whole or both with 3 decimals
+        assert ("." in r[2]) == ("." in r[3]), r
+
+
 print(f"outputs: {len(failures)} failed")
 sys.exit(1 if failures else 0)
