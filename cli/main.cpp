@@ -17,6 +17,7 @@
 #include "cli/options.hpp"
 #include "cli/plots.hpp"
 #include "cli/companion.hpp"
+#include "cli/diff.hpp"
 #include "cli/probe_compare.hpp"
 #include "cli/report.hpp"
 #include "cli/sim.hpp"
@@ -443,6 +444,18 @@ int EEVDF_MAIN(int argc, char** argv)
 	check->add_flag("--json", check_json, "print one JSON document");
 	check->add_option("--svg", check_svg, "write the claimed-vs-model bars of every row as SVG to FILE")->check(svg_file);
 
+	DiffOptions dfo;
+	auto* diff = app.add_subcommand("diff", "two 'eevdf sim --json' runs side by side, per task, the differences flagged");
+	diff->footer("Examples:\n  eevdf sim --hogs 3 --kernel 6.6 --json > a.json; eevdf sim --hogs 3 --kernel 6.18 --json > b.json\n"
+		     "  eevdf diff a.json b.json\n  eevdf diff a.json b.json --threshold 0.05 --json\n"
+		     "Tasks are matched by name; config keys that differ are listed first.\n"
+		     "Exit status: 0 no metric differs (beyond --threshold); 1 some do; 2 a bad file.\n");
+	diff->add_option("a", dfo.a, "the first run (eevdf sim --json)")->required();
+	diff->add_option("b", dfo.b, "the second run")->required();
+	diff->add_option("--threshold", dfo.threshold, "flag a metric when |B - A| > THRESHOLD x |A| (default 0: any change)")
+		->capture_default_str();
+	diff->add_flag("--json", dfo.json, "print one JSON document");
+
 	auto* probe = app.add_subcommand("probe", "measure the live kernel (eevdf-probe) and print it beside the model");
 	probe->footer("Runs eevdf-probe (built from probe/) found next to eevdf, in ../probe/ of a build tree or in\n"
 		      "PATH (or $EEVDF_PROBE) with these arguments, then the same scenario (hogs, custom slice, the\n"
@@ -526,6 +539,8 @@ int EEVDF_MAIN(int argc, char** argv)
 			return cmd_bugs();
 		if (*check)
 			return cmd_check(claim_files, check_json, check_svg);
+		if (*diff)
+			return cmd_diff(dfo);
 		if (*probe)
 			return probe_side_by_side(probe->remaining());
 		if (*prove)

@@ -528,7 +528,7 @@ def smp_chrome_has_a_track_per_cpu_with_its_runs():
 
 
 # The version CMakeLists.txt declares: `eevdf --version` names it, and so
-# does every JSON document (sim, sweep, schbench, check, slice-table), with the git
+# does every JSON document (sim, sweep, schbench, check, slice-table, diff), with the git
 # describe of the checkout when built from one.
 PROJECT_VERSION = re.search(r"project\(eevdf VERSION (\S+)",
                             open(os.path.join(DATA, "..", "..", "CMakeLists.txt")).read())[1]
@@ -740,6 +740,39 @@ def each_check_row_says_how_it_is_judged_and_shows_both_values_alike():
     assert [r[5] for r in rows] == [j["text"] for j in judged], rows
     for r in rows:  # claimed and model in one format: both whole or both with 3 decimals
         assert ("." in r[2]) == ("." in r[3]), r
+
+
+@test
+def diff_puts_two_runs_side_by_side_and_flags_what_differs():
+    a, b, c = path("d-a.json"), path("d-b.json"), path("d-c.json")
+    open(a, "w").write(run("sim", "--hogs", "3", "--kernel", "6.6", "--duration", "1s", "--json").stdout)
+    open(b, "w").write(run("sim", "--hogs", "3", "--kernel", "6.18", "--duration", "1s", "--json").stdout)
+    open(c, "w").write(run("sim", "--hogs", "4", "--kernel", "6.18", "--duration", "1s", "--json").stdout)
+    same = run("diff", a, a)
+    assert same.stdout.endswith(" 0 of 44 metrics differ\n") and "# config: the same" in same.stdout, same.stdout[-200:]
+    p = run("diff", a, b, "--json", code=1)
+    d = json.loads(p.stdout)
+    assert_names_version(d, "diff")
+    keys = {x["key"]: (x["a"], x["b"]) for x in d["config_differs"]}
+    assert keys["kernel"] == ('"6.6"', '"6.18"') and keys["features.PREEMPT_SHORT"] == ("false", "true"), keys
+    da, db = json.load(open(a)), json.load(open(b))
+    by = {(m["task"], m["metric"]): m for m in d["metrics"]}
+    for ta, tb in zip(da["tasks"], db["tasks"]):
+        m = by[(ta["name"], "runs")]
+        assert (m["a"], m["b"]) == (ta["runs"], tb["runs"]) and m["differs"] == (ta["runs"] != tb["runs"]), m
+        m = by[(ta["name"], "run_p99_ns")]
+        assert (m["a"], m["b"]) == (ta["run_ns"]["p99"], tb["run_ns"]["p99"]), m
+    assert by[("total", "switches")]["a"] == da["summary"]["switches"]
+    assert d["differing"] == sum(m["differs"] for m in d["metrics"]) > 0
+    # a threshold flags only the larger changes: hog cpu_ns moves 1.2 %, runs 50 %
+    loose = json.loads(run("diff", a, b, "--threshold", "0.05", "--json", code=1).stdout)
+    lb = {(m["task"], m["metric"]): m["differs"] for m in loose["metrics"]}
+    assert not lb[("hog-0", "cpu_ns")] and lb[("hog-0", "runs")], lb
+    # a task only one run has is listed with "-" on the other side
+    t = run("diff", b, c, code=1).stdout
+    assert re.search(r"^hog-3 +cpu_ns +- +\d+ +- \*$", t, re.M), t
+    e = run("diff", a, os.path.join(DATA, "rtapp", "tutorial_simple.json"), code=2).stderr
+    assert "tutorial_simple.json:" in e and "not an 'eevdf sim --json' document" in e, e
 
 
 print(f"outputs: {len(failures)} failed")
