@@ -353,7 +353,9 @@ int EEVDF_MAIN(int argc, char** argv)
 	sim->add_option("--map", so.map, "write a 'perf sched map'-style chart (a column per CPU, a line per switch) to FILE");
 	sim->add_option("--chrome", so.chrome, "write Chrome JSON (run slices; lag, deadline and V counters) to FILE");
 	const CLI::Validator svg_file(svg_file_name, "FILE.svg");
-	sim->add_option("--svg-lag", so.svg_lag, "write an SVG figure of lag and vruntime over time per task to FILE")->check(svg_file);
+	sim->add_option("--svg-lag", so.svg_lag, "write an SVG figure of lag and v - V over time per task to FILE")->check(svg_file);
+	sim->add_option("--from", so.svg_from, "start of the --svg-lag figure's time window (default 0)");
+	sim->add_option("--to", so.svg_to, "end of the --svg-lag figure's time window (default: the end)");
 	sim->add_option("--sweep", sweeps,
 			"KEY=VALUES: run every combination (repeatable); VALUES: a,b,c | A..B (doubling) | A..B:STEP")
 		->allow_extra_args(false);

@@ -8,18 +8,33 @@
 namespace eevdf::cli {
 namespace {
 
-constexpr size_t MAX_POINTS = 3000;  // per series; longer series keep every k-th point and the last
+constexpr size_t MAX_POINTS = 3000;  // per series
 
+// Downsampling that keeps what a reader looks for: the points are cut into
+// buckets of k and each bucket keeps its first, lowest, highest and last
+// point in time order (so 30 s of a hog's lag sawtooth keeps every peak and
+// trough instead of every k-th, aliased, sample).
 void thin(svg::Series& s)
 {
 	if (s.points.size() <= MAX_POINTS)
 		return;
-	const size_t k = (s.points.size() + MAX_POINTS - 1) / MAX_POINTS;
+	s.downsampled = true;
+	const size_t k = (s.points.size() * 4 + MAX_POINTS - 1) / MAX_POINTS;
 	std::vector<std::pair<double, double>> out;
-	for (size_t i = 0; i < s.points.size(); i += k)
-		out.push_back(s.points[i]);
-	if (out.back() != s.points.back())
-		out.push_back(s.points.back());
+	for (size_t b = 0; b < s.points.size(); b += k) {
+		const size_t e = std::min(b + k, s.points.size());
+		size_t lo = b, hi = b;
+		for (size_t i = b; i < e; i++) {
+			if (s.points[i].second < s.points[lo].second)
+				lo = i;
+			if (s.points[i].second > s.points[hi].second)
+				hi = i;
+		}
+		size_t keep[4] = {b, std::min(lo, hi), std::max(lo, hi), e - 1};
+		for (size_t j = 0; j < 4; j++)
+			if (out.empty() || out.back() != s.points[keep[j]])
+				out.push_back(s.points[keep[j]]);
+	}
 	s.points = std::move(out);
 }
 
@@ -27,28 +42,30 @@ double ms(double ns) { return ns / 1e6; }
 
 }  // namespace
 
-std::string lag_figure(const Recorder& r, const std::string& title)
+std::string lag_figure(const Recorder& r, const std::string& title, u64 from, u64 to)
 {
+	const auto in = [from, to](u64 t) { return t >= from && (to == 0 || t < to); };
 	svg::Panel lag{"lag per task: w (V - v) / NICE_0_LOAD", "lag (ms)", {}};
-	svg::Panel vr{"vruntime per task, and V", "vruntime - V(0) (virtual ms)", {}};
-	const u64 v0 = r.v_samples.empty() ? 0 : r.v_samples.front().v;
-	const auto rel = [v0](u64 v) { return static_cast<double>(static_cast<s64>(v - v0)); };
+	svg::Panel vr{"v - V per task (> 0: ahead of its CPU's V)", "v - V (virtual ms)", {}};
 	for (size_t i = 0; i < r.samples.size() && i < r.names.size(); i++) {
 		svg::Series l{r.names[i], {}, false}, v{r.names[i], {}, false};
 		for (const Sample& s : r.samples[i]) {
+			if (!in(s.t))
+				continue;
 			l.points.emplace_back(ms(static_cast<double>(s.t)), ms(static_cast<double>(s.lag_ns)));
-			v.points.emplace_back(ms(static_cast<double>(s.t)), ms(rel(s.vruntime)));
+			v.points.emplace_back(ms(static_cast<double>(s.t)), ms(static_cast<double>(s.v_minus_V)));
 		}
 		thin(l);
 		thin(v);
 		lag.series.push_back(std::move(l));
 		vr.series.push_back(std::move(v));
 	}
-	svg::Series V{"V", {}, false};
-	for (const auto& [t, v] : r.v_samples)
-		V.points.emplace_back(ms(static_cast<double>(t)), ms(rel(v)));
-	thin(V);
-	vr.series.push_back(std::move(V));
+	for (svg::Panel* p : {&lag, &vr})
+		for (const svg::Series& x : p->series)
+			if (x.downsampled) {
+				p->title += " [downsampled: bucket extremes; zoom with --from/--to]";
+				break;
+			}
 	return svg::line_chart(title, "time (ms)", {lag, vr});
 }
 

@@ -15,7 +15,9 @@ namespace eevdf::cli {
 
 // Two panels over time (ms): each task's lag (ms) and its vruntime minus the
 // first V sampled (virtual ms), with V itself as a series.
-std::string lag_figure(const Recorder& r, const std::string& title);
+// Lag and v - V per task over [from, to) (ns; to = 0: the end), each series
+// downsampled to at most MAX_POINTS keeping every bucket's extremes.
+std::string lag_figure(const Recorder& r, const std::string& title, u64 from = 0, u64 to = 0);
 
 // The empirical CDF of run lengths (ms), one series per configuration.
 std::string runs_figure(const std::vector<std::pair<std::string, std::vector<u64>>>& runs, const std::string& title);

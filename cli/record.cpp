@@ -37,7 +37,9 @@ void Recorder::sample(const Simulation& sim, u64 t)
 	for (const auto& task : sim.tasks()) {
 		const SchedEntity& se = task.se;
 		if (se.on_rq)
-			put(samples[static_cast<size_t>(se.id)], Sample{t, sim.lag_ns(se.id), se.vruntime, se.deadline});
+			put(samples[static_cast<size_t>(se.id)],
+			    Sample{t, sim.lag_ns(se.id), se.vruntime, se.deadline,
+				   static_cast<s64>(se.vruntime - sim.cfs_rq(task.cpu).avg_vruntime())});
 	}
 	if (sim.cfs_rq().nr_queued)
 		put(v_samples, VSample{t, sim.cfs_rq().avg_vruntime()});

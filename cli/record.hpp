@@ -43,6 +43,7 @@ struct Sample {
 	s64 lag_ns;    // Simulation::lag_ns(): w (V - v) / NICE_0_LOAD on the task's CPU
 	u64 vruntime;
 	u64 deadline;
+	s64 v_minus_V;  // vruntime - avg_vruntime() of the task's CPU (virtual ns)
 };
 
 class Recorder : public eevdf::Observer {

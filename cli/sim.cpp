@@ -136,6 +136,12 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 		if (*path == "-" && (so.json || (so.want_schbench && so.schbench == "-")))
 			throw UsageError(std::string(flag) + " -: the standard output already carries " +
 					 (so.json ? "--json" : "the --schbench block") + "; write one of them to a file");
+	if ((!so.svg_from.empty() || !so.svg_to.empty()) && so.svg_lag.empty())
+		throw UsageError("--from/--to: they set the window of the --svg-lag figure; give --svg-lag FILE");
+	const u64 from = so.svg_from.empty() ? 0 : parse_duration(so.svg_from, "--from");
+	const u64 to = so.svg_to.empty() ? 0 : parse_duration(so.svg_to, "--to");
+	if (!so.svg_to.empty() && to <= from)
+		throw UsageError("--to " + so.svg_to + ": must be after --from (" + (so.svg_from.empty() ? "0" : so.svg_from) + ")");
 	Simulation sim(cfg, wl);
 	MetricsCollector metrics;
 	FtraceWriter trace;
@@ -175,7 +181,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	if (!so.chrome.empty())
 		outs.add(so.chrome, format_chrome(rec, process_name(cfg)), "--chrome");
 	if (!so.svg_lag.empty())
-		outs.add(so.svg_lag, lag_figure(rec, "Lag and vruntime, " + process_name(cfg)), "--svg-lag");
+		outs.add(so.svg_lag, lag_figure(rec, "Lag and v - V, " + process_name(cfg), from, to), "--svg-lag");
 	std::string schbench;
 	if (so.want_schbench) {
 		schbench = format_schbench(total_metrics(metrics).wakeup_latency, sim.now());

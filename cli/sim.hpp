@@ -22,6 +22,7 @@ struct SimOptions {
 	std::string counterexample = "eevdf-counterexample.json";
 	// outputs, each written whole or not at all; "" = not requested
 	std::string trace, timehist, latency, csv, map, chrome, svg_lag;
+	std::string svg_from, svg_to;  // --from/--to: the --svg-lag figure's window ("" = the whole run)
 	std::string schbench;  // "-": after the table on stdout; else a file
 	bool want_schbench = false;
 };

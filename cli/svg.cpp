@@ -144,8 +144,8 @@ std::string line_chart(const std::string& title, const std::string& xlabel, cons
 		for (size_t si = 0; si < p.series.size(); si++) {
 			const Series& s = p.series[si];
 			o += "<g class=\"series\" data-name=\"" + escape(s.name) + "\" data-points=\"" +
-			     std::to_string(s.points.size()) + "\">\n<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"" +
-			     colour(si) + "\" points=\"";
+			     std::to_string(s.points.size()) + "\">\n<polyline fill=\"none\" stroke-width=\"1.5\"" +
+			     (s.downsampled ? " stroke-opacity=\"0.45\"" : "") + " stroke=\"" + colour(si) + "\" points=\"";
 			for (size_t k = 0; k < s.points.size(); k++) {
 				const auto& [x, y] = s.points[k];
 				if (s.step && k)

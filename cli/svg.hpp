@@ -19,6 +19,7 @@ struct Series {
 	std::string name;
 	std::vector<std::pair<double, double>> points;  // (x, y), x ascending
 	bool step = false;                              // draw as a step function (a CDF)
+	bool downsampled = false;                       // drawn translucent: the points are bucket extremes
 };
 
 struct Panel {
