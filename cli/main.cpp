@@ -148,7 +148,9 @@ int cmd_plot_runs(ModelOptions mo, const PlotOptions& po)
 			m.finish(sim);
 			runs.emplace_back("HZ=" + std::to_string(hz) + " slice=" + slice, total_metrics(m).runs.values());
 		}
-	const std::string what = po.workload.empty() ? std::to_string(po.hogs) + " CPU hogs" : po.workload;
+	// the file's name, not its path: a title says what ran, not where it lives
+	const std::string what = po.workload.empty() ? std::to_string(po.hogs) + " CPU hogs"
+						     : std::filesystem::path(po.workload).filename().string();
 	write_file_atomic(po.output,
 			  runs_figure(runs, "Run lengths, " + what + ", " + po.duration + ", kernel " + mo.kernel), "--output",
 			  po.workload.empty() ? std::vector<std::string>{} : std::vector<std::string>{po.workload});

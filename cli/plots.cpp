@@ -83,6 +83,14 @@ std::string runs_figure(const std::vector<std::pair<std::string, std::vector<u64
 				s.points.emplace_back(ms(static_cast<double>(v[i])),
 						      static_cast<double>(i + 1) / static_cast<double>(v.size()));
 		thin(s);
+		// A curve identical to an earlier one would hide under it: say so
+		// and draw it dashed over it.
+		for (const svg::Series& earlier : p.series)
+			if (earlier.points == s.points) {
+				s.name += " (= " + earlier.name + ")";
+				s.dashed = true;
+				break;
+			}
 		p.series.push_back(std::move(s));
 	}
 	return svg::line_chart(title, "run length (ms)", {p});

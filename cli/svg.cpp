@@ -34,13 +34,24 @@ std::string text(const std::string& cls, double x, double y, const std::string& 
 	       "</text>\n";
 }
 
-std::string header(double height, const std::string& title)
+std::string header(double height, const std::string& title, double width = WIDTH)
 {
 	return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-	       coord(WIDTH) + "\" height=\"" + coord(height) + "\" viewBox=\"0 0 " + coord(WIDTH) + " " + coord(height) +
+	       coord(width) + "\" height=\"" + coord(height) + "\" viewBox=\"0 0 " + coord(width) + " " + coord(height) +
 	       "\" font-family=\"sans-serif\" font-size=\"12\">\n<title>" + escape(title) + "</title>\n" +
 	       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" +
-	       text("title", WIDTH / 2, 22, title, " text-anchor=\"middle\" font-size=\"15\"");
+	       text("title", (LEFT + (WIDTH - RIGHT)) / 2, 22, title, " text-anchor=\"middle\" font-size=\"15\"");
+}
+
+// The canvas is wide enough for the longest legend (about 7 px a character
+// at font-size 12, after the 38 px swatch), never narrower than WIDTH.
+double canvas_width(const std::vector<Panel>& panels)
+{
+	size_t longest = 0;
+	for (const Panel& p : panels)
+		for (const Series& s : p.series)
+			longest = std::max(longest, s.name.size());
+	return std::max(WIDTH, WIDTH - RIGHT + 38 + 7.0 * static_cast<double>(longest) + 10);
 }
 
 struct Axes {
@@ -107,6 +118,19 @@ std::pair<double, double> nice_range(double lo, double hi, std::vector<double>& 
 	return {a, b};
 }
 
+// Widens an axis range whose end the data reaches by 4 % of its span, so
+// no line (a CDF's last step, a curve at 1.0) hides in the frame; the
+// ticks stay where nice_range() put them.
+std::pair<double, double> clear_of_frame(std::pair<double, double> axis, double lo, double hi)
+{
+	const double span = axis.second - axis.first;
+	if (hi >= axis.second - 1e-9 * span)
+		axis.second += 0.04 * span;
+	if (lo <= axis.first + 1e-9 * span)
+		axis.first -= 0.04 * span;
+	return axis;
+}
+
 std::string line_chart(const std::string& title, const std::string& xlabel, const std::vector<Panel>& panels)
 {
 	double xmin = INFINITY, xmax = -INFINITY;
@@ -119,9 +143,9 @@ std::string line_chart(const std::string& title, const std::string& xlabel, cons
 	if (xmin > xmax)
 		xmin = xmax = 0;
 	std::vector<double> xt;
-	const auto [x0, x1] = nice_range(xmin, xmax, xt);
+	const auto [x0, x1] = clear_of_frame(nice_range(xmin, xmax, xt), xmin, xmax);
 	const double height = TOP + static_cast<double>(panels.size()) * (PANEL_H + GAP) + BOTTOM - GAP + 10;
-	std::string o = header(height, title);
+	std::string o = header(height, title, canvas_width(panels));
 	for (size_t pi = 0; pi < panels.size(); pi++) {
 		const Panel& p = panels[pi];
 		double ymin = INFINITY, ymax = -INFINITY;
@@ -133,7 +157,7 @@ std::string line_chart(const std::string& title, const std::string& xlabel, cons
 		if (ymin > ymax)
 			ymin = ymax = 0;
 		std::vector<double> yt;
-		const auto [y0, y1] = nice_range(ymin, ymax, yt);
+		const auto [y0, y1] = clear_of_frame(nice_range(ymin, ymax, yt), ymin, ymax);
 		const Axes a{x0, x1, y0, y1, LEFT, TOP + static_cast<double>(pi) * (PANEL_H + GAP), WIDTH - LEFT - RIGHT, PANEL_H};
 		o += "<g class=\"panel\" data-title=\"" + escape(p.title) + "\" data-x-min=\"" + num(x0) + "\" data-x-max=\"" +
 		     num(x1) + "\" data-y-min=\"" + num(y0) + "\" data-y-max=\"" + num(y1) + "\">\n";
@@ -145,7 +169,8 @@ std::string line_chart(const std::string& title, const std::string& xlabel, cons
 			const Series& s = p.series[si];
 			o += "<g class=\"series\" data-name=\"" + escape(s.name) + "\" data-points=\"" +
 			     std::to_string(s.points.size()) + "\">\n<polyline fill=\"none\" stroke-width=\"1.5\"" +
-			     (s.downsampled ? " stroke-opacity=\"0.45\"" : "") + " stroke=\"" + colour(si) + "\" points=\"";
+			     (s.downsampled ? " stroke-opacity=\"0.45\"" : "") + (s.dashed ? " stroke-dasharray=\"6 4\"" : "") +
+			     " stroke=\"" + colour(si) + "\" points=\"";
 			for (size_t k = 0; k < s.points.size(); k++) {
 				const auto& [x, y] = s.points[k];
 				if (s.step && k)
@@ -155,7 +180,8 @@ std::string line_chart(const std::string& title, const std::string& xlabel, cons
 			o += "\"/>\n</g>\n";
 			const double ly = a.top + 14 + 18 * static_cast<double>(si);
 			o += "<line x1=\"" + coord(a.left + a.w + 12) + "\" x2=\"" + coord(a.left + a.w + 32) + "\" y1=\"" +
-			     coord(ly - 4) + "\" y2=\"" + coord(ly - 4) + "\" stroke-width=\"3\" stroke=\"" + colour(si) + "\"/>\n";
+			     coord(ly - 4) + "\" y2=\"" + coord(ly - 4) + "\" stroke-width=\"3\"" +
+			     (s.dashed ? " stroke-dasharray=\"6 4\"" : "") + " stroke=\"" + colour(si) + "\"/>\n";
 			o += text("legend", a.left + a.w + 38, ly, s.name);
 		}
 		o += "</g>\n";

@@ -20,6 +20,7 @@ struct Series {
 	std::vector<std::pair<double, double>> points;  // (x, y), x ascending
 	bool step = false;                              // draw as a step function (a CDF)
 	bool downsampled = false;                       // drawn translucent: the points are bucket extremes
+	bool dashed = false;                            // drawn dashed: it coincides with an earlier series
 };
 
 struct Panel {

@@ -254,11 +254,24 @@ def svg_run_length_figure():
     root, ps = panels(f)
     assert len(ps) == 1
     s = series(ps[0])
-    assert list(s) == ["HZ=1000 slice=3ms", "HZ=1000 slice=6ms", "HZ=100 slice=3ms", "HZ=100 slice=6ms"], s
-    assert float(ps[0].get("data-y-min")) == 0 and float(ps[0].get("data-y-max")) == 1
-    assert float(ps[0].get("data-x-max")) >= 10  # HZ=100 runs are 10 ms
+    # at HZ=100 both slices run one 10 ms tick: the second curve is the first, and says so
+    assert list(s) == ["HZ=1000 slice=3ms", "HZ=1000 slice=6ms", "HZ=100 slice=3ms",
+                       "HZ=100 slice=6ms (= HZ=100 slice=3ms)"], s
+    dashed = [g.get("data-name") for g in ps[0].findall(f"{SVG}g[@class='series']")
+              if g.find(f"{SVG}polyline").get("stroke-dasharray")]
+    assert dashed == ["HZ=100 slice=6ms (= HZ=100 slice=3ms)"], dashed
+    # no curve on the frame: the axes reach past 0..1 and past the longest run (10 ms)
+    assert float(ps[0].get("data-y-min")) < 0 and float(ps[0].get("data-y-max")) > 1, ps[0].attrib
+    assert float(ps[0].get("data-x-max")) > 10, ps[0].attrib
     legend = [t.text for t in root.iter(SVG + "text") if t.get("class") == "legend"]
     assert legend == list(s)
+    # the canvas fits the longest legend (about 7 px a character after its swatch at x = 628)
+    assert float(root.get("width")) >= 628 + 7 * max(len(n) for n in s), root.get("width")
+    # a workload file is named in the title by its name, not its path
+    run("plot", "runs", os.path.join(DATA, "rtapp", "tutorial_simple.json"), "--hz", "250", "--slices", "3ms",
+        "--duration", "100ms", "-o", f)
+    title = ET.parse(f).getroot().find(f"{SVG}title").text
+    assert "tutorial_simple.json" in title and DATA not in title and "/" not in title, title
 
 
 @test
@@ -805,7 +818,8 @@ def a_long_lag_figure_keeps_every_extreme_and_a_window_zooms_in():
     run("sim", "--hogs", "4", "--duration", "30s", "--svg-lag", w, "--from", "1s", "--to", "1100ms")
     _, ps = panels(w)
     for p in ps:
-        assert 1000 <= float(p.get("data-x-min")) and float(p.get("data-x-max")) <= 1100, p.attrib
+        # the window, and 4 % more where the data reaches the frame
+        assert 996 <= float(p.get("data-x-min")) and float(p.get("data-x-max")) <= 1104, p.attrib
         assert "downsampled" not in p.get("data-title")
     e = run("sim", "--hogs", "1", "--duration", "10ms", "--from", "1ms", code=2).stderr
     assert "--svg-lag" in e, e
