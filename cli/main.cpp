@@ -432,6 +432,25 @@ int EEVDF_MAIN(int argc, char** argv)
 	plot_runs->remove_option(plot_runs->get_option("--slice"));
 	plot_runs->add_option("--hz", po.hz, "HZ values, comma-separated")->delimiter(',');
 
+	ModelOptions psw_mo;
+	SimOptions psw_so;
+	PlotSweepOptions psw;
+	auto* plot_sweep = plot->add_subcommand("sweep", "one metric of a sweep against one swept key, a line per value of the others");
+	plot_sweep->footer("Examples:\n  eevdf plot sweep --hogs 4 --duration 5s --sweep hz=100,250,1000 --sweep slice=1ms..32ms -o s.svg\n"
+			   "  eevdf plot sweep --hogs 2 --sweep kernel=6.6,6.18 --sweep hz=100..1000:300 --metric switches -o k.svg\n"
+			   "The metrics are the sweep table's columns; --x defaults to the last --sweep's key.\n");
+	plot_sweep->add_option("workload", psw_so.workload, "rt-app JSON workload file (default: --hogs)");
+	plot_sweep->add_option("--hogs", psw_so.hogs, "CPU hogs when no workload file is given");
+	plot_sweep->add_option("--duration", psw_so.duration, "simulated time per configuration");
+	plot_sweep->add_option("--sweep", psw.specs, "KEY=VALUES to sweep (repeatable), as for eevdf sim --sweep")->required();
+	plot_sweep->add_option("--metric", psw.metric,
+			       "mean_run_ms, p99_run_ms, runs, switches, involuntary, wake_p99_us or max_lag_us")
+		->capture_default_str();
+	plot_sweep->add_option("--x", psw.x, "the swept key on the x axis (default: the last --sweep's)");
+	plot_sweep->add_option("--jobs", psw.jobs, "parallel simulations (default: all cores)");
+	plot_sweep->add_option("-o,--output", psw.output, "the SVG file to write")->required()->check(svg_file);
+	add_model_options(plot_sweep, psw_mo);
+
 	auto* presets = app.add_subcommand("presets", "list the kernel presets and their defaults");
 	presets->footer("Example:\n  eevdf presets\n");
 	auto* bugs = app.add_subcommand("bugs", "list the historical bugs that --bug can switch back in");
@@ -537,6 +556,11 @@ int EEVDF_MAIN(int argc, char** argv)
 			return cmd_slice_table(to_mo, to);
 		if (*plot_runs)
 			return cmd_plot_runs(plot_mo, po);
+		if (*plot_sweep) {
+			if (psw_so.workload.empty() && psw_so.hogs == 0)
+				psw_so.hogs = 4;
+			return cmd_plot_sweep(psw_mo, psw_so, psw);
+		}
 		if (*presets)
 			return cmd_presets();
 		if (*bugs)
@@ -556,7 +580,7 @@ int EEVDF_MAIN(int argc, char** argv)
 			if (sub != probe && sub != prove)
 				check_given_values(*sub);
 		if (DRY_RUN) {
-			for (const ModelOptions* m : {&mo, &sb_mo, &to_mo, &plot_mo})
+			for (const ModelOptions* m : {&mo, &sb_mo, &to_mo, &plot_mo, &psw_mo})
 				(void)build_config(*m);
 			return 0;
 		}

@@ -96,6 +96,24 @@ std::string runs_figure(const std::vector<std::pair<std::string, std::vector<u64
 	return svg::line_chart(title, "run length (ms)", {p});
 }
 
+std::string sweep_figure(const std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>>& lines,
+			 const std::string& title, const std::string& xlabel, const std::string& ylabel)
+{
+	svg::Panel p{ylabel + " per configuration", ylabel, {}};
+	for (const auto& [label, pts] : lines) {
+		svg::Series s{label, pts, false};
+		s.markers = true;  // each point is a configuration that ran
+		for (const svg::Series& earlier : p.series)
+			if (earlier.points == s.points) {
+				s.name += " (= " + earlier.name + ")";
+				s.dashed = true;
+				break;
+			}
+		p.series.push_back(std::move(s));
+	}
+	return svg::line_chart(title, xlabel, {p});
+}
+
 std::string claims_figure(const std::vector<std::pair<Claim, std::vector<RowResult>>>& all)
 {
 	std::vector<svg::BarGroup> groups;

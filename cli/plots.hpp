@@ -20,6 +20,9 @@ namespace eevdf::cli {
 std::string lag_figure(const Recorder& r, const std::string& title, u64 from = 0, u64 to = 0);
 
 // The empirical CDF of run lengths (ms), one series per configuration.
+// Lines of (x, y) points, one per label, on one panel.
+std::string sweep_figure(const std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>>& lines,
+			 const std::string& title, const std::string& xlabel, const std::string& ylabel);
 std::string runs_figure(const std::vector<std::pair<std::string, std::vector<u64>>>& runs, const std::string& title);
 
 // Claimed and model value of every row, grouped by row.

@@ -177,7 +177,14 @@ std::string line_chart(const std::string& title, const std::string& xlabel, cons
 					o += coord(a.px(x)) + "," + coord(a.py(s.points[k - 1].second)) + " ";
 				o += coord(a.px(x)) + "," + coord(a.py(y)) + " ";
 			}
-			o += "\"/>\n</g>\n";
+			o += "\"/>\n";
+			// concentric where series share a point: the first is the widest
+			const double radius = std::max(1.5, 5.0 - 0.8 * static_cast<double>(si));
+			if (s.markers)
+				for (const auto& [x, y] : s.points)
+					o += "<circle cx=\"" + coord(a.px(x)) + "\" cy=\"" + coord(a.py(y)) + "\" r=\"" + coord(radius) +
+					     "\" fill=\"none\" stroke-width=\"1.5\" stroke=\"" + colour(si) + "\"/>\n";
+			o += "</g>\n";
 			const double ly = a.top + 14 + 18 * static_cast<double>(si);
 			o += "<line x1=\"" + coord(a.left + a.w + 12) + "\" x2=\"" + coord(a.left + a.w + 32) + "\" y1=\"" +
 			     coord(ly - 4) + "\" y2=\"" + coord(ly - 4) + "\" stroke-width=\"3\"" +

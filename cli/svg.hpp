@@ -21,6 +21,7 @@ struct Series {
 	bool step = false;                              // draw as a step function (a CDF)
 	bool downsampled = false;                       // drawn translucent: the points are bucket extremes
 	bool dashed = false;                            // drawn dashed: it coincides with an earlier series
+	bool markers = false;                           // a circle at every point, smaller for each later series
 };
 
 struct Panel {

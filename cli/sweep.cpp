@@ -3,8 +3,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include <thread>
 
 #include "cli/args.hpp"
+#include "cli/plots.hpp"
 #include "cli/report.hpp"
 #include "model/check.hpp"
 #include "model/metrics.hpp"
@@ -253,28 +256,33 @@ void apply_setting(ModelOptions& mo, SimOptions& so, const std::string& key, con
 	}
 }
 
-int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs)
-{
-	for (const auto& [flag, v] : {std::pair{"--trace", so.trace}, {"--timehist", so.timehist}, {"--latency", so.latency},
-				      {"--csv", so.csv}, {"--chrome", so.chrome}, {"--svg-lag", so.svg_lag}})
-		if (!v.empty())
-			throw UsageError(std::string(flag) + " writes one schedule; it cannot be combined with --sweep "
-							     "(run 'eevdf sim' once for the configuration you want to see)");
-	if (so.want_schbench)
-		throw UsageError("--schbench cannot be combined with --sweep; the sweep table has the wakeup p99");
+namespace {
+
+struct Sweep {
 	std::vector<SweepAxis> axes;
+	std::vector<Row> rows;
+	unsigned jobs = 0;
+	int status = 0;  // 1 when some configuration broke an invariant
+};
+
+// Every configuration of the product, on `jobs` threads; a bad one is a
+// UsageError naming it, a violation is reported on stderr.
+Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs)
+{
+	Sweep sw;
 	std::set<std::string> keys;
 	for (const std::string& s : specs) {
-		axes.push_back(parse_sweep(s));
-		if (!keys.insert(axes.back().key).second)
-			throw UsageError("--sweep: key '" + axes.back().key + "' given twice; list all its values in one --sweep");
+		sw.axes.push_back(parse_sweep(s));
+		if (!keys.insert(sw.axes.back().key).second)
+			throw UsageError("--sweep: key '" + sw.axes.back().key + "' given twice; list all its values in one --sweep");
 	}
-	const auto configs = sweep_product(axes);
+	const auto configs = sweep_product(sw.axes);
 	if (jobs == 0)
 		jobs = std::max(1u, std::thread::hardware_concurrency());
-	jobs = static_cast<unsigned>(std::min<size_t>(jobs, configs.size()));
+	sw.jobs = jobs = static_cast<unsigned>(std::min<size_t>(jobs, configs.size()));
 
-	std::vector<Row> rows(configs.size());
+	std::vector<Row>& rows = sw.rows;
+	rows.resize(configs.size());
 	std::atomic<size_t> next{0};
 	size_t done = 0;
 	std::mutex mu;
@@ -302,12 +310,30 @@ int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<st
 				where += (where.empty() ? "" : " ") + k + "=" + v;
 			throw UsageError("sweep configuration " + where + ": " + r.error);
 		}
-	int status = 0;
 	for (const Row& r : rows)
 		if (!r.violation.empty()) {
 			std::cerr << "eevdf: " << r.violation << "\n";
-			status = 1;
+			sw.status = 1;
 		}
+	return sw;
+}
+
+}  // namespace
+
+int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs)
+{
+	for (const auto& [flag, v] : {std::pair{"--trace", so.trace}, {"--timehist", so.timehist}, {"--latency", so.latency},
+				      {"--csv", so.csv}, {"--chrome", so.chrome}, {"--svg-lag", so.svg_lag}})
+		if (!v.empty())
+			throw UsageError(std::string(flag) + " writes one schedule; it cannot be combined with --sweep "
+							     "(run 'eevdf sim' once for the configuration you want to see)");
+	if (so.want_schbench)
+		throw UsageError("--schbench cannot be combined with --sweep; the sweep table has the wakeup p99");
+	const Sweep sw = run_sweep(mo, so, specs, jobs);
+	const std::vector<SweepAxis>& axes = sw.axes;
+	const std::vector<Row>& rows = sw.rows;
+	int status = sw.status;
+	jobs = sw.jobs;
 
 	if (so.check && status == 0) {
 		u64 events = 0;
@@ -361,6 +387,93 @@ int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<st
 		std::cout << b;
 	}
 	return status;
+}
+
+namespace {
+
+// A table column as a number (the sweep table's units).
+double column(const Row& r, const std::string& metric)
+{
+	const Distribution d = summarize(r.total.runs);
+	if (metric == "mean_run_ms")
+		return d.count ? static_cast<double>(d.sum) / static_cast<double>(d.count) / 1e6 : 0;
+	if (metric == "p99_run_ms")
+		return static_cast<double>(d.p99) / 1e6;
+	if (metric == "runs")
+		return static_cast<double>(d.count);
+	if (metric == "switches")
+		return static_cast<double>(r.total.switches);
+	if (metric == "involuntary")
+		return static_cast<double>(r.total.involuntary_switches);
+	if (metric == "wake_p99_us")
+		return static_cast<double>(summarize(r.total.wakeup_latency).p99) / 1e3;
+	return static_cast<double>(r.total.max_abs_lag_ns) / 1e3;  // max_lag_us
+}
+
+const char* const PLOT_METRICS = "mean_run_ms, p99_run_ms, runs, switches, involuntary, wake_p99_us, max_lag_us";
+
+// A swept value as a number on the x axis: durations in ms, integers as
+// they are.
+double x_value(const std::string& key, const std::string& v)
+{
+	if (key_type(key) == Type::Duration)
+		return static_cast<double>(parse_duration(v, "--sweep " + key)) / 1e6;
+	return static_cast<double>(std::stoll(v));
+}
+
+}  // namespace
+
+int cmd_plot_sweep(const ModelOptions& mo, const SimOptions& so, const PlotSweepOptions& po)
+{
+	if (po.specs.empty())
+		throw UsageError("plot sweep: give at least one --sweep KEY=VALUES (the x axis)");
+	static const std::set<std::string> known = {"mean_run_ms", "p99_run_ms", "runs", "switches",
+						    "involuntary", "wake_p99_us", "max_lag_us"};
+	if (!known.count(po.metric))
+		throw UsageError("--metric " + po.metric + ": not a sweep metric (" + PLOT_METRICS + ")");
+	std::vector<SweepAxis> axes;
+	for (const std::string& sp : po.specs)
+		axes.push_back(parse_sweep(sp));
+	const std::string x = po.x.empty() ? axes.back().key : po.x;
+	bool found = false;
+	for (const SweepAxis& a : axes)
+		found = found || a.key == x;
+	if (!found)
+		throw UsageError("--x " + x + ": not a swept key (sweep it with --sweep " + x + "=...)");
+	if (key_type(x) == Type::Word)
+		throw UsageError("--x " + x + ": not a number; plot it as the lines and sweep a number for x");
+	const Sweep sw = run_sweep(mo, so, po.specs, po.jobs);
+	// One line per combination of the other keys, in the product's order.
+	std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>> lines;
+	for (const Row& r : sw.rows) {
+		std::string label;
+		double xv = 0;
+		for (const auto& [k, v] : r.settings) {
+			if (k == x)
+				xv = x_value(k, v);
+			else
+				label += (label.empty() ? "" : " ") + k + "=" + v;
+		}
+		if (label.empty())
+			label = po.metric;
+		auto it = lines.begin();
+		while (it != lines.end() && it->first != label)
+			++it;
+		if (it == lines.end()) {
+			lines.push_back({label, {}});
+			it = lines.end() - 1;
+		}
+		it->second.emplace_back(xv, column(r, po.metric));
+	}
+	for (auto& [label, pts] : lines)
+		std::sort(pts.begin(), pts.end());
+	const std::string what = so.workload.empty() ? std::to_string(so.hogs) + " CPU hogs"
+						     : std::filesystem::path(so.workload).filename().string();
+	const std::string xlabel = x + (key_type(x) == Type::Duration ? " (ms)" : "");
+	write_file_atomic(po.output, sweep_figure(lines, po.metric + " against " + x + ", " + what + ", kernel " + mo.kernel,
+						    xlabel, po.metric),
+			  "--output", so.workload.empty() ? std::vector<std::string>{} : std::vector<std::string>{so.workload});
+	return sw.status;
 }
 
 }  // namespace eevdf::cli

@@ -39,4 +39,15 @@ void apply_setting(ModelOptions& mo, SimOptions& so, const std::string& key, con
 // table or a JSON array. Progress goes to stderr when it is a terminal.
 int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs);
 
+// `eevdf plot sweep`: one metric of a sweep against one swept key, one
+// line per combination of the other keys' values, as SVG.
+struct PlotSweepOptions {
+	std::vector<std::string> specs;  // --sweep KEY=VALUES, repeatable
+	std::string metric = "mean_run_ms";
+	std::string x;                   // the key on the x axis; default the last --sweep
+	std::string output;              // -o FILE.svg ("-": stdout)
+	unsigned jobs = 0;
+};
+int cmd_plot_sweep(const ModelOptions& mo, const SimOptions& so, const PlotSweepOptions& po);
+
 }  // namespace eevdf::cli

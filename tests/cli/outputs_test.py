@@ -827,5 +827,31 @@ def a_long_lag_figure_keeps_every_extreme_and_a_window_zooms_in():
     assert "--to 2ms: must be after --from" in e, e
 
 
+@test
+def plot_sweep_draws_the_sweep_tables_metric_one_line_per_other_value():
+    f = path("sweep.svg")
+    sweeps = ["--sweep", "hz=100,1000", "--sweep", "slice=1ms..8ms"]
+    run("plot", "sweep", "--hogs", "3", "--duration", "1s", *sweeps, "--metric", "switches", "-o", f)
+    rows = json.loads(run("sim", "--hogs", "3", "--duration", "1s", *sweeps, "--json").stdout)
+    root, ps = panels(f)
+    assert list(series(ps[0])) == ["hz=100", "hz=1000"] and set(series(ps[0]).values()) == {4}, series(ps[0])
+    rect = ps[0].find(f"{SVG}rect")
+    top, h = float(rect.get("y")), float(rect.get("height"))
+    y0, y1 = float(ps[0].get("data-y-min")), float(ps[0].get("data-y-max"))
+    for g in ps[0].findall(f"{SVG}g[@class='series']"):
+        hz = g.get("data-name").split("=")[1]
+        want = [r["summary"]["switches"] for r in rows if str(r["sweep"]["hz"]) == hz]
+        cy = [float(c.get("cy")) for c in g.findall(f"{SVG}circle")]
+        got = [y0 + (top + h - y) / h * (y1 - y0) for y in cy]
+        assert len(got) == len(want) and all(abs(a - b) <= (y1 - y0) / h for a, b in zip(got, want)), (hz, got, want)
+    assert ps[0].get("data-title").startswith("switches")
+    e = run("plot", "sweep", "--sweep", "hz=100,250", "--x", "slice", "-o", f, code=2).stderr
+    assert "--x slice: not a swept key" in e, e
+    e = run("plot", "sweep", "--sweep", "kernel=6.6,6.18", "-o", f, code=2).stderr
+    assert "--x kernel: not a number" in e, e
+    e = run("plot", "sweep", "--sweep", "hz=100,250", "--metric", "nope", "-o", f, code=2).stderr
+    assert "--metric nope" in e, e
+
+
 print(f"outputs: {len(failures)} failed")
 sys.exit(1 if failures else 0)
