@@ -2,6 +2,8 @@
 #include "cli/report.hpp"
 
 #include <cstdio>
+#include <ostream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "cli/run_record.hpp"
@@ -99,6 +101,25 @@ std::string ms(u64 ns) { char b[32]; std::snprintf(b, sizeof b, "%.3f", static_c
 std::string ms(double ns) { char b[32]; std::snprintf(b, sizeof b, "%.3f", ns / 1e6); return b; }
 std::string us(u64 ns) { char b[32]; std::snprintf(b, sizeof b, "%.1f", static_cast<double>(ns) / 1e3); return b; }
 
+// `text` (a dump with indent 2) as a value nested `by` columns deeper.
+std::string indented(const std::string& text, size_t by)
+{
+	std::string out;
+	out.reserve(text.size() + text.size() / 8);
+	for (char ch : text) {
+		out += ch;
+		if (ch == '\n')
+			out.append(by, ' ');
+	}
+	return out;
+}
+
+// One member of the top-level object, as ordered_json::dump(2) writes it.
+void member(std::ostream& os, const char* key, const ordered_json& value, bool first)
+{
+	os << (first ? "  \"" : ",\n  \"") << key << "\": " << indented(value.dump(2), 2);
+}
+
 }  // namespace
 
 TaskMetrics total_metrics(const MetricsCollector& m)
@@ -126,7 +147,7 @@ TaskMetrics total_metrics(const MetricsCollector& m)
 	return t;
 }
 
-std::string format_json(const Report& r)
+void write_json(const Report& r, std::ostream& os)
 {
 	const Config& c = r.sim.config();
 	ordered_json cfg;
@@ -173,19 +194,7 @@ std::string format_json(const Report& r)
 	}
 	cfg["duration_ns"] = r.sim.now();
 
-	ordered_json tasks = ordered_json::array();
 	const bool smp = c.cpus > 1;
-	const auto& specs = r.sim.workload().tasks;
-	for (size_t i = 0; i < r.metrics.tasks.size(); i++) {
-		ordered_json t = task_json(r.metrics.tasks[i], c.tick_ns, smp);
-		// The settings it started with, when not the defaults.
-		if (specs[i].nice)
-			t["nice"] = specs[i].nice;
-		if (specs[i].custom_slice && c.preset->paths.custom_slices)
-			t["custom_slice_ns"] = clamp_custom_slice(specs[i].custom_slice);
-		tasks.push_back(std::move(t));
-	}
-
 	ordered_json summary = task_json(total_metrics(r.metrics), c.tick_ns, smp);
 	summary.erase("name");
 	summary.erase("pid");
@@ -194,11 +203,25 @@ std::string format_json(const Report& r)
 	summary["ticks"] = r.sim.ticks();
 	summary["events"] = r.sim.events();
 
-	ordered_json doc;
-	doc["eevdf"] = version_json();
-	doc["config"] = cfg;
-	doc["tasks"] = tasks;
-	doc["summary"] = summary;
+	// The document is written member by member, each task as it is made,
+	// so a run of many tasks never holds them all as JSON values: the bytes
+	// are those of one ordered_json dumped with indent 2.
+	os << "{\n";
+	member(os, "eevdf", version_json(), true);
+	member(os, "config", cfg, false);
+	os << ",\n  \"tasks\": [";
+	const auto& specs = r.sim.workload().tasks;
+	for (size_t i = 0; i < r.metrics.tasks.size(); i++) {
+		ordered_json t = task_json(r.metrics.tasks[i], c.tick_ns, smp);
+		// The settings it started with, when not the defaults.
+		if (specs[i].nice)
+			t["nice"] = specs[i].nice;
+		if (specs[i].custom_slice && c.preset->paths.custom_slices)
+			t["custom_slice_ns"] = clamp_custom_slice(specs[i].custom_slice);
+		os << (i ? ",\n    " : "\n    ") << indented(t.dump(2), 4);
+	}
+	os << (r.metrics.tasks.empty() ? "]" : "\n  ]");
+	member(os, "summary", summary, false);
 	if (smp) {
 		ordered_json cpus = ordered_json::array();
 		for (size_t i = 0; i < r.metrics.cpus.size(); i++) {
@@ -212,9 +235,16 @@ std::string format_json(const Report& r)
 						    {"balance_attempts", m.balance_attempts},
 						    {"tasks_pulled", m.tasks_pulled}});
 		}
-		doc["cpus"] = cpus;
+		member(os, "cpus", cpus, false);
 	}
-	return doc.dump(2) + "\n";
+	os << "\n}\n";
+}
+
+std::string format_json(const Report& r)
+{
+	std::ostringstream os;
+	write_json(r, os);
+	return os.str();
 }
 
 std::string format_table(const Report& r)

@@ -2,6 +2,7 @@
 // The results of one simulation as a readable table and as JSON.
 #pragma once
 
+#include <ostream>
 #include <string>
 
 #include "model/metrics.hpp"
@@ -16,6 +17,9 @@ struct Report {
 
 std::string format_table(const Report& r);
 std::string format_json(const Report& r);  // the schema documented in README.md
+// The same, written to `os` as it is made (a run of many tasks never holds
+// the whole document).
+void write_json(const Report& r, std::ostream& os);
 
 // The sums over all tasks, as the "summary" object reports them.
 TaskMetrics total_metrics(const MetricsCollector& m);

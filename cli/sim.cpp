@@ -193,8 +193,10 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	const Report r{sim, metrics};
 	if (!outs.stdout_flag().empty())  // FILE "-": that output is the whole of stdout
 		std::cout << outs.stdout_text();
+	else if (so.json)
+		write_json(r, std::cout);
 	else
-		std::cout << (so.json ? format_json(r) : format_table(r));
+		std::cout << format_table(r);
 	if (so.want_schbench && so.schbench == "-")
 		std::cout << "\n" << schbench;
 	if (sim.cfs_rq().pick_failures) {
