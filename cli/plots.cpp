@@ -2,6 +2,7 @@
 #include "cli/plots.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "cli/svg.hpp"
 
@@ -116,17 +117,26 @@ std::string sweep_figure(const std::vector<std::pair<std::string, std::vector<st
 
 std::string claims_figure(const std::vector<std::pair<Claim, std::vector<RowResult>>>& all)
 {
-	std::vector<svg::BarGroup> groups;
-	std::string title, metric;
+	// One panel per claim and metric: every panel has its own value axis,
+	// so ticks per second and run lengths in ms are never on one scale.
+	std::vector<svg::BarPanel> panels;
 	for (const auto& [c, rows] : all) {
-		title = all.size() == 1 ? c.title : "claims against the model";
-		metric = metric.empty() || metric == c.metric.name ? c.metric.name : "value";
+		const std::string file = std::filesystem::path(c.file).filename().string();
 		for (const RowResult& r : rows) {
+			auto it = panels.begin();
+			const std::string title = file + ": " + r.metric;
+			while (it != panels.end() && it->title != title)
+				++it;
+			if (it == panels.end()) {
+				panels.push_back({title, r.metric, {}});
+				it = panels.end() - 1;
+			}
 			const std::string verdict = r.verdict == "agrees" ? "" : " [" + r.verdict + "]";
-			groups.push_back({(all.size() == 1 ? "" : c.title + ": ") + r.label + verdict, {r.claimed, r.model}});
+			it->groups.push_back({r.label + verdict, {r.claimed, r.model}});
 		}
 	}
-	return svg::bar_chart(title, metric, {"claimed", "model"}, groups);
+	const std::string title = all.size() == 1 ? all.front().first.title : "claims against the model";
+	return svg::bar_panels(title.size() > 110 ? title.substr(0, 107) + "..." : title, {"claimed", "model"}, panels);
 }
 
 }  // namespace eevdf::cli

@@ -245,4 +245,74 @@ std::string bar_chart(const std::string& title, const std::string& ylabel, const
 	return o + "</g>\n</svg>\n";
 }
 
+std::string bar_panels(const std::string& title, const std::vector<std::string>& series, const std::vector<BarPanel>& panels)
+{
+	// about 7 px a character at font-size 12
+	size_t longest = 10;
+	for (const BarPanel& p : panels)
+		for (const BarGroup& g : p.groups)
+			longest = std::max(longest, g.label.size());
+	const double left = 20 + 7.0 * static_cast<double>(longest), plot_w = 420, legend_w = 110;
+	const double width = left + plot_w + legend_w, row_h = 26, head = 30, foot = 44;
+	double height = TOP;
+	for (const BarPanel& p : panels)
+		height += head + row_h * static_cast<double>(std::max<size_t>(p.groups.size(), 1)) + foot;
+	std::string o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+			coord(width) + "\" height=\"" + coord(height) + "\" viewBox=\"0 0 " + coord(width) + " " +
+			coord(height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n<title>" + escape(title) +
+			"</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" +
+			text("title", width / 2, 22, title, " text-anchor=\"middle\" font-size=\"15\"");
+	double y = TOP;
+	for (const BarPanel& p : panels) {
+		double vmin = 0, vmax = 0;
+		for (const BarGroup& g : p.groups)
+			for (const auto& v : g.values)
+				if (v) {
+					vmin = std::min(vmin, *v);
+					vmax = std::max(vmax, *v);
+				}
+		std::vector<double> xt;
+		const auto [x0, x1] = clear_of_frame(nice_range(vmin, vmax, xt), vmin < 0 ? vmin : 1, vmax);
+		const double h = row_h * static_cast<double>(std::max<size_t>(p.groups.size(), 1));
+		const double top = y + head;
+		const auto px = [&, x0 = x0, x1 = x1](double v) { return left + (v - x0) / (x1 - x0) * plot_w; };
+		o += "<g class=\"panel\" data-title=\"" + escape(p.title) + "\" data-x-min=\"" + num(x0) + "\" data-x-max=\"" +
+		     num(x1) + "\">\n";
+		o += text("panel-title", left, top - 8, p.title);
+		o += "<rect x=\"" + coord(left) + "\" y=\"" + coord(top) + "\" width=\"" + coord(plot_w) + "\" height=\"" +
+		     coord(h) + "\" fill=\"none\" stroke=\"#444\"/>\n";
+		for (double t : xt) {
+			o += "<line x1=\"" + coord(px(t)) + "\" x2=\"" + coord(px(t)) + "\" y1=\"" + coord(top) + "\" y2=\"" +
+			     coord(top + h) + "\" stroke=\"#ddd\"/>\n";
+			o += text("tick", px(t), top + h + 14, num(t), " text-anchor=\"middle\"");
+		}
+		o += text("xlabel", left + plot_w / 2, top + h + 32, p.xlabel, " text-anchor=\"middle\"");
+		const double bh = (row_h - 8) / static_cast<double>(std::max<size_t>(series.size(), 1));
+		for (size_t gi = 0; gi < p.groups.size(); gi++) {
+			const BarGroup& g = p.groups[gi];
+			const double gy = top + row_h * static_cast<double>(gi) + 4;
+			o += text("tick", left - 6, gy + row_h / 2, g.label, " text-anchor=\"end\"");
+			for (size_t si = 0; si < g.values.size() && si < series.size(); si++) {
+				if (!g.values[si])
+					continue;
+				const double v = *g.values[si];
+				const double a = px(std::min(v, 0.0)), b = px(std::max(v, 0.0));
+				o += "<rect class=\"bar\" data-series=\"" + escape(series[si]) + "\" data-group=\"" + escape(g.label) +
+				     "\" data-value=\"" + num(v) + "\" x=\"" + coord(a) + "\" y=\"" + coord(gy + bh * static_cast<double>(si)) +
+				     "\" width=\"" + coord(std::max(b - a, 0.5)) + "\" height=\"" + coord(bh * 0.9) + "\" fill=\"" +
+				     colour(si) + "\"/>\n";
+			}
+		}
+		for (size_t si = 0; si < series.size(); si++) {
+			const double ly = top + 12 + 18 * static_cast<double>(si);
+			o += "<rect x=\"" + coord(left + plot_w + 12) + "\" y=\"" + coord(ly - 10) +
+			     "\" width=\"14\" height=\"10\" fill=\"" + colour(si) + "\"/>\n";
+			o += text("legend", left + plot_w + 32, ly, series[si]);
+		}
+		o += "</g>\n";
+		y += head + h + foot;
+	}
+	return o + "</svg>\n";
+}
+
 }  // namespace eevdf::cli::svg

@@ -40,6 +40,14 @@ struct BarGroup {
 std::string bar_chart(const std::string& title, const std::string& ylabel, const std::vector<std::string>& series,
 		      const std::vector<BarGroup>& groups);
 
+// Horizontal bars, one panel per BarPanel stacked vertically, each with its
+// own value axis: labels on the left, the canvas sized to the longest label.
+struct BarPanel {
+	std::string title, xlabel;
+	std::vector<BarGroup> groups;
+};
+std::string bar_panels(const std::string& title, const std::vector<std::string>& series, const std::vector<BarPanel>& panels);
+
 // A range [lo, hi] widened to round tick steps; `ticks` gets the tick values.
 std::pair<double, double> nice_range(double lo, double hi, std::vector<double>& ticks);
 

@@ -291,8 +291,17 @@ def svg_claim_figure():
         if r.get("claimed") is not None:
             claimed = [v for s, g, v in bars if s == "claimed" and g.startswith(r["row"])]
             assert claimed and abs(claimed[0] - r["claimed"]) < 1e-9
-    top = float(ps[0].get("data-y-max"))
-    assert top >= max(v for _, _, v in bars)
+    # one panel per claim and metric, each with its own value axis that reaches past its bars
+    assert [p.get("data-title") for p in ps] == ["seed001-avgrun.json: mean_run_ms"], [p.get("data-title") for p in ps]
+    assert float(ps[0].get("data-x-max")) > max(v for _, _, v in bars)
+    # the canvas fits the longest row label (about 7 px a character, right-aligned at its left edge)
+    width = float(root.get("width"))
+    assert width >= 20 + 7 * max(len(g) for _, g, _ in bars) + 420, width
+    two = path("claims2.svg")
+    subprocess.run([EEVDF, "check", claim, os.path.join(os.path.dirname(DATA), "..", "claims", "seed004-nohz.json"),
+                    "--svg", two], capture_output=True, text=True)
+    _, ps = panels(two)
+    assert [p.get("data-title") for p in ps] == ["seed001-avgrun.json: mean_run_ms", "seed004-nohz.json: ticks_per_second"]
 
 
 @test
