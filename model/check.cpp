@@ -360,9 +360,11 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 				fail(sim, t, "deadline", who() + " is queued with deadline < vruntime");
 			// A nice or slice change re-places the entity (dequeue SAVE,
 			// enqueue RESTORE), which may move it by the lag rounding.
-			// Across CPUs vruntime has no common frame (lag travels); a
+			// Across CPUs vruntime has no common frame (lag travels), also
+			// for a task moved away and back within one event (two passes
+			// of one nohz idle balance; fuzz finding F17); a
 			// sched_setattr re-queues even an unchanged task.
-			if (tr.queued && tr.cpu == task.cpu && !tr.requeued && tr.weight == se.load.weight &&
+			if (tr.queued && tr.cpu == task.cpu && !tr.moved && !tr.requeued && tr.weight == se.load.weight &&
 			    tr.slice == se.slice && tr.custom == se.custom_slice && wrapped_diff(se.vruntime, tr.vruntime) < 0)
 				fail(sim, t, "vruntime", who() + "'s vruntime went back from " + num(tr.vruntime) + " to " +
 								 num(se.vruntime) + " while queued");
