@@ -8,6 +8,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -109,6 +110,7 @@ Run load(const std::string& file)
 	const Value& tasks = need(file, r.doc, "tasks", "(top level)");
 	if (tasks.type != Value::Type::Array)
 		bad(file, tasks, "tasks", "expected an array");
+	std::set<std::string> names;
 	for (size_t i = 0; i < tasks.items.size(); i++) {
 		const Value& t = tasks.items[i];
 		const std::string where = "tasks[" + std::to_string(i) + "]";
@@ -117,9 +119,8 @@ Run load(const std::string& file)
 		const Value& name = need(file, t, "name", where);
 		if (!name.is_string())
 			bad(file, name, where + ".name", "expected a string");
-		for (const auto& [n, m] : r.tasks)
-			if (n == name.text)
-				bad(file, name, where + ".name", "task '" + name.text + "' appears twice");
+		if (!names.insert(name.text).second)
+			bad(file, name, where + ".name", "task '" + name.text + "' appears twice");
 		r.tasks.emplace_back(name.text, metrics_of(file, t, where));
 	}
 	r.summary = metrics_of(file, need(file, r.doc, "summary", "(top level)"), "summary");
@@ -220,13 +221,12 @@ int cmd_diff(const DiffOptions& o)
 		const auto it = in_b.find(n);
 		compare(lines, n, &m, it == in_b.end() ? nullptr : it->second, o.threshold);
 	}
-	for (const auto& [n, m] : b.tasks) {
-		bool in_a = false;
-		for (const auto& [na, ma] : a.tasks)
-			in_a = in_a || na == n;
-		if (!in_a)
+	std::set<std::string> in_a;
+	for (const auto& [n, m] : a.tasks)
+		in_a.insert(n);
+	for (const auto& [n, m] : b.tasks)
+		if (!in_a.count(n))
 			compare(lines, n, nullptr, &m, o.threshold);
-	}
 	compare(lines, "total", &a.summary, &b.summary, o.threshold);
 	const auto cfg = config_diff(a, b);
 	size_t flagged = 0;

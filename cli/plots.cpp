@@ -41,6 +41,19 @@ void thin(svg::Series& s)
 
 double ms(double ns) { return ns / 1e6; }
 
+// Adds `s` to `p`. A curve identical to an earlier one would hide under it:
+// its legend says which, and it is drawn dashed over it.
+void add_marking_coincident(svg::Panel& p, svg::Series s)
+{
+	for (const svg::Series& earlier : p.series)
+		if (earlier.points == s.points) {
+			s.name += " (= " + earlier.name + ")";
+			s.dashed = true;
+			break;
+		}
+	p.series.push_back(std::move(s));
+}
+
 }  // namespace
 
 std::string lag_figure(const Recorder& r, const std::string& title, u64 from, u64 to)
@@ -84,15 +97,7 @@ std::string runs_figure(const std::vector<std::pair<std::string, std::vector<u64
 				s.points.emplace_back(ms(static_cast<double>(v[i])),
 						      static_cast<double>(i + 1) / static_cast<double>(v.size()));
 		thin(s);
-		// A curve identical to an earlier one would hide under it: say so
-		// and draw it dashed over it.
-		for (const svg::Series& earlier : p.series)
-			if (earlier.points == s.points) {
-				s.name += " (= " + earlier.name + ")";
-				s.dashed = true;
-				break;
-			}
-		p.series.push_back(std::move(s));
+		add_marking_coincident(p, std::move(s));
 	}
 	return svg::line_chart(title, "run length (ms)", {p});
 }
@@ -104,13 +109,7 @@ std::string sweep_figure(const std::vector<std::pair<std::string, std::vector<st
 	for (const auto& [label, pts] : lines) {
 		svg::Series s{label, pts, false};
 		s.markers = true;  // each point is a configuration that ran
-		for (const svg::Series& earlier : p.series)
-			if (earlier.points == s.points) {
-				s.name += " (= " + earlier.name + ")";
-				s.dashed = true;
-				break;
-			}
-		p.series.push_back(std::move(s));
+		add_marking_coincident(p, std::move(s));
 	}
 	return svg::line_chart(title, xlabel, {p});
 }

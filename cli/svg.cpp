@@ -118,17 +118,29 @@ std::pair<double, double> nice_range(double lo, double hi, std::vector<double>& 
 	return {a, b};
 }
 
-// Widens an axis range whose end the data reaches by 4 % of its span, so
+// Widens an axis range at an end the data reaches by 4 % of its span, so
 // no line (a CDF's last step, a curve at 1.0) hides in the frame; the
 // ticks stay where nice_range() put them.
-std::pair<double, double> clear_of_frame(std::pair<double, double> axis, double lo, double hi)
+std::pair<double, double> clear_high(std::pair<double, double> axis, double hi)
 {
 	const double span = axis.second - axis.first;
 	if (hi >= axis.second - 1e-9 * span)
 		axis.second += 0.04 * span;
+	return axis;
+}
+
+std::pair<double, double> clear_low(std::pair<double, double> axis, double lo)
+{
+	const double span = axis.second - axis.first;
 	if (lo <= axis.first + 1e-9 * span)
 		axis.first -= 0.04 * span;
 	return axis;
+}
+
+std::pair<double, double> clear_of_frame(std::pair<double, double> axis, double lo, double hi)
+{
+	// each end widened by 4 % of the span nice_range() gave
+	return {clear_low(axis, lo).first, clear_high(axis, hi).second};
 }
 
 std::string line_chart(const std::string& title, const std::string& xlabel, const std::vector<Panel>& panels)
@@ -272,7 +284,9 @@ std::string bar_panels(const std::string& title, const std::vector<std::string>&
 					vmax = std::max(vmax, *v);
 				}
 		std::vector<double> xt;
-		const auto [x0, x1] = clear_of_frame(nice_range(vmin, vmax, xt), vmin < 0 ? vmin : 1, vmax);
+		// bars start at 0: only the end their values reach needs room
+		const auto [x0, x1] = vmin < 0 ? clear_of_frame(nice_range(vmin, vmax, xt), vmin, vmax)
+					       : clear_high(nice_range(vmin, vmax, xt), vmax);
 		const double h = row_h * static_cast<double>(std::max<size_t>(p.groups.size(), 1));
 		const double top = y + head;
 		const auto px = [&, x0 = x0, x1 = x1](double v) { return left + (v - x0) / (x1 - x0) * plot_w; };

@@ -391,26 +391,36 @@ int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<st
 
 namespace {
 
-// A table column as a number (the sweep table's units).
-double column(const Row& r, const std::string& metric)
+// The sweep table's columns as numbers (its units), for plot sweep.
+struct PlotMetric {
+	const char* name;
+	double (*of)(const Row&);
+};
+double mean_run_ms(const Row& r)
 {
 	const Distribution d = summarize(r.total.runs);
-	if (metric == "mean_run_ms")
-		return d.count ? static_cast<double>(d.sum) / static_cast<double>(d.count) / 1e6 : 0;
-	if (metric == "p99_run_ms")
-		return static_cast<double>(d.p99) / 1e6;
-	if (metric == "runs")
-		return static_cast<double>(d.count);
-	if (metric == "switches")
-		return static_cast<double>(r.total.switches);
-	if (metric == "involuntary")
-		return static_cast<double>(r.total.involuntary_switches);
-	if (metric == "wake_p99_us")
-		return static_cast<double>(summarize(r.total.wakeup_latency).p99) / 1e3;
-	return static_cast<double>(r.total.max_abs_lag_ns) / 1e3;  // max_lag_us
+	return d.count ? static_cast<double>(d.sum) / static_cast<double>(d.count) / 1e6 : 0;
 }
+constexpr PlotMetric PLOT_METRICS[] = {
+	{"mean_run_ms", mean_run_ms},
+	{"p99_run_ms", [](const Row& r) { return static_cast<double>(summarize(r.total.runs).p99) / 1e6; }},
+	{"runs", [](const Row& r) { return static_cast<double>(summarize(r.total.runs).count); }},
+	{"switches", [](const Row& r) { return static_cast<double>(r.total.switches); }},
+	{"involuntary", [](const Row& r) { return static_cast<double>(r.total.involuntary_switches); }},
+	{"wake_p99_us", [](const Row& r) { return static_cast<double>(summarize(r.total.wakeup_latency).p99) / 1e3; }},
+	{"max_lag_us", [](const Row& r) { return static_cast<double>(r.total.max_abs_lag_ns) / 1e3; }},
+};
 
-const char* const PLOT_METRICS = "mean_run_ms, p99_run_ms, runs, switches, involuntary, wake_p99_us, max_lag_us";
+const PlotMetric& plot_metric(const std::string& name)
+{
+	std::string known;
+	for (const PlotMetric& m : PLOT_METRICS) {
+		if (name == m.name)
+			return m;
+		known += (known.empty() ? "" : ", ") + std::string(m.name);
+	}
+	throw UsageError("--metric " + name + ": not a sweep metric (" + known + ")");
+}
 
 // A swept value as a number on the x axis: durations in ms, integers as
 // they are.
@@ -427,10 +437,7 @@ int cmd_plot_sweep(const ModelOptions& mo, const SimOptions& so, const PlotSweep
 {
 	if (po.specs.empty())
 		throw UsageError("plot sweep: give at least one --sweep KEY=VALUES (the x axis)");
-	static const std::set<std::string> known = {"mean_run_ms", "p99_run_ms", "runs", "switches",
-						    "involuntary", "wake_p99_us", "max_lag_us"};
-	if (!known.count(po.metric))
-		throw UsageError("--metric " + po.metric + ": not a sweep metric (" + PLOT_METRICS + ")");
+	const PlotMetric& metric = plot_metric(po.metric);
 	std::vector<SweepAxis> axes;
 	for (const std::string& sp : po.specs)
 		axes.push_back(parse_sweep(sp));
@@ -463,7 +470,7 @@ int cmd_plot_sweep(const ModelOptions& mo, const SimOptions& so, const PlotSweep
 			lines.push_back({label, {}});
 			it = lines.end() - 1;
 		}
-		it->second.emplace_back(xv, column(r, po.metric));
+		it->second.emplace_back(xv, metric.of(r));
 	}
 	for (auto& [label, pts] : lines)
 		std::sort(pts.begin(), pts.end());

@@ -122,15 +122,22 @@ def ftrace_parses_to_the_kernel_format_and_agrees_with_the_csv():
     assert got == want, (got[:5], want[:5])
 
 
+def timehist_of_trace(trace, timehist):
+    """Asserts that `timehist` is what perf_timehist.py computes from `trace`
+    (byte for byte, the first differing line in the message); returns it."""
+    header, events = ftrace_parser.parse(open(trace).read())
+    want = perf_timehist.timehist(events, header["cpus"])
+    got = open(timehist).read()
+    assert got == want, next((f"line {i + 1}:\n got {g!r}\nwant {w!r}" for i, (g, w) in
+                              enumerate(zip(got.split("\n"), want.split("\n"))) if g != w), "lengths differ")
+    return got
+
+
 @test
 def timehist_is_what_perf_prints_for_the_trace():
     # perf_timehist.py recomputes `perf sched timehist -S` from the run's
     # own ftrace output by perf's rules: the two must agree byte for byte.
-    header, events = ftrace_parser.parse(open(path("t.trace")).read())
-    want = perf_timehist.timehist(events, header["cpus"])
-    got = open(path("th.txt")).read()
-    assert got == want, next((f"line {i + 1}:\n got {g!r}\nwant {w!r}" for i, (g, w) in
-                              enumerate(zip(got.split("\n"), want.split("\n"))) if g != w), "lengths differ")
+    timehist_of_trace(path("t.trace"), path("th.txt"))
 
 
 @test
@@ -478,11 +485,7 @@ def smp_ftrace_switches_carry_the_cpu_of_the_csv_runs():
 
 @test
 def smp_timehist_is_what_perf_prints_for_the_trace():
-    header, events = ftrace_parser.parse(open(path("smp.trace")).read())
-    want = perf_timehist.timehist(events, header["cpus"])
-    got = open(path("smp-th.txt")).read()
-    assert got == want, next((f"line {i + 1}:\n got {g!r}\nwant {w!r}" for i, (g, w) in
-                              enumerate(zip(got.split("\n"), want.split("\n"))) if g != w), "lengths differ")
+    got = timehist_of_trace(path("smp.trace"), path("smp-th.txt"))
     assert "CPU  0 idle" in got and "CPU  1 idle" in got
     mig = {t["name"][:15]: t["migrations"] for t in SMP_DOC["tasks"]}
     summ = re.compile(r"^ *(\S+)\[\d+\] +-1 +\d+ +.* (\d+)$")
@@ -742,8 +745,7 @@ def timehist_is_what_perf_prints_for_every_runnable_rtapp_example():
             if p.returncode == 2:  # a file the model refuses (bad_*, and what it cannot express)
                 continue
             assert p.returncode == 0, (f, p.stderr)
-            header, events = ftrace_parser.parse(open(t).read())
-            assert open(th).read() == perf_timehist.timehist(events, header["cpus"]), (f, cpus)
+            timehist_of_trace(t, th)
             checked += 1
     assert checked >= 15, checked  # 17 on 2026-12-02: each runnable file on 1 and 3 CPUs
 
