@@ -41,7 +41,7 @@ struct TaskMetrics {
 	u64 migrations = 0;
 	u64 wakeups = 0, wakeups_local = 0, wakeups_remote = 0, wakeups_migrate = 0;
 	u64 run_delay_ns = 0;
-	std::vector<u64> cpu_ns_per_cpu;   // wall time on each CPU
+	std::vector<u64> cpu_ns_per_cpu;   // wall time on each CPU; empty on one CPU (cpu_ns is its)
 };
 
 struct CpuMetrics {

@@ -15,7 +15,7 @@ u64 SampleCounts::bucket(u64 v) const
 
 void SampleCounts::set_precision(unsigned p)
 {
-	precision_ = p;
+	precision_ = static_cast<unsigned char>(p);
 	std::map<u64, u64> merged;
 	for (const auto& [v, n] : counts_)
 		merged[bucket(v)] += n;

@@ -26,8 +26,12 @@ namespace eevdf {
 class SampleCounts {
 public:
 	static constexpr std::size_t DEFAULT_LIMIT = std::size_t{1} << 17;
+	static constexpr std::size_t MAX_LIMIT = std::size_t{1} << 31;
 
-	explicit SampleCounts(std::size_t limit = DEFAULT_LIMIT) : limit_(limit < 256 ? 256 : limit) {}
+	explicit SampleCounts(std::size_t limit = DEFAULT_LIMIT)
+		: limit_(static_cast<u32>(limit < 256 ? 256 : limit > MAX_LIMIT ? MAX_LIMIT : limit))
+	{
+	}
 
 	void add(u64 v, u64 n = 1);
 	void merge(const SampleCounts& o);
@@ -58,15 +62,15 @@ public:
 	}
 
 private:
-	static constexpr unsigned EXACT = 64;
+	static constexpr unsigned char EXACT = 64;
 	u64 bucket(u64 v) const;
 	void set_precision(unsigned p);
 	void coarsen();
 
 	std::map<u64, u64> counts_;
-	std::size_t limit_;
-	unsigned precision_ = EXACT;
 	u64 count_ = 0, min_ = 0, max_ = 0, sum_ = 0;
+	u32 limit_;
+	unsigned char precision_ = EXACT;  // 88 bytes in all: two per task, a million tasks
 };
 
 }  // namespace eevdf

@@ -21,6 +21,8 @@ struct SchedEntity {
 	bool on_rq = false;
 	bool sched_delayed = false;
 	bool rel_deadline = false;
+	bool rb_black = false;  // the run_node's colour (below)
+	int id = -1;  // the task's index in the simulation
 
 	u64 exec_start = 0;
 	u64 sum_exec_runtime = 0;
@@ -34,7 +36,6 @@ struct SchedEntity {
 	SchedEntity* left = nullptr;
 	SchedEntity* right = nullptr;
 	SchedEntity* rb_parent = nullptr;
-	bool rb_black = false;
 	u64 node_seq = 0;  // insertion count: names the FIFO order of equal keys for checkers
 	u64 min_vruntime = 0;
 	u64 min_slice = 0;
@@ -47,8 +48,6 @@ struct SchedEntity {
 	SchedEntity* group_next = nullptr;
 
 	SchedAvg avg;  // PELT (model/pelt.hpp)
-
-	int id = -1;  // the task's index in the simulation
 };
 
 }  // namespace eevdf

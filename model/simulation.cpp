@@ -21,7 +21,6 @@
 namespace eevdf {
 namespace {
 
-constexpr size_t NPOS = static_cast<size_t>(-1);
 // More consecutive events than this at one instant means no time can pass.
 constexpr u64 MAX_EVENTS_PER_INSTANT = 10'000'000;
 
@@ -139,8 +138,8 @@ void validate(const Config& cfg, const Workload& wl)
 
 }  // namespace
 
-Simulation::Simulation(const Config& cfg, const Workload& wl)
-	: cfg_(cfg), wl_(wl), topo_(cfg.cpus < 1 || cfg.cpus > MAX_CPUS ? 1 : cfg.cpus,
+Simulation::Simulation(const Config& cfg, Workload wl)
+	: cfg_(cfg), wl_(std::move(wl)), topo_(cfg.cpus < 1 || cfg.cpus > MAX_CPUS ? 1 : cfg.cpus,
 				    cfg.cpus < 1 || cfg.cpus > MAX_CPUS || !llc_size_of(cfg) || cfg.cpus % llc_size_of(cfg)
 					    ? 1
 					    : llc_size_of(cfg))
@@ -173,7 +172,6 @@ Simulation::Simulation(const Config& cfg, const Workload& wl)
 				if (e.kind == Event::Kind::ListPush || e.kind == Event::Kind::ListPost)
 					lists_[static_cast<size_t>(e.ref)].reserve(n);
 	heap_.reserve(n);
-	heap_pos_.assign(n, NPOS);
 
 	const CpuMask all = CpuMask::first_n(cfg_.cpus);
 	for (size_t i = 0; i < n; i++) {
@@ -327,8 +325,8 @@ Simulation::EventSource Simulation::next_event(u64& t, u32& cpu) const
 {
 	EventKey k(NEVER, static_cast<u32>(EventSource::Wakeup), 0);
 	if (!heap_.empty()) {
-		const Task& w = tasks_[static_cast<size_t>(heap_[0])];
-		k = EventKey(w.wake_at, static_cast<u32>(EventSource::Wakeup), w.timer_cpu);
+		const Task& w = tasks_[static_cast<size_t>(heap_[0].task)];
+		k = EventKey(heap_[0].at, static_cast<u32>(EventSource::Wakeup), w.timer_cpu);
 	}
 	if (cpu_events_.min() < k)
 		k = cpu_events_.min();
@@ -418,9 +416,7 @@ void Simulation::run_until(u64 until)
 			deliver_ipi(cpu);
 			break;
 		case EventSource::Wakeup: {
-			const int task = heap_[0];
-			heap_remove(task);
-			timed_wakeup(task);
+			timed_wakeup(heap_pop());
 			break;
 		}
 		}
@@ -462,66 +458,45 @@ void Simulation::after_event(u64 t, u32 cpu)
 
 // ---------------------------------------------------------------- heap
 
-bool Simulation::heap_less(int a, int b) const
-{
-	const u64 ta = tasks_[static_cast<size_t>(a)].wake_at, tb = tasks_[static_cast<size_t>(b)].wake_at;
-	return ta != tb ? ta < tb : a < b;
-}
-
-void Simulation::heap_sift_up(size_t i)
-{
-	while (i > 0) {
-		const size_t parent = (i - 1) / 2;
-		if (!heap_less(heap_[i], heap_[parent]))
-			break;
-		std::swap(heap_[i], heap_[parent]);
-		heap_pos_[static_cast<size_t>(heap_[i])] = i;
-		heap_pos_[static_cast<size_t>(heap_[parent])] = parent;
-		i = parent;
-	}
-}
-
-void Simulation::heap_sift_down(size_t i)
-{
-	const size_t n = heap_.size();
-	for (;;) {
-		size_t best = i;
-		const size_t l = 2 * i + 1, r = l + 1;
-		if (l < n && heap_less(heap_[l], heap_[best]))
-			best = l;
-		if (r < n && heap_less(heap_[r], heap_[best]))
-			best = r;
-		if (best == i)
-			return;
-		std::swap(heap_[i], heap_[best]);
-		heap_pos_[static_cast<size_t>(heap_[i])] = i;
-		heap_pos_[static_cast<size_t>(heap_[best])] = best;
-		i = best;
-	}
-}
-
 void Simulation::heap_push(int task)
 {
-	heap_.push_back(task);  // capacity reserved for every task: never reallocates
-	heap_pos_[static_cast<size_t>(task)] = heap_.size() - 1;
-	heap_sift_up(heap_.size() - 1);
+	// Capacity is reserved for every task: never reallocates. Sift up.
+	const TimedWakeup e{tasks_[static_cast<size_t>(task)].wake_at, task};
+	size_t i = heap_.size();
+	heap_.push_back(e);
+	while (i > 0) {
+		const size_t parent = (i - 1) / 2;
+		if (!(e < heap_[parent]))
+			break;
+		heap_[i] = heap_[parent];
+		i = parent;
+	}
+	heap_[i] = e;
 }
 
-void Simulation::heap_remove(int task)
+int Simulation::heap_pop()
 {
-	const size_t i = heap_pos_[static_cast<size_t>(task)];
-	const size_t last = heap_.size() - 1;
-	heap_pos_[static_cast<size_t>(task)] = NPOS;
-	if (i != last) {
-		heap_[i] = heap_[last];
-		heap_pos_[static_cast<size_t>(heap_[i])] = i;
-	}
+	const int top = heap_[0].task;
+	const TimedWakeup e = heap_.back();
 	heap_.pop_back();
-	if (i < heap_.size()) {
-		const int moved = heap_[i];
-		heap_sift_up(i);
-		heap_sift_down(heap_pos_[static_cast<size_t>(moved)]);
+	const size_t n = heap_.size();
+	if (n == 0)
+		return top;
+	// Sift the last entry down from the root.
+	size_t i = 0;
+	for (;;) {
+		size_t best = 2 * i + 1;
+		if (best >= n)
+			break;
+		if (best + 1 < n && heap_[best + 1] < heap_[best])
+			best++;
+		if (!(heap_[best] < e))
+			break;
+		heap_[i] = heap_[best];
+		i = best;
 	}
+	heap_[i] = e;
+	return top;
 }
 
 }  // namespace eevdf

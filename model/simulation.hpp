@@ -41,7 +41,8 @@ public:
 	using TaskState = eevdf::TaskState;
 	using Task = eevdf::Task;
 
-	Simulation(const Config& cfg, const Workload& wl);
+	// Takes the workload by value: move a large one in rather than copy it.
+	Simulation(const Config& cfg, Workload wl);
 	Simulation(const Simulation&) = delete;
 	Simulation& operator=(const Simulation&) = delete;
 
@@ -192,12 +193,18 @@ private:
 	void after_event(u64 t, u32 cpu);
 	void update_jiffies();
 
-	// ---- timed wakeups: a fixed-capacity binary heap keyed (time, task)
-	void heap_push(int task);
-	void heap_remove(int task);
-	void heap_sift_up(size_t i);
-	void heap_sift_down(size_t i);
-	bool heap_less(int a, int b) const;
+	// ---- timed wakeups: a fixed-capacity binary heap keyed (time, task).
+	// Each entry carries its key, so sifting reads the heap's own
+	// contiguous memory, not the tasks (a million sleepers' keys would
+	// otherwise be a cache miss per comparison). Only the earliest is ever
+	// taken out.
+	struct TimedWakeup {
+		u64 at;
+		int task;
+		bool operator<(const TimedWakeup& o) const { return at != o.at ? at < o.at : task < o.task; }
+	};
+	void heap_push(int task);  // at tasks_[task].wake_at
+	int heap_pop();            // the earliest; the heap is not empty
 
 	Config cfg_;
 	Workload wl_;
@@ -211,8 +218,7 @@ private:
 	std::vector<unsigned char> futex_word_;
 	std::vector<std::pair<int, int>> futex_waiters_;
 	std::vector<std::vector<int>> lists_;
-	std::vector<int> heap_;         // task ids
-	std::vector<size_t> heap_pos_;  // position in heap_, or npos
+	std::vector<TimedWakeup> heap_;
 	std::vector<Observer*> observers_;
 	EventTree cpu_events_;
 	std::vector<u32> touched_;  // capacity nr_cpus

@@ -14,6 +14,8 @@ enum class TaskState { New, Runnable, Sleeping, Suspended, Exited };
 
 inline constexpr int NO_CPU = -1;
 
+// Fields are ordered by size so that a million tasks carry no padding
+// (docs/performance.md, "Scale").
 struct Task {
 	const TaskSpec* spec = nullptr;
 	SchedEntity se;
@@ -26,18 +28,16 @@ struct Task {
 	s64 phase_iter = 0;
 	size_t event = 0;
 
-	bool in_progress = false;  // the Run or Runtime at the program counter is under way
 	u64 work_left = 0;     // CPU ns left in the current Run (RUN_FOREVER for a hog)
 	u64 runtime_end = 0;   // wall time at which the current Runtime ends
-	bool in_runtime = false;
 	u64 wake_at = ~0ULL;   // pending timed wakeup (sleep, timer, fork)
+	size_t timer_base = 0; // index of its first timer slot in Simulation::timers_
 	int suspended_on = -1; // ref it is suspended on
 	int futex_next = -1;   // the next waiter on the same futex word (FIFO), while in FutexWait
-	size_t timer_base = 0; // index of its first timer slot in Simulation::timers_
 
 	// ---- SMP (task_struct fields of the same names)
-	u32 cpu = 0;              // task_cpu(p): the rq it is (or was last) queued on
 	CpuMask cpus_ptr;         // affinity
+	u32 cpu = 0;              // task_cpu(p): the rq it is (or was last) queued on
 	u32 nr_cpus_allowed = 1;
 	int recent_used_cpu = NO_CPU;
 	int wake_cpu = NO_CPU;
@@ -46,15 +46,18 @@ struct Task {
 	u64 wakee_flip_decay_ts = 0;  // jiffies
 	u64 nr_migrations = 0;    // se.nr_migrations
 	u32 timer_cpu = 0;        // where its sleep's hrtimer fires: the CPU it slept on
+
+	bool in_progress = false;  // the Run or Runtime at the program counter is under way
+	bool in_runtime = false;
 	bool sched_remote_wakeup = false;  // queued on a wakelist after a migration (WF_MIGRATED)
 	bool sched_remote_delayed = false; // on a wakelist as a delayed task's wake-up (WF_DELAYED; experimental)
-	bool on_rq_migrating = false;      // task_on_rq_migrating(): between deactivate and activate of a move
 
 	// schedstats-like counters
 	u64 wakeups = 0, wakeups_local = 0, wakeups_remote = 0, wakeups_affine = 0, wakeups_migrate = 0;
 	u64 run_delay = 0;        // time runnable but not running
 	u64 last_queued = 0;      // when it last became runnable-but-waiting (for run_delay)
-	bool waiting = false;
+	bool on_rq_migrating = false;      // task_on_rq_migrating(): between deactivate and activate of a move
+	bool waiting = false;     // runnable but not running (for run_delay)
 };
 
 }  // namespace eevdf

@@ -79,6 +79,7 @@ Workload hogs_workload(int n, u64 duration)
 {
 	Workload w;
 	w.duration = duration;
+	w.tasks.reserve(static_cast<size_t>(n));
 	for (int i = 0; i < n; i++) {
 		TaskSpec t;
 		t.name = "hog-" + std::to_string(i);
