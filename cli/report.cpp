@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli/report.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <ostream>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "cli/fixed_decimal.hpp"
+#include "cli/json_writer.hpp"
 #include "cli/run_record.hpp"
 #include "cli/version.hpp"
 #include "model/fair.hpp"
@@ -19,25 +22,36 @@ double mean(const Distribution& d) { return d.count ? static_cast<double>(d.sum)
 
 // Percentiles past SampleCounts' limit are bucket lower bounds: said so,
 // with the bound on their error, only then (exact output is unchanged).
-void mark_inexact(ordered_json& j, const Distribution& d)
+void mark_inexact(JsonWriter& w, const Distribution& d)
 {
 	if (!d.exact)
-		j["percentiles_within_relative"] = 1.0 / static_cast<double>(u64{1} << d.precision_bits);
+		w.member("percentiles_within_relative", 1.0 / static_cast<double>(u64{1} << d.precision_bits));
 }
 
-ordered_json run_json(const Distribution& d)
+void write_run(JsonWriter& w, const Distribution& d)
 {
-	ordered_json j{{"count", d.count}, {"mean", mean(d)}, {"min", d.min}, {"p50", d.p50},
-		       {"p90", d.p90},     {"p99", d.p99},    {"max", d.max}};
-	mark_inexact(j, d);
-	return j;
+	w.begin_object();
+	w.member("count", d.count);
+	w.member("mean", mean(d));
+	w.member("min", d.min);
+	w.member("p50", d.p50);
+	w.member("p90", d.p90);
+	w.member("p99", d.p99);
+	w.member("max", d.max);
+	mark_inexact(w, d);
+	w.end_object();
 }
 
-ordered_json latency_json(const Distribution& d)
+void write_latency(JsonWriter& w, const Distribution& d)
 {
-	ordered_json j{{"count", d.count}, {"p50", d.p50}, {"p90", d.p90}, {"p99", d.p99}, {"max", d.max}};
-	mark_inexact(j, d);
-	return j;
+	w.begin_object();
+	w.member("count", d.count);
+	w.member("p50", d.p50);
+	w.member("p90", d.p90);
+	w.member("p99", d.p99);
+	w.member("max", d.max);
+	mark_inexact(w, d);
+	w.end_object();
 }
 
 // Runs counted by their length in ticks, rounded to the nearest tick: with
@@ -64,42 +78,56 @@ std::vector<u64> tick_histogram(const SampleCounts& runs, u64 tick, u64& longer)
 	return counts;
 }
 
-ordered_json histogram_json(const SampleCounts& runs, u64 tick)
+void write_histogram(JsonWriter& w, const SampleCounts& runs, u64 tick)
 {
 	u64 longer = 0;
-	ordered_json j{{"bucket_ns", tick}, {"counts", tick_histogram(runs, tick, longer)}};
+	w.begin_object();
+	w.member("bucket_ns", tick);
+	w.key("counts");
+	w.begin_array();
+	for (u64 n : tick_histogram(runs, tick, longer))
+		w.value(n);
+	w.end_array();
 	if (longer)
-		j["longer"] = longer;
-	return j;
+		w.member("longer", longer);
+	w.end_object();
 }
 
-ordered_json task_json(const TaskMetrics& m, u64 tick, bool smp)
+// The members a task object and the summary share, from cpu_ns on.
+void write_task_metrics(JsonWriter& w, const TaskMetrics& m, u64 tick, bool smp)
 {
 	const Distribution runs = summarize(m.runs);
-	ordered_json j;
-	j["name"] = m.name;
-	j["pid"] = m.pid;
-	j["cpu_ns"] = m.cpu_ns;
-	j["runs"] = runs.count;
-	j["run_ns"] = run_json(runs);
-	j["run_histogram"] = histogram_json(m.runs, tick);
-	j["switches"] = m.switches;
-	j["involuntary_switches"] = m.involuntary_switches;
-	j["wakeup_latency_ns"] = latency_json(summarize(m.wakeup_latency));
-	j["max_abs_lag_ns"] = m.max_abs_lag_ns;
+	w.member("cpu_ns", m.cpu_ns);
+	w.member("runs", runs.count);
+	w.key("run_ns");
+	write_run(w, runs);
+	w.key("run_histogram");
+	write_histogram(w, m.runs, tick);
+	w.member("switches", m.switches);
+	w.member("involuntary_switches", m.involuntary_switches);
+	w.key("wakeup_latency_ns");
+	write_latency(w, summarize(m.wakeup_latency));
+	w.member("max_abs_lag_ns", m.max_abs_lag_ns);
 	if (smp) {
-		j["migrations"] = m.migrations;
-		j["wakeups"] = ordered_json{{"total", m.wakeups}, {"local", m.wakeups_local},
-					   {"remote", m.wakeups_remote}, {"migrated", m.wakeups_migrate}};
-		j["run_delay_ns"] = m.run_delay_ns;
-		j["cpu_ns_per_cpu"] = m.cpu_ns_per_cpu;
+		w.member("migrations", m.migrations);
+		w.key("wakeups");
+		w.begin_object();
+		w.member("total", m.wakeups);
+		w.member("local", m.wakeups_local);
+		w.member("remote", m.wakeups_remote);
+		w.member("migrated", m.wakeups_migrate);
+		w.end_object();
+		w.member("run_delay_ns", m.run_delay_ns);
+		w.key("cpu_ns_per_cpu");
+		w.begin_array();
+		for (u64 ns : m.cpu_ns_per_cpu)
+			w.value(ns);
+		w.end_array();
 	}
-	return j;
 }
 
 std::string ms(u64 ns) { char b[32]; std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1e6); return b; }
 std::string ms(double ns) { char b[32]; std::snprintf(b, sizeof b, "%.3f", ns / 1e6); return b; }
-std::string us(u64 ns) { char b[32]; std::snprintf(b, sizeof b, "%.1f", static_cast<double>(ns) / 1e3); return b; }
 
 // `text` (a dump with indent 2) as a value nested `by` columns deeper.
 std::string indented(const std::string& text, size_t by)
@@ -195,33 +223,45 @@ void write_json(const Report& r, std::ostream& os)
 	cfg["duration_ns"] = r.sim.now();
 
 	const bool smp = c.cpus > 1;
-	ordered_json summary = task_json(total_metrics(r.metrics), c.tick_ns, smp);
-	summary.erase("name");
-	summary.erase("pid");
-	summary["busy_ns"] = r.sim.busy_ns();
-	summary["idle_ns"] = r.sim.idle_ns();
-	summary["ticks"] = r.sim.ticks();
-	summary["events"] = r.sim.events();
 
-	// The document is written member by member, each task as it is made,
-	// so a run of many tasks never holds them all as JSON values: the bytes
-	// are those of one ordered_json dumped with indent 2.
+	// The document is written member by member, each task as it is made
+	// (JsonWriter, one reused buffer), so a run of many tasks never holds
+	// them all: the bytes are those of one ordered_json dumped with indent 2.
 	os << "{\n";
 	member(os, "eevdf", version_json(), true);
 	member(os, "config", cfg, false);
 	os << ",\n  \"tasks\": [";
 	const auto& specs = r.sim.workload().tasks;
+	std::string buf;
 	for (size_t i = 0; i < r.metrics.tasks.size(); i++) {
-		ordered_json t = task_json(r.metrics.tasks[i], c.tick_ns, smp);
+		const TaskMetrics& m = r.metrics.tasks[i];
+		buf.assign(i ? ",\n    " : "\n    ");
+		JsonWriter w(buf, 4);
+		w.begin_object();
+		w.member("name", m.name);
+		w.member("pid", m.pid);
+		write_task_metrics(w, m, c.tick_ns, smp);
 		// The settings it started with, when not the defaults.
 		if (specs[i].nice)
-			t["nice"] = specs[i].nice;
+			w.member("nice", specs[i].nice);
 		if (specs[i].custom_slice && c.preset->paths.custom_slices)
-			t["custom_slice_ns"] = clamp_custom_slice(specs[i].custom_slice);
-		os << (i ? ",\n    " : "\n    ") << indented(t.dump(2), 4);
+			w.member("custom_slice_ns", clamp_custom_slice(specs[i].custom_slice));
+		w.end_object();
+		os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 	}
 	os << (r.metrics.tasks.empty() ? "]" : "\n  ]");
-	member(os, "summary", summary, false);
+	buf.assign(",\n  \"summary\": ");
+	{
+		JsonWriter w(buf, 2);
+		w.begin_object();
+		write_task_metrics(w, total_metrics(r.metrics), c.tick_ns, smp);
+		w.member("busy_ns", r.sim.busy_ns());
+		w.member("idle_ns", r.sim.idle_ns());
+		w.member("ticks", r.sim.ticks());
+		w.member("events", r.sim.events());
+		w.end_object();
+	}
+	os << buf;
 	if (smp) {
 		ordered_json cpus = ordered_json::array();
 		for (size_t i = 0; i < r.metrics.cpus.size(); i++) {
@@ -247,33 +287,110 @@ std::string format_json(const Report& r)
 	return os.str();
 }
 
-std::string format_table(const Report& r)
+namespace {
+
+// The table's columns, as printf's "%-16s %6s %11s %7llu %9s %9s %9s %9s
+// %9s %9s %8llu %7llu %10s %10s %10s" laid them out: a field wider than its
+// column pushes the rest right.
+class Row {
+public:
+	explicit Row(std::string& out) : out_(out) {}
+	Row& left(std::string_view s, size_t w)
+	{
+		sep();
+		out_ += s;
+		if (s.size() < w)
+			out_.append(w - s.size(), ' ');
+		return *this;
+	}
+	Row& right(std::string_view s, size_t w)
+	{
+		sep();
+		if (s.size() < w)
+			out_.append(w - s.size(), ' ');
+		out_ += s;
+		return *this;
+	}
+	Row& count(u64 v, size_t w)
+	{
+		char b[24];
+		return right(std::string_view(b, static_cast<size_t>(std::to_chars(b, b + sizeof b, v).ptr - b)), w);
+	}
+	Row& ms(u64 ns, size_t w)
+	{
+		field_.clear();
+		append_ms(field_, ns);
+		return right(field_, w);
+	}
+	Row& ms(double ns, size_t w)  // a mean: integral means take the exact integer path
+	{
+		if (ns >= 0 && ns < 0x1p52 && static_cast<double>(static_cast<u64>(ns)) == ns)
+			return ms(static_cast<u64>(ns), w);
+		return right(cli::ms(ns), w);
+	}
+	Row& us(u64 ns, size_t w)
+	{
+		field_.clear();
+		append_us(field_, ns);
+		return right(field_, w);
+	}
+	void end() { out_ += '\n'; }
+
+private:
+	void sep()
+	{
+		if (started_)
+			out_ += ' ';
+		started_ = true;
+	}
+	std::string& out_;
+	std::string field_;
+	bool started_ = false;
+};
+
+void write_row(std::string& out, const TaskMetrics& m, std::string_view pid)
+{
+	const Distribution d = summarize(m.runs);
+	const Distribution w = summarize(m.wakeup_latency);
+	Row row(out);
+	row.left(m.name, 16).right(pid, 6).ms(m.cpu_ns, 11).count(d.count, 7);
+	row.ms(mean(d), 9).ms(d.min, 9).ms(d.p50, 9).ms(d.p90, 9).ms(d.p99, 9).ms(d.max, 9);
+	row.count(m.switches, 8).count(m.involuntary_switches, 7);
+	if (w.count)
+		row.us(w.p50, 10).us(w.p99, 10);
+	else
+		row.right("-", 10).right("-", 10);
+	row.us(static_cast<u64>(m.max_abs_lag_ns), 10).end();
+}
+
+// Appended text goes to `os` whenever it has grown past a few pages.
+void flush_past(std::string& buf, std::ostream& os, size_t at = 1 << 16)
+{
+	if (buf.size() >= at) {
+		os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+		buf.clear();
+	}
+}
+
+}  // namespace
+
+void write_table(const Report& r, std::ostream& os)
 {
 	std::string out = "# eevdf model: " + describe(r.sim.config()) + "\n";
 	out += header_lines(r.sim.config(), r.sim.workload(), adjustments(r.sim.config(), r.sim.workload()));
 	out += "# simulated " + ms(r.sim.now()) + " ms: busy " + ms(r.sim.busy_ns()) + " ms, idle " +
 	       ms(r.sim.idle_ns()) + " ms, " + std::to_string(r.sim.ticks()) + " ticks\n";
-	char line[512];
-	std::snprintf(line, sizeof line, "%-16s %6s %11s %7s %9s %9s %9s %9s %9s %9s %8s %7s %10s %10s %10s\n", "task",
-		      "pid", "cpu_ms", "runs", "mean_ms", "min_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms", "switches",
-		      "invol", "wake_p50us", "wake_p99us", "maxlag_us");
-	out += line;
-	auto row = [&](const TaskMetrics& m, const std::string& pid) {
-		const Distribution d = summarize(m.runs);
-		const Distribution w = summarize(m.wakeup_latency);
-		std::snprintf(line, sizeof line,
-			      "%-16s %6s %11s %7llu %9s %9s %9s %9s %9s %9s %8llu %7llu %10s %10s %10s\n",
-			      m.name.c_str(), pid.c_str(), ms(m.cpu_ns).c_str(), static_cast<unsigned long long>(d.count),
-			      ms(mean(d)).c_str(), ms(d.min).c_str(), ms(d.p50).c_str(), ms(d.p90).c_str(),
-			      ms(d.p99).c_str(), ms(d.max).c_str(), static_cast<unsigned long long>(m.switches),
-			      static_cast<unsigned long long>(m.involuntary_switches), w.count ? us(w.p50).c_str() : "-",
-			      w.count ? us(w.p99).c_str() : "-", us(static_cast<u64>(m.max_abs_lag_ns)).c_str());
-		out += line;
-	};
-	for (const TaskMetrics& m : r.metrics.tasks)
-		row(m, std::to_string(m.pid));
+	Row(out).left("task", 16).right("pid", 6).right("cpu_ms", 11).right("runs", 7).right("mean_ms", 9)
+		.right("min_ms", 9).right("p50_ms", 9).right("p90_ms", 9).right("p99_ms", 9).right("max_ms", 9)
+		.right("switches", 8).right("invol", 7).right("wake_p50us", 10).right("wake_p99us", 10)
+		.right("maxlag_us", 10).end();
+	char pid[16];
+	for (const TaskMetrics& m : r.metrics.tasks) {
+		write_row(out, m, std::string_view(pid, static_cast<size_t>(std::to_chars(pid, pid + sizeof pid, m.pid).ptr - pid)));
+		flush_past(out, os);
+	}
 	const TaskMetrics total = total_metrics(r.metrics);
-	row(total, "-");
+	write_row(out, total, "-");
 	u64 longer = 0;
 	const std::vector<u64> hist = tick_histogram(total.runs, r.sim.config().tick_ns, longer);
 	if (!hist.empty() || longer) {
@@ -285,19 +402,29 @@ std::string format_table(const Report& r)
 			out += " >=" + std::to_string(MAX_TICK_BUCKETS) + ":" + std::to_string(longer);
 		out += "\n";
 	}
-	std::string inexact;
+	bool inexact = false;
 	for (const TaskMetrics& m : r.metrics.tasks)
-		if (!m.runs.exact() || !m.wakeup_latency.exact())
-			inexact += (inexact.empty() ? "" : ", ") + m.name;
-	if (!inexact.empty())
-		out += "# percentiles approximate (more distinct values than a task's sample memory keeps; docs/cli.md, "
-		       "Limits) for: " + inexact + "\n";
+		if (!m.runs.exact() || !m.wakeup_latency.exact()) {
+			if (!inexact)
+				out += "# percentiles approximate (more distinct values than a task's sample memory keeps; "
+				       "docs/cli.md, Limits) for: ";
+			else
+				out += ", ";
+			out += m.name;
+			inexact = true;
+			flush_past(out, os);
+		}
+	if (inexact)
+		out += "\n";
 	if (r.sim.nr_cpus() > 1) {
 		out += "# migrations (wake-ups local/remote/migrated):";
-		for (const TaskMetrics& m : r.metrics.tasks)
+		for (const TaskMetrics& m : r.metrics.tasks) {
 			out += " " + m.name + "=" + std::to_string(m.migrations) + " (" + std::to_string(m.wakeups_local) +
 			       "/" + std::to_string(m.wakeups_remote) + "/" + std::to_string(m.wakeups_migrate) + ")";
+			flush_past(out, os);
+		}
 		out += "\n";
+		char line[512];
 		for (size_t i = 0; i < r.metrics.cpus.size(); i++) {
 			const CpuMetrics& m = r.metrics.cpus[i];
 			std::snprintf(line, sizeof line,
@@ -310,7 +437,7 @@ std::string format_table(const Report& r)
 			out += line;
 		}
 	}
-	return out;
+	os << out;
 }
 
 }  // namespace eevdf::cli

@@ -15,7 +15,8 @@ struct Report {
 	const MetricsCollector& metrics;
 };
 
-std::string format_table(const Report& r);
+// The table, written to `os` as it is made.
+void write_table(const Report& r, std::ostream& os);
 std::string format_json(const Report& r);  // the schema documented in README.md
 // The same, written to `os` as it is made (a run of many tasks never holds
 // the whole document).

@@ -88,8 +88,8 @@ Workload build_workload(const SimOptions& s)
 		throw UsageError("sim: give a workload file or --hogs N (exactly one); see 'eevdf sim --help'");
 	Workload wl;
 	if (s.hogs) {
-		if (s.hogs < 0 || s.hogs > 100000)
-			throw UsageError("--hogs: " + std::to_string(s.hogs) + " is outside 1..100000");
+		if (s.hogs < 0 || s.hogs > MAX_HOGS)
+			throw UsageError("--hogs: " + std::to_string(s.hogs) + " is outside 1.." + std::to_string(MAX_HOGS));
 		if (s.nice < MIN_NICE || s.nice > MAX_NICE)
 			throw UsageError("--nice: " + std::to_string(s.nice) + " is outside -20..19");
 		wl = hogs_workload(s.hogs, 10 * NSEC_PER_SEC);
@@ -118,7 +118,7 @@ Workload build_workload(const SimOptions& s)
 int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 {
 	const Config cfg = build_config(mo);
-	const Workload wl = build_workload(so);
+	Workload wl = build_workload(so);
 	warn_adjustments(adjustments(cfg, wl));
 	if (!so.pin.empty())
 		for (u32 c : parse_cpu_list(so.pin, "--pin"))
@@ -142,7 +142,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	const u64 to = so.svg_to.empty() ? 0 : parse_duration(so.svg_to, "--to");
 	if (!so.svg_to.empty() && to <= from)
 		throw UsageError("--to " + so.svg_to + ": must be after --from (" + (so.svg_from.empty() ? "0" : so.svg_from) + ")");
-	Simulation sim(cfg, wl);
+	Simulation sim(cfg, std::move(wl));
 	MetricsCollector metrics;
 	FtraceWriter trace;
 	Recorder rec(!so.chrome.empty() || !so.svg_lag.empty(), !so.map.empty());
@@ -162,7 +162,8 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 		return report_violation(sim, v, so.counterexample, so.workload);
 	}
 	metrics.finish(sim);
-	rec.finish(sim);
+	if (recording)  // the names and pids of every task, for the outputs that read the record
+		rec.finish(sim);
 	// Every output file of the run, whole or not at all together, before
 	// anything goes to stdout.
 	OutputSet outs;
@@ -196,7 +197,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	else if (so.json)
 		write_json(r, std::cout);
 	else
-		std::cout << format_table(r);
+		write_table(r, std::cout);
 	if (so.want_schbench && so.schbench == "-")
 		std::cout << "\n" << schbench;
 	if (sim.cfs_rq().pick_failures) {
