@@ -24,6 +24,12 @@
 //                            idle CPUs balance; the 6.18 preset at HZ=1000
 //   Construct/{hogs,mixed}/n heap bytes per 1,000 tasks held by a built
 //                            Simulation (and by its input Workload)
+//   MillionTasks/json:{0,1}  issue 18's scale target, the way `eevdf sim
+//                            --hogs 1000000 --hz 1000 --duration 1s [--json]`
+//                            runs it: the workload built, simulated for 1 s
+//                            with the MetricsCollector, and the table or JSON
+//                            written (to a stream that counts its bytes);
+//                            wall seconds, peak heap MiB, output MB
 //
 // Every timed loop also counts operator new calls (bench/alloc_counter.cpp):
 // the "allocs" counter must be 0.
@@ -31,10 +37,13 @@
 
 #include <array>
 #include <memory>
+#include <ostream>
+#include <streambuf>
 #include <vector>
 
 #include "bench/alloc_counter.hpp"
 #include "bench/workloads.hpp"
+#include "cli/options.hpp"
 #include "cli/report.hpp"
 #include "model/metrics.hpp"
 #include "model/pick_oracle.hpp"
@@ -322,6 +331,59 @@ void construct_args(benchmark::internal::Benchmark* b)
 			b->Args({kind, n});
 }
 BENCHMARK(BM_Construct)->Apply(construct_args)->Unit(benchmark::kMicrosecond)->MinTime(0.1);
+
+// An ostream that only counts what is written to it.
+class CountingBuf : public std::streambuf {
+public:
+	u64 bytes = 0;
+
+protected:
+	std::streamsize xsputn(const char*, std::streamsize n) override
+	{
+		bytes += static_cast<u64>(n);
+		return n;
+	}
+	int_type overflow(int_type c) override
+	{
+		if (c != traits_type::eof())
+			bytes++;
+		return c;
+	}
+};
+
+void BM_MillionTasks(benchmark::State& state)
+{
+	const bool json = state.range(0) != 0;
+	constexpr int N = 1000000;
+	cli::ModelOptions mo;
+	mo.hz = 1000;
+	const Config cfg = cli::build_config(mo);
+	u64 peak = 0, out_bytes = 0;
+	for (auto _ : state) {
+		alloc::reset_peak();
+		const u64 base = alloc::live_bytes();
+		{
+			Simulation sim(cfg, hogs_workload(N, NSEC_PER_SEC));
+			MetricsCollector metrics;
+			sim.add_observer(&metrics);
+			sim.run();
+			metrics.finish(sim);
+			CountingBuf buf;
+			std::ostream os(&buf);
+			const cli::Report r{sim, metrics};
+			if (json)
+				cli::write_json(r, os);
+			else
+				cli::write_table(r, os);
+			out_bytes = buf.bytes;
+		}
+		peak = alloc::peak_bytes() - base;
+	}
+	state.counters["tasks"] = N;
+	state.counters["peak_heap_MiB"] = static_cast<double>(peak) / (1024.0 * 1024.0);
+	state.counters["output_MB"] = static_cast<double>(out_bytes) / 1e6;
+}
+BENCHMARK(BM_MillionTasks)->ArgName("json")->Arg(0)->Arg(1)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 
 }  // namespace
 

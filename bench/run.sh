@@ -33,7 +33,7 @@ fi
 mkdir -p "$build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 ||
 	{ cat "$build/configure.log" >&2; exit 1; }
-targets=(eevdf_bench alloc_tests)
+targets=(eevdf_bench alloc_tests eevdf)
 [ "$callgrind" = 1 ] && targets+=(eevdf_callgrind)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >"$build/build.log" 2>&1 ||
 	{ tail -50 "$build/build.log" >&2; exit 1; }
@@ -64,6 +64,23 @@ if [ "$callgrind" = 1 ]; then
 	rm -rf "$tmp"
 fi
 
+# The scale target as a user meets it: the CLI's wall time and peak RSS
+# (the whole process, which the in-process heap count does not see).
+echo "== a million tasks through the CLI (3 runs each)" >&2
+scale=""
+[ -x /usr/bin/time ] || scale="- (skipped: /usr/bin/time, Debian package time, is not installed)"$'\n'
+for out in table json; do
+	[ -x /usr/bin/time ] || break
+	flag=""; [ "$out" = json ] && flag="--json"
+	runs=""
+	for i in 1 2 3; do
+		r="$( { /usr/bin/time -f "%e %M" "$build/cli/eevdf" sim --hogs 1000000 --hz 1000 --duration 1s $flag >/dev/null; } 2>&1 | tail -1)"
+		runs="$runs${runs:+, }${r% *} s ${r#* } KiB"
+	done
+	scale="$scale- \`eevdf sim --hogs 1000000 --hz 1000 --duration 1s${flag:+ $flag} >/dev/null\`: $runs"$'\n'
+done
+echo -n "$scale" >&2
+
 echo >&2
 echo "# eevdf performance, $(date -u +%Y-%m-%d), $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "# $(uname -m), $(nproc) CPUs: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1); $(c++ --version | head -1)"
@@ -72,3 +89,6 @@ echo
 python3 "$root/bench/table.py" "$build/bench-results.json" "$build/callgrind.txt"
 echo
 echo "Allocation test (alloc_tests): $alloc_result"
+echo
+echo "A million tasks through the CLI (wall s, peak RSS; /usr/bin/time):"
+echo -n "$scale"

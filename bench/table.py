@@ -140,6 +140,19 @@ def main():
                   f"{1e9 / b['items_per_second'] * 1000 / 1000:.1f} µs |")
     print()
 
+    print("## A million tasks (issue 18): `eevdf sim --hogs 1000000 --hz 1000 --duration 1s`, in process")
+    print()
+    print("| output | wall s (build, 1 s simulated, report) | peak heap MiB | output MB |")
+    print("| --- | ---: | ---: | ---: |")
+    million = {}
+    for j, label in ((0, "table"), (1, "`--json`")):
+        b = med.get(f"BM_MillionTasks/json:{j}/iterations:1")
+        if not b:
+            continue
+        million[j] = b
+        print(f"| {label} | {b['real_time']:.2f} | {b['peak_heap_MiB']:.0f} | {b['output_MB']:.0f} |")
+    print()
+
     print("## Targets (issue 8)")
     print()
 
@@ -157,6 +170,11 @@ def main():
     if 1 in sweep:
         print(f"- seed-001 sweep < 50 ms: {sweep[1]:.2f} ms as the CLI runs it, {sweep.get(0, float('nan')):.2f} ms bare "
               f"→ {verdict(sweep[1] < 50)}")
+    for j, b in sorted(million.items()):
+        label = "JSON" if j else "table"
+        print(f"- 1,000,000 tasks, 1 s at HZ=1000, {label} reported, < 3 s and < 1 GiB: {b['real_time']:.2f} s, "
+              f"{b['peak_heap_MiB']:.0f} MiB heap → {verdict(b['real_time'] < 3 and b['peak_heap_MiB'] < 1024)} "
+              f"(issue 18; the CLI's peak RSS is printed below)")
 
 
 if __name__ == "__main__":

@@ -91,7 +91,7 @@ struct IntRange {
 };
 constexpr IntRange int_settings[] = {
 	{"hz", 1, 100000}, {"cpus", 1, 256}, {"online_cpus", 1, 256}, {"llc", 1, 256},
-	{"seed", 0, ~0ULL}, {"nice", -20, 19}, {"hogs", 1, 100000},
+	{"seed", 0, ~0ULL}, {"nice", -20, 19}, {"hogs", 1, MAX_HOGS},
 };
 
 void check_int_setting(const std::string& file, const Value& v, const std::string& field, const IntRange& r)
@@ -323,8 +323,8 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 			s.workload = schbench_workload(o, s.model.cpus);
 			s.schbench_warmup_ns = o.warmup_ns;
 		} else if (workload_file.empty()) {
-			if (hogs < 1 || hogs > 100000)
-				throw UsageError("hogs: " + std::to_string(hogs) + " is outside 1..100000");
+			if (hogs < 1 || hogs > MAX_HOGS)
+				throw UsageError("hogs: " + std::to_string(hogs) + " is outside 1.." + std::to_string(MAX_HOGS));
 			s.workload = hogs_workload(hogs, 0);
 			for (TaskSpec& t : s.workload.tasks) {
 				t.nice = nice;

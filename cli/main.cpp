@@ -335,7 +335,7 @@ int EEVDF_MAIN(int argc, char** argv)
 		    "  eevdf sim --hogs 4 --duration 5s --sweep hz=100,250,1000 --sweep slice=1ms..32ms\n"
 		    "Exit status: 0 success; 1 the model broke an invariant; 2 bad usage or input.\n"
 		    "Limits (exit 2 beyond each): any time 2^62 ns (146 years); an input file 64 MiB and 2^20 JSON\n"
-		    "values; 4096 threads; --cpus 256; --hogs 100000; --hz 1..100000. Percentiles are exact up to\n"
+		    "values; 4096 threads; --cpus 256; --hogs 1000000; --hz 1..100000. Percentiles are exact up to\n"
 		    "131072 distinct values per task, then within 0.1 % (and say so). docs/cli.md, 'Limits'.\n"
 		    "Formats and layouts: docs/cli.md.\n");
 	sim->add_option("workload", so.workload, "rt-app JSON workload file");

@@ -10,6 +10,10 @@
 
 namespace eevdf::cli {
 
+// The most CPU hogs `--hogs` (and a claim's "hogs") may ask for: a million
+// tasks fit in 1 GiB (docs/performance.md, "Scale").
+inline constexpr int MAX_HOGS = 1000000;
+
 struct ModelOptions {
 	std::string kernel{DEFAULT_PRESET};
 	u32 hz = 250;

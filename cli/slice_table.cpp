@@ -87,8 +87,8 @@ int cmd_slice_table(ModelOptions mo, const TableOptions& to)
 	const u64 duration = parse_duration(to.duration, "--duration");
 	if (duration == 0)
 		throw UsageError("--duration: must be positive");
-	if (to.hogs < 1 || to.hogs > 100000)
-		throw UsageError("--hogs: " + std::to_string(to.hogs) + " is outside 1..100000");
+	if (to.hogs < 1 || to.hogs > MAX_HOGS)
+		throw UsageError("--hogs: " + std::to_string(to.hogs) + " is outside 1.." + std::to_string(MAX_HOGS));
 	// Every HZ and slice is checked before anything is simulated, so a bad
 	// value gives an error and no partial table.
 	for (u32 hz : to.hz)

@@ -227,8 +227,8 @@ void apply_setting(ModelOptions& mo, SimOptions& so, const std::string& key, con
 		mo.seed = static_cast<u64>(v);
 	} else if (key == "hogs") {
 		const s64 v = integer(value, spec);
-		if (v < 1 || v > 100000)
-			throw UsageError("--sweep " + spec + ": hogs outside 1..100000");
+		if (v < 1 || v > MAX_HOGS)
+			throw UsageError("--sweep " + spec + ": hogs outside 1.." + std::to_string(MAX_HOGS));
 		so.hogs = static_cast<int>(v);
 	} else if (key == "nice") {
 		const s64 v = integer(value, spec);

@@ -71,6 +71,7 @@ def sim_flag_cases():
     yield ("sim --llc not dividing --cpus", base + ["--cpus", "6", "--llc", "4"], 2, "--llc")
     yield ("sim --cpus above 256", base + ["--cpus", "257"], 2, "--cpus")
     yield ("sim --hz above 100000", base + ["--hz", "100001"], 2, "--hz")
+    yield ("sim --hogs above 1000000", ["sim", "--duration", "10ms", "--hogs", "1000001"], 2, r"--hogs: 1000001 is outside 1\.\.1000000")
     yield ("sim a flag twice", base + ["--hz", "100", "--hz", "250"], (0, 2), None)
     yield ("sim an unknown flag", base + ["--no-such-flag"], 2, "no-such-flag")
     yield ("sim no workload and no --hogs", ["sim"], 2, None)
