@@ -326,7 +326,8 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 	}
 	// A task woken by another CPU may wait on that CPU's wakelist, queued
 	// nowhere yet: it must be on exactly one wakelist.
-	std::vector<u32> on_list(sim.tasks().size(), 0);
+	std::vector<u32>& on_list = on_list_;
+	on_list.assign(sim.tasks().size(), 0);
 	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++)
 		for (int id : sim.rq(cpu).wake_list)
 			on_list[static_cast<size_t>(id)]++;
@@ -426,33 +427,33 @@ void InvariantChecker::check_time(const Simulation& sim, u64 t, u32 cpu) const
 {
 	const Rq& rq = sim.rq(cpu);
 	const CfsRq& cfs = rq.cfs;
-	const std::string on = sim.nr_cpus() > 1 ? " on CPU " + num(cpu) : "";
+	auto on = [&] { return sim.nr_cpus() > 1 ? " on CPU " + num(cpu) : std::string(); };  // built only for a failure
 	if (rq.busy_ns + rq.idle_ns != sim.now())
 		fail(sim, t, "time", "busy " + num(rq.busy_ns) + " + idle " + num(rq.idle_ns) + " != now " +
-					   num(sim.now()) + on);
+					   num(sim.now()) + on());
 	// An idle CPU picks at once what is queued on it, unless another CPU
 	// queued it and the resched IPI is still on its way.
 	if (!cfs.curr && cfs.nr_queued && !(cfs.need_resched && rq.ipi_at != NEVER))
-		fail(sim, t, "idle", "the CPU is idle with " + num(cfs.nr_queued) + " queued" + on);
+		fail(sim, t, "idle", "the CPU is idle with " + num(cfs.nr_queued) + " queued" + on());
 	// Only a resched of another CPU may wait: for its IPI, or (PREEMPT_LAZY)
 	// a lazy one of a busy CPU for that CPU's next event (its tick, if it
 	// runs: NO_HZ_FULL with one task leaves the flag until the task enters
 	// the kernel, as in the kernel).
 	const bool lazy_wait = rq.resched_lazy && sim.config().preempt == Preempt::Lazy && cfs.curr;
 	if (cfs.need_resched && rq.ipi_at == NEVER && !lazy_wait)
-		fail(sim, t, "resched", "a resched request was left pending after the scheduling point" + on);
+		fail(sim, t, "resched", "a resched request was left pending after the scheduling point" + on());
 	if (rq.ttwu_pending != !rq.wake_list.empty() || (!rq.wake_list.empty() && rq.ipi_at == NEVER))
 		fail(sim, t, "wakelist", "CPU " + num(cpu) + " has " + num(rq.wake_list.size()) + " queued wake-ups, ttwu_pending " +
 						 (rq.ttwu_pending ? "set" : "clear") + ", IPI " + (rq.ipi_at == NEVER ? "none" : "pending"));
 	const Config& c = sim.config();
 	if (c.features[Feature::NO_HZ_FULL] && cfs.curr && cfs.nr_queued > 1 && !sim.tick_running(cpu))
-		fail(sim, t, "nohz", "tick stopped with " + num(cfs.nr_queued) + " queued" + on);
+		fail(sim, t, "nohz", "tick stopped with " + num(cfs.nr_queued) + " queued" + on());
 	// An early tick at grid - u is followed by one at grid + TICK - u'.
 	const u64 next = sim.next_tick_time(cpu);
 	if (sim.tick_running(cpu) && next - sim.now() > c.tick_ns + c.knobs.tick_jitter)
-		fail(sim, t, "tick", "the next tick at " + num(next) + " is more than TICK_NSEC + jitter away" + on);
+		fail(sim, t, "tick", "the next tick at " + num(next) + " is more than TICK_NSEC + jitter away" + on());
 	if (sim.tick_running(cpu) && c.knobs.tick_jitter == 0 && next % c.tick_ns != rq.tick_offset % c.tick_ns)
-		fail(sim, t, "nohz", "the next tick at " + num(next) + " is off the tick grid" + on);
+		fail(sim, t, "nohz", "the next tick at " + num(next) + " is off the tick grid" + on());
 }
 
 void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)

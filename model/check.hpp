@@ -154,6 +154,7 @@ private:
 		bool curr_changed = false;     // curr was reweighted or given a new slice since its pick
 	};
 	std::vector<Track> track_;
+	std::vector<u32> on_list_;  // check_tasks()' scratch: wakelists each task is on (no allocation per event)
 	std::vector<PerCpu> cpu_;
 	bool started_ = false;
 	u64 events_ = 0;
