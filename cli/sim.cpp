@@ -82,7 +82,7 @@ std::vector<u32> parse_cpu_list(const std::string& text, const std::string& flag
 
 }  // namespace
 
-Workload build_workload(const SimOptions& s)
+Workload build_workload(const SimOptions& s, RtappNotes* notes)
 {
 	if (s.workload.empty() == (s.hogs == 0))
 		throw UsageError("sim: give a workload file or --hogs N (exactly one); see 'eevdf sim --help'");
@@ -105,7 +105,7 @@ Workload build_workload(const SimOptions& s)
 			throw UsageError("--pin applies to --hogs; a workload file sets \"cpus\" per task");
 		if (s.nice || !s.custom_slice.empty())
 			throw UsageError("--nice and --custom-slice apply to --hogs; a workload file sets priority and dl-runtime per task");
-		wl = load_rtapp_file(s.workload);
+		wl = load_rtapp_file(s.workload, notes);
 	}
 	if (!s.duration.empty()) {
 		wl.duration = parse_duration(s.duration, "--duration");
@@ -118,7 +118,16 @@ Workload build_workload(const SimOptions& s)
 int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 {
 	const Config cfg = build_config(mo);
-	Workload wl = build_workload(so);
+	RtappNotes notes;
+	Workload wl = build_workload(so, &notes);
+	// Once, on stderr: keys rt-app reads that do not change the fair class.
+	if (!notes.ignored.empty()) {
+		std::string keys;
+		for (const std::string& k : notes.ignored)
+			keys += (keys.empty() ? "" : ", ") + k;
+		std::cerr << "eevdf: " << so.workload << ": ignored (rt-app settings with no effect on the fair class): "
+			  << keys << "\n";
+	}
 	warn_adjustments(adjustments(cfg, wl));
 	if (!so.pin.empty())
 		for (u32 c : parse_cpu_list(so.pin, "--pin"))

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "io/rtapp.hpp"
+
 #include "cli/options.hpp"
 #include "model/workload.hpp"
 
@@ -28,7 +30,8 @@ struct SimOptions {
 };
 
 // The workload of a file or --hogs, with --duration applied. Throws UsageError / InputError.
-Workload build_workload(const SimOptions& s);
+// `notes`, when given, receives what the workload file set that the model ignores.
+Workload build_workload(const SimOptions& s, RtappNotes* notes = nullptr);
 
 // Runs the model once and prints the table or JSON; returns the exit status.
 int cmd_sim(const ModelOptions& mo, const SimOptions& so);

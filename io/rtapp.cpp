@@ -112,7 +112,7 @@ bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(
 
 class Reader {
 public:
-	explicit Reader(const std::string& filename) : file_(filename) {}
+	Reader(const std::string& filename, RtappNotes* notes) : file_(filename), notes_(notes) {}
 
 	Workload read(std::string_view text)
 	{
@@ -143,6 +143,7 @@ public:
 
 private:
 	const std::string& file_;
+	RtappNotes* notes_;
 	Workload w_;
 	std::size_t events_ = 0;
 	std::set<std::string> thread_names_;
@@ -258,9 +259,12 @@ private:
 	{
 		if (!g.is_object())
 			fail(g, "global", "expected an object, got " + json::describe(g));
+		// rt-app's own settings that change nothing the fair class does;
+		// "frag" is a legacy key of the Android use-case files, which rt-app
+		// never reads (it ignores keys it does not know).
 		static const std::set<std::string_view> ignored = {
 			"calibration", "pi_enabled", "lock_pages", "logdir", "log_basename", "log_size",
-			"ftrace", "gnuplot", "io_device", "mem_buffer_size", "cumulative_slack"};
+			"ftrace", "gnuplot", "io_device", "mem_buffer_size", "cumulative_slack", "frag"};
 		std::set<std::string> seen;
 		for (const Member& m : g.members) {
 			std::string path = "global." + m.key;
@@ -273,7 +277,9 @@ private:
 			else if (!ignored.count(m.key))
 				fail(m, path, "unknown key; accepted: duration, default_policy, calibration, pi_enabled, "
 					      "lock_pages, logdir, log_basename, log_size, ftrace, gnuplot, io_device, "
-					      "mem_buffer_size, cumulative_slack");
+					      "mem_buffer_size, cumulative_slack, frag");
+			else if (notes_)
+				notes_->ignored.push_back(path);
 		}
 	}
 
@@ -913,14 +919,14 @@ private:
 
 }  // namespace
 
-Workload parse_rtapp(std::string_view text, const std::string& filename)
+Workload parse_rtapp(std::string_view text, const std::string& filename, RtappNotes* notes)
 {
-	return Reader(filename).read(text);
+	return Reader(filename, notes).read(text);
 }
 
-Workload load_rtapp_file(const std::string& path)
+Workload load_rtapp_file(const std::string& path, RtappNotes* notes)
 {
-	return parse_rtapp(read_input_file(path, "rt-app file"), path);
+	return parse_rtapp(read_input_file(path, "rt-app file"), path, notes);
 }
 
 std::string to_rtapp_json(const Workload& w)

@@ -11,17 +11,26 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "io/input_error.hpp"
 #include "model/workload.hpp"
 
 namespace eevdf {
 
-// Throws InputError. `filename` is only used in messages.
-Workload parse_rtapp(std::string_view text, const std::string& filename);
+// What a parse accepted but does not model: the keys rt-app reads that
+// change nothing the fair class does, as paths ("global.calibration"), in
+// file order.
+struct RtappNotes {
+	std::vector<std::string> ignored;
+};
+
+// Throws InputError. `filename` is only used in messages; `notes`, when
+// given, receives what was accepted and ignored.
+Workload parse_rtapp(std::string_view text, const std::string& filename, RtappNotes* notes = nullptr);
 
 // Reads the file at `path` and parses it; an unreadable file is an InputError.
-Workload load_rtapp_file(const std::string& path);
+Workload load_rtapp_file(const std::string& path, RtappNotes* notes = nullptr);
 
 // `w` as an rt-app file that parse_rtapp reads back to an equal Workload when
 // `w` has the shape parse_rtapp produces (see rtapp.cpp). Times must be whole

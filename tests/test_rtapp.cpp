@@ -641,3 +641,18 @@ TEST_CASE("two workloads side by side may not share a task or a resource name", 
 	CHECK_THROWS_WITH(append_workload(base, other, "other.json"), "other.json: resource 's' is already in the workload");
 	CHECK(base.tasks.size() == 1);
 }
+
+TEST_CASE("rtapp: global settings with no effect on the fair class are accepted and reported in file order", "[rtapp]")
+{
+	// The Android use-case files (mp3, browser) carry "frag", which rt-app never reads.
+	const char* text = R"({"global": {"frag": 1, "duration": 2, "calibration": "CPU0", "gnuplot": false},
+		"tasks": {"t": {"run": 1000, "sleep": 1000}}})";
+	RtappNotes notes;
+	const Workload w = parse_rtapp(text, "f.json", &notes);
+	CHECK(w.duration == 2 * NSEC_PER_SEC);
+	CHECK(notes.ignored == std::vector<std::string>{"global.frag", "global.calibration", "global.gnuplot"});
+	CHECK(parse_rtapp(text, "f.json") == w);  // the same workload without notes
+	// A key rt-app does not know either stays an error.
+	CHECK_THROWS_WITH(parse_rtapp(R"({"global": {"fragment_size": 1}, "tasks": {"t": {"run": 1}}})", "f.json"),
+			  Contains("global.fragment_size: unknown key"));
+}
