@@ -128,6 +128,10 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 		std::cerr << "eevdf: " << so.workload << ": ignored (rt-app settings with no effect on the fair class): "
 			  << keys << "\n";
 	}
+	if (notes.workgen_suspends)
+		std::cerr << "eevdf: " << so.workload << ": read as rt-app's workgen rewrites it: " << notes.workgen_suspends
+			  << " bare \"suspend\" key" << (notes.workgen_suspends == 1 ? "" : "s")
+			  << " given the name of the task they are in\n";
 	warn_adjustments(adjustments(cfg, wl));
 	if (!so.pin.empty())
 		for (u32 c : parse_cpu_list(so.pin, "--pin"))

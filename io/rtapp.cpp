@@ -29,6 +29,7 @@
 // - barrier, mem, iorun and fork are refused with the reason.
 
 #include "io/rtapp.hpp"
+#include "io/workgen.hpp"
 #include "io/input_file.hpp"
 
 #include <algorithm>
@@ -919,9 +920,24 @@ private:
 
 }  // namespace
 
+// A file that is not JSON as written but has bare "suspend" keys is read as
+// rt-app's workgen would rewrite it (io/workgen.hpp), and the notes say so;
+// a file that parses as written is never rewritten.
 Workload parse_rtapp(std::string_view text, const std::string& filename, RtappNotes* notes)
 {
-	return Reader(filename, notes).read(text);
+	try {
+		return Reader(filename, notes).read(text);
+	} catch (const InputError&) {
+		const WorkgenResult w = workgen_suspend(text);
+		if (w.suspends == 0)
+			throw;
+		if (notes)
+			*notes = RtappNotes{};
+		Workload out = Reader(filename, notes).read(w.text);
+		if (notes)
+			notes->workgen_suspends = w.suspends;
+		return out;
+	}
 }
 
 Workload load_rtapp_file(const std::string& path, RtappNotes* notes)

@@ -23,6 +23,9 @@ namespace eevdf {
 // file order.
 struct RtappNotes {
 	std::vector<std::string> ignored;
+	// Bare "suspend" keys given their task's name, as rt-app's workgen
+	// rewrites them (io/workgen.hpp); only for a file that is not JSON as written.
+	int workgen_suspends = 0;
 };
 
 // Throws InputError. `filename` is only used in messages; `notes`, when

@@ -8,6 +8,7 @@
 
 #include "io/json.hpp"
 #include "io/rtapp.hpp"
+#include "io/workgen.hpp"
 
 using namespace eevdf;
 using Catch::Matchers::Contains;
@@ -655,4 +656,51 @@ TEST_CASE("rtapp: global settings with no effect on the fair class are accepted 
 	// A key rt-app does not know either stays an error.
 	CHECK_THROWS_WITH(parse_rtapp(R"({"global": {"fragment_size": 1}, "tasks": {"t": {"run": 1}}})", "f.json"),
 			  Contains("global.fragment_size: unknown key"));
+}
+
+TEST_CASE("rtapp: bare \"suspend\" keys are read as workgen rewrites them, with the enclosing task's name", "[rtapp]")
+{
+	// The layout of the Android video use case: one key per line, a bare
+	// "suspend" at task level and inside a phase.
+	const std::string bare = "{\n"
+				 "\t\"tasks\" : {\n"
+				 "\t\t\"display\" : {\n"
+				 "\t\t\t\"loop\" : -1,\n"
+				 "\t\t\t\"suspend\",\n"
+				 "\t\t\t\"run\" : 1500\n"
+				 "\t\t},\n"
+				 "\t\t\"vsync\" : {\n"
+				 "\t\t\t\"loop\" : -1,\n"
+				 "\t\t\t\"phases\" : {\n"
+				 "\t\t\t\t\"p1\" : {\n"
+				 "\t\t\t\t\t\"suspend\"\n"
+				 "\t\t\t\t}\n"
+				 "\t\t\t}\n"
+				 "\t\t},\n"
+				 "\t\t\"waker\" : {\n"
+				 "\t\t\t\"loop\" : -1,\n"
+				 "\t\t\t\"sleep\" : 16000,\n"
+				 "\t\t\t\"resume\" : \"vsync\",\n"
+				 "\t\t\t\"resume\" : \"display\"\n"
+				 "\t\t}\n"
+				 "\t}\n"
+				 "}\n";
+	const WorkgenResult w = workgen_suspend(bare);
+	CHECK(w.suspends == 2);
+	CHECK_THAT(w.text, Contains("\t\t\t\"suspend\" : \"display\",\n"));
+	CHECK_THAT(w.text, Contains("\t\t\t\t\t\"suspend\" : \"vsync\"\n"));
+
+	std::string explicit_text = bare;
+	explicit_text.replace(explicit_text.find("\"suspend\","), 10, "\"suspend\" : \"display\",");
+	explicit_text.replace(explicit_text.find("\"suspend\"\n"), 10, "\"suspend\" : \"vsync\"\n");
+	RtappNotes notes;
+	CHECK(parse_rtapp(bare, "video.json", &notes) == parse_rtapp(explicit_text, "video.json"));
+	CHECK(notes.workgen_suspends == 2);
+	// A file that is JSON as written is never rewritten.
+	RtappNotes none;
+	parse_rtapp(explicit_text, "video.json", &none);
+	CHECK(none.workgen_suspends == 0);
+	CHECK(workgen_suspend(explicit_text).text == explicit_text);
+	// Bad JSON without a bare "suspend" keeps its own error.
+	CHECK_THROWS_WITH(parse_rtapp("{\"tasks\": {\"t\": {\"run\" 1}}}", "bad.json"), Contains("bad.json:1:"));
 }
