@@ -28,24 +28,15 @@ void mark_inexact(JsonWriter& w, const Distribution& d)
 		w.member("percentiles_within_relative", 1.0 / static_cast<double>(u64{1} << d.precision_bits));
 }
 
-void write_run(JsonWriter& w, const Distribution& d)
+// A distribution as "run_ns" (with mean and min) or "wakeup_latency_ns" lists it.
+void write_distribution(JsonWriter& w, const Distribution& d, bool with_mean_and_min)
 {
 	w.begin_object();
 	w.member("count", d.count);
-	w.member("mean", mean(d));
-	w.member("min", d.min);
-	w.member("p50", d.p50);
-	w.member("p90", d.p90);
-	w.member("p99", d.p99);
-	w.member("max", d.max);
-	mark_inexact(w, d);
-	w.end_object();
-}
-
-void write_latency(JsonWriter& w, const Distribution& d)
-{
-	w.begin_object();
-	w.member("count", d.count);
+	if (with_mean_and_min) {
+		w.member("mean", mean(d));
+		w.member("min", d.min);
+	}
 	w.member("p50", d.p50);
 	w.member("p90", d.p90);
 	w.member("p99", d.p99);
@@ -100,13 +91,13 @@ void write_task_metrics(JsonWriter& w, const TaskMetrics& m, u64 tick, bool smp)
 	w.member("cpu_ns", m.cpu_ns);
 	w.member("runs", runs.count);
 	w.key("run_ns");
-	write_run(w, runs);
+	write_distribution(w, runs, true);
 	w.key("run_histogram");
 	write_histogram(w, m.runs, tick);
 	w.member("switches", m.switches);
 	w.member("involuntary_switches", m.involuntary_switches);
 	w.key("wakeup_latency_ns");
-	write_latency(w, summarize(m.wakeup_latency));
+	write_distribution(w, summarize(m.wakeup_latency), false);
 	w.member("max_abs_lag_ns", m.max_abs_lag_ns);
 	if (smp) {
 		w.member("migrations", m.migrations);
