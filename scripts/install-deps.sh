@@ -12,6 +12,7 @@ packages=(
 	clang-14 libclang-rt-14-dev   # libFuzzer
 	nlohmann-json3-dev libcli11-dev
 	libbenchmark-dev
+	rt-app                 # its example workloads (tests/cli/rtapp_examples_test.py)
 )
 
 missing=()
