@@ -66,6 +66,22 @@ void FtraceWriter::on_wakeup(const Simulation& sim, u64 t, int task, int, bool n
 	line(t, cpu, sim.current(cpu), b);
 }
 
+void FtraceWriter::on_ttwu(const Simulation& sim, u64 t, int task, int)
+{
+	if (!waking_)
+		return;
+	sim_ = &sim;
+	nr_cpus_ = sim.nr_cpus();
+	exited_.resize(sim.tasks().size());
+	// On the CPU running try_to_wake_up(); target_cpu is task_cpu(p) before
+	// CPU selection, as the kernel prints it.
+	const u32 cpu = sim.context_cpu();
+	char b[160];
+	std::snprintf(b, sizeof b, "sched_waking: comm=%s pid=%d prio=%d target_cpu=%03u", comm(task, cpu).c_str(),
+		      pid(task), prio(sim, task), sim.tasks()[static_cast<size_t>(task)].cpu);
+	line(t, cpu, sim.current(cpu), b);
+}
+
 void FtraceWriter::on_migrate(const Simulation& sim, u64 t, int task, u32 from, u32 to)
 {
 	sim_ = &sim;

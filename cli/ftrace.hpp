@@ -14,6 +14,10 @@ namespace eevdf::cli {
 
 class FtraceWriter : public eevdf::Observer {
 public:
+	// waking: also sched_waking lines (try_to_wake_up() on the waker's CPU),
+	// as a kernel trace has them when that event is enabled.
+	explicit FtraceWriter(bool waking = false) : waking_(waking) {}
+	void on_ttwu(const Simulation&, u64 t, int task, int waker) override;
 	void on_switch(const Simulation&, u64 t, int prev, int next, bool prev_runnable, u64 run_start) override;
 	void on_wakeup(const Simulation&, u64 t, int task, int waker, bool new_task) override;
 	void on_block(const Simulation&, u64 t, int task, bool delayed, bool exited) override;
@@ -33,6 +37,7 @@ private:
 	u32 nr_cpus_ = 1;
 	std::string body_;
 	u64 lines_ = 0;
+	bool waking_ = false;
 };
 
 }  // namespace eevdf::cli

@@ -18,6 +18,7 @@
 #include "cli/plots.hpp"
 #include "cli/companion.hpp"
 #include "cli/diff.hpp"
+#include "cli/trace_cmd.hpp"
 #include "cli/probe_compare.hpp"
 #include "cli/report.hpp"
 #include "cli/sim.hpp"
@@ -346,6 +347,7 @@ int EEVDF_MAIN(int argc, char** argv)
 	sim->add_option("--duration", so.duration, "simulated time (default: the workload's, or 10s for --hogs)");
 	sim->add_flag("--json", so.json, "print one JSON document instead of the table");
 	sim->add_option("--trace", so.trace, "write the schedule as ftrace text (sched_switch, sched_wakeup) to FILE");
+	sim->add_flag("--trace-waking", so.trace_waking, "with --trace: also sched_waking lines (the waker's CPU), for 'eevdf trace stats'");
 	sim->add_option("--timehist", so.timehist, "write 'perf sched timehist -S' rows and summary to FILE");
 	sim->add_option("--latency", so.latency, "write a 'perf sched latency'-style table to FILE");
 	sim->add_option("--schbench", so.schbench,
@@ -479,6 +481,29 @@ int EEVDF_MAIN(int argc, char** argv)
 		->capture_default_str();
 	diff->add_flag("--json", dfo.json, "print one JSON document");
 
+	TraceOptions tro;
+	ModelOptions tr_mo;
+	auto* trace_cmd = app.add_subcommand("trace", "read a kernel scheduler trace: measure it, check the proved bounds, replay it");
+	trace_cmd->require_subcommand(1);
+	trace_cmd->footer("TRACE is ftrace text (/sys/kernel/tracing/trace, trace_pipe), 'trace-cmd report' or 'perf script'\n"
+			  "output of the sched_switch, sched_wakeup(_new), sched_waking and sched_migrate_task events;\n"
+			  "'-' reads stdin. docs/trace.md says what is measured and what is inferred.\n");
+	auto add_trace_common = [&](CLI::App* c) {
+		c->add_option("trace", tro.file, "the trace file ('-': stdin)")->required();
+		c->add_option("--task", tro.tasks, "only tasks whose comm matches the glob (or whose pid is N); repeatable");
+		c->add_option("--from", tro.from, "start of the window, after the trace's first event (default 0)");
+		c->add_option("--to", tro.to, "end of the window, after the first event (default: the last event)");
+		c->add_flag("--lenient", tro.lenient, "count lines that cannot be parsed instead of refusing the trace");
+	};
+	auto* tr_stats = trace_cmd->add_subcommand("stats", "per task and in total the metrics of 'eevdf sim', measured on the trace");
+	tr_stats->footer("Examples:\n  eevdf trace stats /sys/kernel/tracing/trace --task 'stress-ng*' --hz 250\n"
+			 "  trace-cmd report | eevdf trace stats - --json\n"
+			 "--json writes the schema of 'eevdf sim --json' (no lag: a trace cannot show it), so\n"
+			 "'eevdf diff' compares a trace with a simulation. Exit status: 0; 2 a bad trace or flag.\n");
+	add_trace_common(tr_stats);
+	tr_stats->add_option("--hz", tro.hz, "CONFIG_HZ of the traced kernel: adds the run histogram in ticks");
+	tr_stats->add_flag("--json", tro.json, "print one JSON document (the schema of 'eevdf sim --json')");
+
 	auto* probe = app.add_subcommand("probe", "measure the live kernel (eevdf-probe) and print it beside the model");
 	probe->footer("Runs eevdf-probe (built from probe/) found next to eevdf, in ../probe/ of a build tree or in\n"
 		      "PATH (or $EEVDF_PROBE) with these arguments, then the same scenario (hogs, custom slice, the\n"
@@ -569,6 +594,8 @@ int EEVDF_MAIN(int argc, char** argv)
 			return cmd_check(claim_files, check_json, check_svg);
 		if (*diff)
 			return cmd_diff(dfo);
+		if (*tr_stats)
+			return cmd_trace_stats(tro);
 		if (*probe)
 			return probe_side_by_side(probe->remaining());
 		if (*prove)

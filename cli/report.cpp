@@ -9,6 +9,7 @@
 
 #include "cli/fixed_decimal.hpp"
 #include "cli/json_writer.hpp"
+#include "cli/metrics_json.hpp"
 #include "cli/run_record.hpp"
 #include "cli/version.hpp"
 #include "model/fair.hpp"
@@ -17,105 +18,6 @@ namespace eevdf::cli {
 namespace {
 
 using ordered_json = nlohmann::ordered_json;
-
-double mean(const Distribution& d) { return d.count ? static_cast<double>(d.sum) / static_cast<double>(d.count) : 0.0; }
-
-// Percentiles past SampleCounts' limit are bucket lower bounds: said so,
-// with the bound on their error, only then (exact output is unchanged).
-void mark_inexact(JsonWriter& w, const Distribution& d)
-{
-	if (!d.exact)
-		w.member("percentiles_within_relative", 1.0 / static_cast<double>(u64{1} << d.precision_bits));
-}
-
-// A distribution as "run_ns" (with mean and min) or "wakeup_latency_ns" lists it.
-void write_distribution(JsonWriter& w, const Distribution& d, bool with_mean_and_min)
-{
-	w.begin_object();
-	w.member("count", d.count);
-	if (with_mean_and_min) {
-		w.member("mean", mean(d));
-		w.member("min", d.min);
-	}
-	w.member("p50", d.p50);
-	w.member("p90", d.p90);
-	w.member("p99", d.p99);
-	w.member("max", d.max);
-	mark_inexact(w, d);
-	w.end_object();
-}
-
-// Runs counted by their length in ticks, rounded to the nearest tick: with
-// a periodic tick runs are quantised to ticks (give or take the jitter), so
-// this is the distribution that matters. counts[k] = runs of k ticks, for k
-// up to MAX_TICK_BUCKETS - 1; `longer` counts the runs past that (a run of
-// 2^62 ns would otherwise ask for 2^42 buckets).
-constexpr size_t MAX_TICK_BUCKETS = size_t{1} << 16;
-
-std::vector<u64> tick_histogram(const SampleCounts& runs, u64 tick, u64& longer)
-{
-	std::vector<u64> counts;
-	longer = 0;
-	for (const auto& [r, n] : runs.counts()) {
-		const u64 k = r / tick + ((r % tick) >= (tick + 1) / 2 ? 1 : 0);  // (r + tick / 2) / tick without overflow
-		if (k >= MAX_TICK_BUCKETS) {
-			longer += n;
-			continue;
-		}
-		if (k >= counts.size())
-			counts.resize(static_cast<size_t>(k) + 1);
-		counts[static_cast<size_t>(k)] += n;
-	}
-	return counts;
-}
-
-void write_histogram(JsonWriter& w, const SampleCounts& runs, u64 tick)
-{
-	u64 longer = 0;
-	w.begin_object();
-	w.member("bucket_ns", tick);
-	w.key("counts");
-	w.begin_array();
-	for (u64 n : tick_histogram(runs, tick, longer))
-		w.value(n);
-	w.end_array();
-	if (longer)
-		w.member("longer", longer);
-	w.end_object();
-}
-
-// The members a task object and the summary share, from cpu_ns on.
-void write_task_metrics(JsonWriter& w, const TaskMetrics& m, u64 tick, bool smp)
-{
-	const Distribution runs = summarize(m.runs);
-	w.member("cpu_ns", m.cpu_ns);
-	w.member("runs", runs.count);
-	w.key("run_ns");
-	write_distribution(w, runs, true);
-	w.key("run_histogram");
-	write_histogram(w, m.runs, tick);
-	w.member("switches", m.switches);
-	w.member("involuntary_switches", m.involuntary_switches);
-	w.key("wakeup_latency_ns");
-	write_distribution(w, summarize(m.wakeup_latency), false);
-	w.member("max_abs_lag_ns", m.max_abs_lag_ns);
-	if (smp) {
-		w.member("migrations", m.migrations);
-		w.key("wakeups");
-		w.begin_object();
-		w.member("total", m.wakeups);
-		w.member("local", m.wakeups_local);
-		w.member("remote", m.wakeups_remote);
-		w.member("migrated", m.wakeups_migrate);
-		w.end_object();
-		w.member("run_delay_ns", m.run_delay_ns);
-		w.key("cpu_ns_per_cpu");
-		w.begin_array();
-		for (u64 ns : m.cpu_ns_per_cpu)
-			w.value(ns);
-		w.end_array();
-	}
-}
 
 std::string ms(u64 ns) { char b[32]; std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1e6); return b; }
 std::string ms(double ns) { char b[32]; std::snprintf(b, sizeof b, "%.3f", ns / 1e6); return b; }
@@ -231,7 +133,7 @@ void write_json(const Report& r, std::ostream& os)
 		w.begin_object();
 		w.member("name", m.name);
 		w.member("pid", m.pid);
-		write_task_metrics(w, m, c.tick_ns, smp);
+		write_task_metrics(w, m, {c.tick_ns, smp, true});
 		// The settings it started with, when not the defaults.
 		if (specs[i].nice)
 			w.member("nice", specs[i].nice);
@@ -245,7 +147,7 @@ void write_json(const Report& r, std::ostream& os)
 	{
 		JsonWriter w(buf, 2);
 		w.begin_object();
-		write_task_metrics(w, total_metrics(r.metrics), c.tick_ns, smp);
+		write_task_metrics(w, total_metrics(r.metrics), {c.tick_ns, smp, true});
 		w.member("busy_ns", r.sim.busy_ns());
 		w.member("idle_ns", r.sim.idle_ns());
 		w.member("ticks", r.sim.ticks());

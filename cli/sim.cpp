@@ -149,6 +149,8 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 		if (*path == "-" && (so.json || (so.want_schbench && so.schbench == "-")))
 			throw UsageError(std::string(flag) + " -: the standard output already carries " +
 					 (so.json ? "--json" : "the --schbench block") + "; write one of them to a file");
+	if (so.trace_waking && so.trace.empty())
+		throw UsageError("--trace-waking: it adds sched_waking lines to the --trace output; give --trace FILE");
 	if ((!so.svg_from.empty() || !so.svg_to.empty()) && so.svg_lag.empty())
 		throw UsageError("--from/--to: they set the window of the --svg-lag figure; give --svg-lag FILE");
 	const u64 from = so.svg_from.empty() ? 0 : parse_duration(so.svg_from, "--from");
@@ -157,7 +159,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 		throw UsageError("--to " + so.svg_to + ": must be after --from (" + (so.svg_from.empty() ? "0" : so.svg_from) + ")");
 	Simulation sim(cfg, std::move(wl));
 	MetricsCollector metrics;
-	FtraceWriter trace;
+	FtraceWriter trace(so.trace_waking);
 	Recorder rec(!so.chrome.empty() || !so.svg_lag.empty(), !so.map.empty());
 	sim.add_observer(&metrics);
 	if (!so.trace.empty())

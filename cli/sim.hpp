@@ -20,6 +20,7 @@ struct SimOptions {
 	std::string pin;  // --pin: CPU list every hog is allowed on ("0", "0-3", "0,2"); empty = all
 	std::string duration;
 	bool json = false;
+	bool trace_waking = false;  // --trace-waking
 	bool check = false;
 	std::string counterexample = "eevdf-counterexample.json";
 	// outputs, each written whole or not at all; "" = not requested

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// `eevdf trace stats|check|workload|compare TRACE`: a kernel scheduler
+// trace (ftrace, trace-cmd report or perf script text) measured with the
+// metrics of `eevdf sim`, checked against the proved run bounds, turned
+// into an rt-app workload, and replayed in the model beside itself.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/options.hpp"
+
+namespace eevdf::cli {
+
+struct TraceOptions {
+	std::string file;                 // "-": stdin
+	bool json = false;
+	std::vector<std::string> tasks;   // --task: comm globs or pids; empty: every task
+	std::string from, to;             // relative to the first event
+	unsigned hz = 0;                  // --hz: run_histogram in ticks; check's TICK_NSEC
+	bool lenient = false;
+	// check
+	std::string slice;                // the base slice; default the kernel's for the trace's CPU count
+	std::string jitter = "0";         // ticks early by up to this (J)
+	std::string tolerance = "0";      // added to each bound (the trace's clock and irq entry)
+	// workload / compare
+	std::string output;               // -o
+	std::string min_run = "0";        // workload: bursts shorter than this are dropped
+};
+
+int cmd_trace_stats(const TraceOptions& o);
+int cmd_trace_check(const TraceOptions& o);
+int cmd_trace_workload(const TraceOptions& o);
+int cmd_trace_compare(const TraceOptions& o, const ModelOptions& mo);
+
+}  // namespace eevdf::cli
