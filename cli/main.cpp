@@ -504,6 +504,22 @@ int EEVDF_MAIN(int argc, char** argv)
 	tr_stats->add_option("--hz", tro.hz, "CONFIG_HZ of the traced kernel: adds the run histogram in ticks");
 	tr_stats->add_flag("--json", tro.json, "print one JSON document (the schema of 'eevdf sim --json')");
 
+	auto* tr_check = trace_cmd->add_subcommand("check", "the proved run bounds applied to the trace's runs; exit 1 when one is broken");
+	tr_check->footer("Examples:\n  eevdf trace check /sys/kernel/tracing/trace --hz 250\n"
+			 "  eevdf trace check hogs.trace --hz 1000 --slice 3ms --task 'stress-ng*'\n"
+			 "Each run is checked against the bound whose preconditions the trace shows (docs/trace.md):\n"
+			 "'equal' (run_length) for nice-0 tasks sharing a CPU, 'weighted' (run_weighted) for 2..4 tasks\n"
+			 "at the proved nice levels; the others are counted as not checked, with the reason.\n"
+			 "Exit status: 0 every checked run is within its bound; 1 some run is not; 2 a bad trace or flag.\n");
+	add_trace_common(tr_check);
+	tr_check->add_option("--hz", tro.hz, "CONFIG_HZ of the traced kernel (required)");
+	tr_check->add_option("--kernel", tro.kernel, "the traced kernel's version, for its default base slice")->capture_default_str();
+	tr_check->add_option("--cpus", tro.cpus, "the traced machine's CPUs, for the default base slice (default: the trace's header)");
+	tr_check->add_option("--slice", tro.slice, "the base slice (debugfs base_slice_ns); default: the kernel's for the CPU count");
+	tr_check->add_option("--jitter", tro.jitter, "ticks may come this much early (J)")->capture_default_str();
+	tr_check->add_option("--tolerance", tro.tolerance, "added to every bound (resched to switch: irq exit)")->capture_default_str();
+	tr_check->add_flag("--json", tro.json, "print one JSON document");
+
 	auto* probe = app.add_subcommand("probe", "measure the live kernel (eevdf-probe) and print it beside the model");
 	probe->footer("Runs eevdf-probe (built from probe/) found next to eevdf, in ../probe/ of a build tree or in\n"
 		      "PATH (or $EEVDF_PROBE) with these arguments, then the same scenario (hogs, custom slice, the\n"
@@ -596,6 +612,8 @@ int EEVDF_MAIN(int argc, char** argv)
 			return cmd_diff(dfo);
 		if (*tr_stats)
 			return cmd_trace_stats(tro);
+		if (*tr_check)
+			return cmd_trace_check(tro);
 		if (*probe)
 			return probe_side_by_side(probe->remaining());
 		if (*prove)

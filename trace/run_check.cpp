@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "trace/run_check.hpp"
+
+#include <algorithm>
+
+#include "model/weights.hpp"
+
+namespace eevdf::trace {
+namespace {
+
+bool is_fair(int prio) { return prio >= 100 && prio <= 139; }
+int nice_of(int prio) { return prio - 120; }
+
+bool proved_nice(int n) { return n == -20 || n == -10 || n == 0 || n == 10 || n == 19; }
+
+u64 cdf(u64 x, int nice)
+{
+	LoadWeight lw = task_load_weight(nice);
+	return calc_delta_fair(x, lw);
+}
+
+}  // namespace
+
+u64 weighted_run_bound(int nice_c, const std::vector<int>& others, const RunBoundParams& p, u64 resolution_ns)
+{
+	if (others.empty() || others.size() > 3 || !proved_nice(nice_c))
+		return 0;
+	for (int n : others)
+		if (!proved_nice(n) || (others.size() == 3 && (n == -10 || nice_c == -10)))
+			return 0;
+	auto U = [&](int nice) { return cdf(p.slice_ns, nice) + cdf(p.tick_ns + p.jitter_ns, nice) - 1; };
+	const u64 wc = nice_to_weight(nice_c);
+	u64 W = wc;
+	for (int n : others)
+		W += nice_to_weight(n);
+	const u64 Wo = W - wc;
+	// L_c = U_c + W sum_j w_j U_j / (W_o w_c), rounded up
+	unsigned __int128 num = 0;
+	for (int n : others)
+		num += static_cast<unsigned __int128>(nice_to_weight(n)) * U(n);
+	num *= W;
+	const unsigned __int128 den = static_cast<unsigned __int128>(Wo) * wc;
+	const unsigned __int128 Lc = U(nice_c) + (num + den - 1) / den;
+	// real time: L_c w_c / 1024, then calc_delta_fair's truncation
+	unsigned __int128 real = (Lc * wc + 1023) / 1024;
+	real += real >> 15;
+	real += real / p.tick_ns + 2;
+	return static_cast<u64>(real) + resolution_ns - 1 + p.tolerance_ns;
+}
+
+RunChecker::Task& RunChecker::task(int pid) { return tasks_[pid]; }
+
+RunChecker::Cpu& RunChecker::cpu(u32 c)
+{
+	if (cpus_.size() <= c)
+		cpus_.resize(c + 1);
+	return cpus_[c];
+}
+
+void RunChecker::waiting_changed(Cpu& c)
+{
+	if (c.curr <= 0)
+		return;
+	c.set_changed = true;
+	if (c.waiting.empty())
+		c.always_waiting = false;
+	for (int pid : c.waiting)
+		if (task(pid).prio != 120)
+			c.all_nice0 = false;
+}
+
+void RunChecker::join(u32 cn, int pid)
+{
+	Cpu& c = cpu(cn);
+	if (std::find(c.waiting.begin(), c.waiting.end(), pid) == c.waiting.end() && is_fair(task(pid).prio)) {
+		c.waiting.push_back(pid);
+		waiting_changed(c);
+	}
+}
+
+void RunChecker::leave(u32 cn, int pid)
+{
+	Cpu& c = cpu(cn);
+	const auto it = std::find(c.waiting.begin(), c.waiting.end(), pid);
+	if (it != c.waiting.end()) {
+		c.waiting.erase(it);
+		waiting_changed(c);
+	}
+}
+
+void RunChecker::end_run(u32 cn, u64 ts)
+{
+	Cpu& c = cpu(cn);
+	if (c.curr <= 0 || !c.run_known)
+		return;
+	if (c.since < from_ || ts > to_)
+		return;
+	const Task& t = task(c.curr);
+	if (select_ && !select_(t.comm, c.curr))
+		return;
+	out_.runs++;
+	auto skip = [&](const char* why) { out_.skipped[why]++; };
+	if (c.lost)
+		return skip("events of its CPU were lost during it");
+	if (!is_fair(t.prio))
+		return skip("not a fair-class task");
+	if (c.waiting_at_pick.empty())
+		return skip("no other task waited at its pick (a task alone on its CPU runs until another comes)");
+	if (!c.always_waiting)
+		return skip("its CPU's other tasks all left during it (woken elsewhere, pulled, or slept)");
+	RunViolation v{BoundKind::Equal, t.comm, c.curr, cn, c.since, ts, 0, {}};
+	for (int pid : c.waiting_at_pick)
+		v.waiting_prios.push_back(task(pid).prio);
+	if (t.prio == 120 && c.all_nice0) {
+		v.bound = out_.equal_bound;
+		out_.checked_equal++;
+	} else if (!c.set_changed) {
+		std::vector<int> others;
+		for (int pr : v.waiting_prios)
+			others.push_back(nice_of(pr));
+		v.bound = weighted_run_bound(nice_of(t.prio), others, p_, resolution_);
+		if (!v.bound)
+			return skip("unequal weights outside run_weighted's cases (2..4 tasks at nice -20/-10/0/10/19)");
+		v.kind = BoundKind::Weighted;
+		out_.checked_weighted++;
+	} else {
+		return skip("unequal weights and the waiting tasks changed during it");
+	}
+	const u64 len = ts - c.since;
+	if (out_.closest_bound == 0 || static_cast<double>(len) / static_cast<double>(v.bound) >
+					       static_cast<double>(out_.closest_length) / static_cast<double>(out_.closest_bound)) {
+		out_.closest_length = len;
+		out_.closest_bound = v.bound;
+		out_.closest_kind = v.kind;
+	}
+	if (len > v.bound)
+		out_.violations.push_back(std::move(v));
+}
+
+void RunChecker::add(const Event& e, const ReadStats& rs)
+{
+	if (!started_) {
+		started_ = true;
+		resolution_ = rs.timestamp_digits >= 9 ? 1 : rs.timestamp_digits >= 6 ? 1000 : 1000000;
+		from_ = e.ts + std::min(from_, MAX_TIME_NS);
+		if (to_ != ~0ULL)
+			to_ = e.ts + std::min(to_, MAX_TIME_NS);
+		out_.equal_bound = p_.slice_ns + p_.tick_ns + p_.jitter_ns - 1 + resolution_ - 1 + p_.tolerance_ns;
+	}
+	Cpu& here = cpu(e.cpu);
+	if (here.curr < 0 && e.kind != EventKind::Lost)
+		here.curr = e.context_pid;
+	switch (e.kind) {
+	case EventKind::Switch: {
+		Task& prev = task(e.prev_pid);
+		prev.comm = e.prev_comm;
+		prev.prio = e.prev_prio;
+		end_run(e.cpu, e.ts);
+		if (e.prev_pid > 0) {
+			prev.cpu = static_cast<int>(e.cpu);
+			if (e.prev_state == 'R') {
+				prev.state = State::Waiting;
+				cpu(e.cpu).curr = 0;  // the set changes below are not curr's
+				join(e.cpu, e.prev_pid);
+			} else {
+				prev.state = State::Sleeping;
+			}
+		}
+		Task& next = task(e.next_pid);
+		next.comm = e.next_comm;
+		next.prio = e.next_prio;
+		Cpu& c = cpu(e.cpu);
+		c.curr = 0;
+		if (e.next_pid > 0) {
+			if (next.state == State::Waiting && next.cpu >= 0)
+				leave(static_cast<u32>(next.cpu), e.next_pid);
+			next.state = State::Running;
+			next.cpu = static_cast<int>(e.cpu);
+		}
+		c.curr = e.next_pid;
+		c.since = e.ts;
+		c.run_known = true;
+		c.lost = false;
+		c.set_changed = false;
+		c.waiting_at_pick = c.waiting;
+		c.always_waiting = !c.waiting.empty();
+		c.all_nice0 = true;
+		for (int pid : c.waiting)
+			if (task(pid).prio != 120)
+				c.all_nice0 = false;
+		break;
+	}
+	case EventKind::Wakeup:
+	case EventKind::WakeupNew: {
+		Task& t = task(e.pid);
+		t.comm = e.comm;
+		t.prio = e.prio;
+		if (t.state == State::Running)
+			break;
+		if (t.state == State::Waiting && t.cpu >= 0)
+			leave(static_cast<u32>(t.cpu), e.pid);
+		t.state = State::Waiting;
+		t.cpu = static_cast<int>(e.target_cpu);
+		join(e.target_cpu, e.pid);
+		break;
+	}
+	case EventKind::Migrate: {
+		Task& t = task(e.pid);
+		t.prio = e.prio;
+		if (t.state == State::Waiting) {
+			leave(e.orig_cpu, e.pid);
+			join(e.dest_cpu, e.pid);
+		}
+		t.cpu = static_cast<int>(e.dest_cpu);
+		break;
+	}
+	case EventKind::Exit: {
+		Task& t = task(e.pid);
+		if (t.state == State::Waiting && t.cpu >= 0)
+			leave(static_cast<u32>(t.cpu), e.pid);
+		break;
+	}
+	case EventKind::Lost:
+		cpu(e.cpu).lost = true;
+		break;
+	case EventKind::Waking:
+	case EventKind::Fork:
+		break;
+	}
+}
+
+RunCheck RunChecker::finish(const ReadStats&) { return out_; }
+
+}  // namespace eevdf::trace
