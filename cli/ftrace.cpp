@@ -42,6 +42,9 @@ void FtraceWriter::on_switch(const Simulation& sim, u64 t, int prev, int next, b
 	nr_cpus_ = sim.nr_cpus();
 	exited_.resize(sim.tasks().size());
 	const u32 cpu = sim.event_cpu();
+	if (running_.size() < nr_cpus_)
+		running_.resize(nr_cpus_, -1);
+	running_[cpu] = next;
 	const char* state = prev < 0 ? "R" : prev_runnable ? "R" : exited_[static_cast<size_t>(prev)] ? "X" : "S";
 	char b[256];
 	std::snprintf(b, sizeof b,
@@ -63,7 +66,7 @@ void FtraceWriter::on_wakeup(const Simulation& sim, u64 t, int task, int, bool n
 	std::snprintf(b, sizeof b, "%s: comm=%s pid=%d prio=%d target_cpu=%03u",
 		      new_task ? "sched_wakeup_new" : "sched_wakeup", comm(task, cpu).c_str(), pid(task), prio(sim, task),
 		      sim.event_cpu());
-	line(t, cpu, sim.current(cpu), b);
+	line(t, cpu, running(cpu), b);
 }
 
 void FtraceWriter::on_ttwu(const Simulation& sim, u64 t, int task, int)
@@ -79,7 +82,7 @@ void FtraceWriter::on_ttwu(const Simulation& sim, u64 t, int task, int)
 	char b[160];
 	std::snprintf(b, sizeof b, "sched_waking: comm=%s pid=%d prio=%d target_cpu=%03u", comm(task, cpu).c_str(),
 		      pid(task), prio(sim, task), sim.tasks()[static_cast<size_t>(task)].cpu);
-	line(t, cpu, sim.current(cpu), b);
+	line(t, cpu, running(cpu), b);
 }
 
 void FtraceWriter::on_migrate(const Simulation& sim, u64 t, int task, u32 from, u32 to)
@@ -91,7 +94,7 @@ void FtraceWriter::on_migrate(const Simulation& sim, u64 t, int task, u32 from, 
 	char b[192];
 	std::snprintf(b, sizeof b, "sched_migrate_task: comm=%s pid=%d prio=%d orig_cpu=%u dest_cpu=%u",
 		      comm(task, cpu).c_str(), pid(task), prio(sim, task), from, to);
-	line(t, cpu, sim.current(cpu), b);
+	line(t, cpu, running(cpu), b);
 }
 
 void FtraceWriter::on_block(const Simulation& sim, u64, int task, bool, bool exited)

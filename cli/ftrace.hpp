@@ -31,9 +31,14 @@ private:
 	std::string comm(int task, u32 cpu) const;
 	int pid(int task) const { return task < 0 ? 0 : 1000 + task; }
 	int prio(const Simulation& sim, int task) const;
+	// What `cpu` runs, as the kernel's context column prints it: rq->curr,
+	// the task last switched to (during __schedule() still prev, even
+	// after its dequeue), not the cfs_rq's curr.
+	int running(u32 cpu) const { return cpu < running_.size() ? running_[cpu] : -1; }
 
 	const Simulation* sim_ = nullptr;
 	std::vector<bool> exited_;
+	std::vector<int> running_;
 	u32 nr_cpus_ = 1;
 	std::string body_;
 	u64 lines_ = 0;

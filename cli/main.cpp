@@ -520,6 +520,31 @@ int EEVDF_MAIN(int argc, char** argv)
 	tr_check->add_option("--tolerance", tro.tolerance, "added to every bound (resched to switch: irq exit)")->capture_default_str();
 	tr_check->add_flag("--json", tro.json, "print one JSON document");
 
+	auto* tr_workload = trace_cmd->add_subcommand("workload", "the trace's tasks as an rt-app workload: their CPU bursts and sleeps in order");
+	tr_workload->footer("Examples:\n  eevdf trace workload hogs.trace --task 'hog*' -o hogs.json && eevdf sim hogs.json --cpus 2\n"
+			    "Each sleep is a timed sleep of the length the trace shows (with --resume, one ended by another\n"
+			    "replayed task becomes suspend/resume); docs/trace.md says what is inferred.\n"
+			    "Exit status: 0; 2 a bad trace or flag.\n");
+	tr_workload->add_option("trace", tro.file, "the trace file ('-': stdin)")->required();
+	tr_workload->add_option("-o,--output", tro.output, "the rt-app file to write ('-': stdout)")->required();
+	tr_workload->add_option("--task", tro.tasks, "only tasks whose comm matches the glob (or whose pid is N); repeatable");
+	tr_workload->add_flag("--resume", tro.resume, "a wake-up by another replayed task as suspend/resume (rt-app loses one that comes early)");
+	tr_workload->add_flag("--no-affinity", tro.no_affinity, "no \"cpus\" from the CPUs each task ran on");
+	tr_workload->add_flag("--lenient", tro.lenient, "count lines that cannot be parsed instead of refusing the trace");
+
+	auto* tr_compare = trace_cmd->add_subcommand("compare", "the trace beside the model running its workload, metric by metric");
+	tr_compare->footer("Examples:\n  eevdf trace compare hogs.trace --hz 250 --task 'hog*'\n"
+			   "  eevdf trace compare app.trace --hz 1000 --kernel 6.6 --cpus 2\n"
+			   "The workload is what 'eevdf trace workload' writes; --cpus defaults to the trace's CPU count.\n"
+			   "Exit status: 0; 2 a bad trace or flag.\n");
+	add_model_options(tr_compare, tr_mo);
+	tr_compare->add_option("trace", tro.file, "the trace file ('-': stdin)")->required();
+	tr_compare->add_option("--task", tro.tasks, "only tasks whose comm matches the glob (or whose pid is N); repeatable");
+	tr_compare->add_flag("--resume", tro.resume, "a wake-up by another replayed task as suspend/resume (rt-app loses one that comes early)");
+	tr_compare->add_flag("--no-affinity", tro.no_affinity, "no \"cpus\" from the CPUs each task ran on");
+	tr_compare->add_option("--threshold", tro.threshold, "flag a metric when it differs by more than this fraction")->capture_default_str();
+	tr_compare->add_flag("--lenient", tro.lenient, "count lines that cannot be parsed instead of refusing the trace");
+
 	auto* probe = app.add_subcommand("probe", "measure the live kernel (eevdf-probe) and print it beside the model");
 	probe->footer("Runs eevdf-probe (built from probe/) found next to eevdf, in ../probe/ of a build tree or in\n"
 		      "PATH (or $EEVDF_PROBE) with these arguments, then the same scenario (hogs, custom slice, the\n"
@@ -614,6 +639,16 @@ int EEVDF_MAIN(int argc, char** argv)
 			return cmd_trace_stats(tro);
 		if (*tr_check)
 			return cmd_trace_check(tro);
+		if (*tr_workload)
+			return cmd_trace_workload(tro);
+		if (*tr_compare) {
+			if (tr_compare->count("--cpus") == 0)
+				tr_mo.cpus = 0;  // the trace's
+			tro.hz = tr_mo.hz;
+			if (tr_compare->count("--hz") == 0)
+				throw UsageError("--hz: required (CONFIG_HZ to simulate, normally the traced kernel's)");
+			return cmd_trace_compare(tro, tr_mo);
+		}
 		if (*probe)
 			return probe_side_by_side(probe->remaining());
 		if (*prove)

@@ -67,6 +67,7 @@ void write_stats_json(const TraceOptions& o, const MeasuredTrace& mt, std::ostre
 	w.member("lost_events", rs.lost_events);
 	w.member("overwritten_events", rs.overwritten());
 	w.member("wakeups_of_running", mt.metrics.wakeups_of_running);
+	w.member("missed_switches", mt.metrics.missed_switches);
 	w.end_object();
 	w.key("config");
 	w.begin_object();
@@ -111,6 +112,7 @@ void write_stats_json(const TraceOptions& o, const MeasuredTrace& mt, std::ostre
 			w.member("busy_ns", m.busy_ns);
 			w.member("idle_ns", m.idle_ns);
 			w.member("switches", m.switches);
+			w.member("unattributed_ns", mt.metrics.unattributed_ns[c]);
 			if (!mt.metrics.observed[c])
 				w.member("observed", false);
 			w.end_object();
@@ -133,7 +135,7 @@ void write_stats_table(const TraceOptions& o, const MeasuredTrace& mt, std::ostr
 		os << ", " << skipped << " other events skipped";
 	os << "\n# window " << ms(mt.metrics.start_ns - rs.first_ts) << " .. " << ms(mt.metrics.end_ns - rs.first_ts)
 	   << " ms after the first event (" << ms(mt.metrics.end_ns - mt.metrics.start_ns) << " ms)\n";
-	print_trace_warnings(rs, os, "# ");
+	print_trace_warnings(rs, os, "# ", &mt.metrics);
 	char line[512];
 	std::snprintf(line, sizeof line, "%-16s %7s %11s %7s %9s %9s %9s %9s %9s %9s %8s %7s %10s %10s %6s\n", "task",
 		      "pid", "cpu_ms", "runs", "mean_ms", "min_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms", "switches",
@@ -169,8 +171,9 @@ void write_stats_table(const TraceOptions& o, const MeasuredTrace& mt, std::ostr
 		if (!mt.metrics.observed[c])
 			os << "# cpu " << c << ": no line in the trace (idle throughout, or one task never switched out)\n";
 		else
-			os << "# cpu " << c << ": busy " << ms(m.busy_ns) << " ms, idle " << ms(m.idle_ns) << " ms, " << m.switches
-			   << " switches\n";
+			os << "# cpu " << c << ": busy " << ms(m.busy_ns) << " ms, idle " << ms(m.idle_ns) << " ms, "
+			   << (mt.metrics.unattributed_ns[c] ? "unattributed " + ms(mt.metrics.unattributed_ns[c]) + " ms, " : "")
+			   << m.switches << " switches\n";
 	}
 }
 
@@ -186,7 +189,7 @@ int cmd_trace_stats(const TraceOptions& o)
 		write_stats_table(o, mt, out);
 	std::cout << out.str();
 	if (o.json)
-		print_trace_warnings(mt.read, std::cerr, "eevdf: ");
+		print_trace_warnings(mt.read, std::cerr, "eevdf: ", &mt.metrics);
 	return 0;
 }
 

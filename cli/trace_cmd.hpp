@@ -27,7 +27,9 @@ struct TraceOptions {
 	std::string tolerance = "0";      // added to each bound (the trace's clock and irq entry)
 	// workload / compare
 	std::string output;               // -o
-	std::string min_run = "0";        // workload: bursts shorter than this are dropped
+	bool resume = false;              // wake-ups by replayed tasks as suspend/resume
+	bool no_affinity = false;         // no "cpus" from the CPUs observed
+	double threshold = 0.1;           // compare: flag a relative difference above this
 };
 
 int cmd_trace_stats(const TraceOptions& o);

@@ -104,8 +104,16 @@ TaskMetrics total_of(const std::vector<const TaskMetrics*>& tasks)
 	return t;
 }
 
-void print_trace_warnings(const trace::ReadStats& rs, std::ostream& os, const char* prefix)
+void print_trace_warnings(const trace::ReadStats& rs, std::ostream& os, const char* prefix, const trace::TraceMetrics* m)
 {
+	if (m && m->missed_switches) {
+		u64 un = 0;
+		for (u64 x : m->unattributed_ns)
+			un += x;
+		os << prefix << "warning: " << m->missed_switches
+		   << " sched_switch events missing (a CPU ran a task the trace never switched to); " << un / 1000
+		   << " us of CPU time unattributed, those runs and wake-ups not measured (docs/trace.md)\n";
+	}
 	if (rs.lost_events || rs.lost_markers)
 		os << prefix << "warning: " << rs.lost_markers << " [LOST EVENTS] markers (" << rs.lost_events
 		   << " events): the metrics around them are incomplete\n";

@@ -45,6 +45,8 @@ bool task_selected(const TraceOptions& o, const TaskMetrics& m);
 MeasuredTrace measure_trace(const TraceOptions& o);
 TaskMetrics total_of(const std::vector<const TaskMetrics*>& tasks);
 // Lost or overwritten events and --lenient's unparsed lines, one line each.
-void print_trace_warnings(const trace::ReadStats& rs, std::ostream& os, const char* prefix);
+// With `m`, also the switches the trace is missing.
+void print_trace_warnings(const trace::ReadStats& rs, std::ostream& os, const char* prefix,
+			  const trace::TraceMetrics* m = nullptr);
 
 }  // namespace eevdf::cli

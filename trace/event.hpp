@@ -28,6 +28,11 @@ struct Event {
 	u32 cpu = 0;     // the CPU whose buffer holds the line
 	EventKind kind = EventKind::Switch;
 	int context_pid = 0;  // the line's TASK-PID: what `cpu` ran when it fired
+	// The latency format's hardirq/softirq column: 'h', 's', 'H', 'z' or
+	// 'Z' when the event fired in interrupt context (then the context task
+	// did not cause it), '.' in task context or when the trace has no
+	// flags column (perf script, trace-cmd report without -l).
+	char irq = '.';
 
 	// sched_switch
 	std::string prev_comm, next_comm;
@@ -47,5 +52,6 @@ struct Event {
 
 // A task runs its own code after a switch to it; pid 0 is the idle task.
 inline bool is_idle(int pid) { return pid == 0; }
+inline bool in_irq(const Event& e) { return e.irq != '.'; }
 
 }  // namespace eevdf::trace

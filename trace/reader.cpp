@@ -342,7 +342,10 @@ Reader::Line Reader::parse(sv line, Event& e)
 	size_t tok_end = line.find(' ', p);
 	if (tok_end == sv::npos)
 		throw BadLine{p, "expected a timestamp"};
-	if (line[tok_end - 1] != ':') {  // the flags column
+	e.irq = '.';
+	if (line[tok_end - 1] != ':') {  // the flags column: irqs-off, need-resched, hardirq/softirq, ...
+		if (tok_end - p >= 3)
+			e.irq = line[p + 2];
 		p = tok_end;
 		while (p < line.size() && line[p] == ' ')
 			p++;

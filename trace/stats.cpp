@@ -30,6 +30,7 @@ StatsBuilder::CpuState& StatsBuilder::cpu(u32 c, u32 cpus)
 		cpus_.resize(n);
 		cpu_m_.resize(n);
 		observed_.resize(n);
+		unattributed_.resize(n);
 	}
 	return cpus_[c];
 }
@@ -58,6 +59,39 @@ void StatsBuilder::account(u32 c, int pid, u64 a, u64 b)
 	if (m.cpu_ns_per_cpu.size() <= c)
 		m.cpu_ns_per_cpu.resize(c + 1);
 	m.cpu_ns_per_cpu[c] += d;
+}
+
+// The line's context is not what the CPU last switched to: a sched_switch
+// is missing (lost, or never emitted: docs/trace.md). The CPU went from
+// curr to the context task at some unknown time in [since, ts]: if the new
+// task's wake-up came after `since`, the CPU ran curr at least until then;
+// the rest is attributed to no one, and the new task's run, wake-up latency
+// and run delay are unknown.
+void StatsBuilder::missed_switch(const Event& e)
+{
+	CpuState& cs = cpus_[e.cpu];
+	missed_switches_++;
+	u64 known_until = cs.since;
+	if (!is_idle(e.context_pid)) {
+		TaskState& n = task(e.context_pid, {});
+		if (n.woken_at != NONE && n.woken_at > cs.since && n.woken_at <= e.ts)
+			known_until = n.woken_at;
+		n.woken_at = NONE;
+		n.runnable_since = NONE;
+		n.since_known = false;
+		n.state = State::Running;
+		n.cpu = static_cast<int>(e.cpu);
+	}
+	if (!is_idle(cs.curr)) {
+		TaskState& p = task(cs.curr, {});
+		p.since_known = false;
+		if (p.state == State::Running)
+			p.state = State::Unknown;
+	}
+	account(e.cpu, cs.curr, cs.since, known_until);
+	unattributed_[e.cpu] += clip(known_until, e.ts);
+	cs.curr = e.context_pid;
+	cs.since = e.ts;
 }
 
 void StatsBuilder::on_switch(const Event& e, const ReadStats& rs)
@@ -162,6 +196,8 @@ void StatsBuilder::add(const Event& e, const ReadStats& rs)
 		return;
 	last_ts_ = e.ts;
 	CpuState& cs = cpu(e.cpu, rs.cpus());
+	if (cs.curr >= 0 && e.kind != EventKind::Lost && e.context_pid != cs.curr)
+		missed_switch(e);
 	if (cs.curr < 0 && e.kind != EventKind::Lost) {
 		// What a CPU runs before its first switch, it ran since the trace
 		// began (its buffer holds every switch from then) unless the ring
@@ -228,6 +264,8 @@ TraceMetrics StatsBuilder::finish(const ReadStats& rs)
 	std::sort(out.tasks.begin(), out.tasks.end(), [](const TaskMetrics& a, const TaskMetrics& b) { return a.pid < b.pid; });
 	out.cpus = cpu_m_;
 	out.observed = observed_;
+	out.unattributed_ns = unattributed_;
+	out.missed_switches = missed_switches_;
 	out.wakeups_of_running = wakeups_of_running_;
 	return out;
 }

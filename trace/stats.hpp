@@ -32,6 +32,11 @@ struct TraceMetrics {
 	std::vector<bool> observed;
 	u64 start_ns = 0, end_ns = 0;    // the window the metrics cover, in the trace's clock
 	u64 wakeups_of_running = 0;      // sched_wakeup of a task still on its CPU (it had not slept yet)
+	// A line whose context is not what its CPU last switched to: a
+	// sched_switch is missing. The time in which the switch happened is
+	// unattributed (neither busy nor idle), per CPU.
+	u64 missed_switches = 0;
+	std::vector<u64> unattributed_ns;
 };
 
 class StatsBuilder {
@@ -67,6 +72,7 @@ private:
 	u64 clip(u64 a, u64 b) const;
 	void on_switch(const Event& e, const ReadStats& rs);
 	void on_wakeup(const Event& e);
+	void missed_switch(const Event& e);
 
 	Window w_;
 	std::vector<TaskState> tasks_;
@@ -74,6 +80,8 @@ private:
 	std::vector<CpuState> cpus_;
 	std::vector<CpuMetrics> cpu_m_;
 	std::vector<bool> observed_;
+	std::vector<u64> unattributed_;
+	u64 missed_switches_ = 0;
 	u64 first_ts_ = 0, last_ts_ = 0;
 	bool any_ = false;
 	u64 wakeups_of_running_ = 0;
