@@ -88,6 +88,9 @@ void write_text(const TraceOptions& o, const Setup& s, const trace::ReadStats& r
 	os << "# assumed, not in a trace: one cfs_rq (no cpu cgroups between the tasks), no custom slices but r, "
 	      "no SCHED_IDLE task, HRTICK off, the tick running\n";
 	print_trace_warnings(rs, os, "# ");
+	if (rc.missed_switches)
+		os << "# warning: " << rc.missed_switches << " sched_switch events missing (a CPU ran a task the trace "
+		   << "never switched to): the runs they cut are not checked\n";
 	os << "runs: " << rc.runs << " in the window; checked " << rc.checked_equal << " against the equal bound, "
 	   << rc.checked_weighted << " against the weighted bound\n";
 	for (const auto& [why, n] : rc.skipped)
@@ -98,9 +101,9 @@ void write_text(const TraceOptions& o, const Setup& s, const trace::ReadStats& r
 	for (const trace::RunViolation& v : rc.violations) {
 		os << "VIOLATION " << kind_name(v.kind) << ": " << v.comm << " pid " << v.pid << " on CPU " << v.cpu
 		   << " ran " << ms(v.length()) << " ms, " << stamp(v.start) << " to " << stamp(v.end) << " (bound "
-		   << ms(v.bound) << " ms); waiting at the pick: prio";
-		for (int p : v.waiting_prios)
-			os << " " << p;
+		   << ms(v.bound) << " ms); waiting at the pick:";
+		for (size_t i = 0; i < v.waiting_pids.size(); i++)
+			os << " pid " << v.waiting_pids[i] << " (prio " << v.waiting_prios[i] << ")";
 		os << "\n";
 	}
 	if (rc.violations.empty())
@@ -129,6 +132,7 @@ void write_json(const TraceOptions& o, const Setup& s, const trace::ReadStats& r
 	w.member("events", rs.events);
 	w.member("lost_events", rs.lost_events);
 	w.member("overwritten_events", rs.overwritten());
+	w.member("missed_switches", rc.missed_switches);
 	w.end_object();
 	w.key("bound");
 	w.begin_object();
@@ -169,6 +173,11 @@ void write_json(const TraceOptions& o, const Setup& s, const trace::ReadStats& r
 		w.key("waiting_prios");
 		w.begin_array();
 		for (int p : v.waiting_prios)
+			w.value(p);
+		w.end_array();
+		w.key("waiting_pids");
+		w.begin_array();
+		for (int p : v.waiting_pids)
 			w.value(p);
 		w.end_array();
 		w.end_object();

@@ -38,11 +38,12 @@ std::string sw(const char* ts, const char* prev, int ppid, int pprio, const char
 	return b;
 }
 
-std::string wake(const char* ts, const char* comm, int pid, int prio, int target, int cpu = 0)
+// A wake-up line printed on `cpu` while `ctx` ("COMM-PID") runs there.
+std::string wake(const char* ts, const char* comm, int pid, int prio, int target, const char* ctx = "<idle>-0", int cpu = 0)
 {
 	char b[200];
-	std::snprintf(b, sizeof b, "x-1 [%03d] %s: sched_wakeup: comm=%s pid=%d prio=%d target_cpu=%03d\n", cpu, ts, comm,
-		      pid, prio, target);
+	std::snprintf(b, sizeof b, "%s [%03d] %s: sched_wakeup: comm=%s pid=%d prio=%d target_cpu=%03d\n", ctx, cpu, ts,
+		      comm, pid, prio, target);
 	return b;
 }
 
@@ -80,7 +81,7 @@ TEST_CASE("a nice-0 run past r + T + J - 1 while another nice-0 task waits is a 
 TEST_CASE("a run with no other task waiting at its pick is not checked: it may run until one comes")
 {
 	const RunCheck rc = check(wake("1.000000", "a", 10, 120, 0) + sw("1.000000", "swapper/0", 0, 120, "R", "a", 10, 120) +
-				  wake("1.050000", "b", 11, 120, 0) + sw("1.050000", "a", 10, 120, "R+", "b", 11, 120));
+				  wake("1.050000", "b", 11, 120, 0, "a-10") + sw("1.050000", "a", 10, 120, "R+", "b", 11, 120));
 	CHECK(rc.runs == 1);
 	CHECK(rc.checked_equal == 0);
 	CHECK(rc.violations.empty());
@@ -107,6 +108,18 @@ TEST_CASE("a nice -10 run beside a nice-0 task is held to the weighted bound, no
 	CHECK(rc.checked_weighted == 1);
 	CHECK(rc.violations.empty());  // 12 ms is past the equal bound but within the weighted one
 	CHECK(rc.closest_bound == weighted_run_bound(-10, {0}, P, 1000));
+}
+
+TEST_CASE("a run cut by a missing sched_switch is not checked")
+{
+	// a runs from 1 ms; at 1.002 ms a line shows b running on CPU 0 with
+	// no switch to it, then b switches out at 1.010 ms
+	const RunCheck rc = check(wake("1.000000", "a", 10, 120, 0) + wake("1.000000", "b", 11, 120, 0) +
+				  sw("1.000000", "swapper/0", 0, 120, "R", "a", 10, 120) +
+				  wake("1.002000", "c", 12, 120, 1, "b-11") + sw("1.010000", "b", 11, 120, "R+", "a", 10, 120));
+	CHECK(rc.missed_switches == 1);
+	CHECK(rc.runs == 0);
+	CHECK(rc.violations.empty());
 }
 
 TEST_CASE("the weighted bound reads run_weighted's L_c in real time")

@@ -189,3 +189,14 @@ TEST_CASE("a CPU column past NR_CPUS is refused")
 	CHECK(error_of("x-1 [99999] 1.000000: sched_wakeup: comm=y pid=2 prio=120 target_cpu=000\n").find("CPU out of range") !=
 	      std::string::npos);
 }
+
+TEST_CASE("the flags column's hardirq/softirq letter says the event fired in an interrupt")
+{
+	const auto ev = read("hog-5 [001] dNh4. 1.000000: sched_wakeup: comm=m pid=21 prio=0 target_cpu=001\n"
+			     "hog-5 [001] d..2. 1.000001: sched_wakeup: comm=m pid=21 prio=0 target_cpu=001\n"
+			     "hog-5 [001] 1.000002: sched_wakeup: comm=m pid=21 prio=0 target_cpu=001\n");
+	REQUIRE(ev.size() == 3);
+	CHECK(in_irq(ev[0]));
+	CHECK_FALSE(in_irq(ev[1]));
+	CHECK_FALSE(in_irq(ev[2]));  // no flags column: task context assumed
+}

@@ -129,3 +129,22 @@ TEST_CASE("a CPU with no line in the trace is reported as unobserved, not idle")
 	CHECK(m.cpus[1].idle_ns == 0);
 	CHECK(m.cpus[0].busy_ns == 1000000);
 }
+
+TEST_CASE("a task seen running without a switch to it is a missed switch: that time is unattributed")
+{
+	// CPU 0 goes idle at 1 ms; the kernel emits no switch back (this
+	// machine's CPU 1 never does); b (11), woken at 2 ms, is the context of
+	// a line at 3 ms and switches out at 4 ms.
+	const TraceMetrics m = measure_text(
+		"a-10 [000] 0.000000: sched_wakeup: comm=x pid=99 prio=120 target_cpu=001\n"
+		"a-10 [000] 0.001000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+		"<idle>-0 [000] 0.002000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=000\n"
+		"b-11 [000] 0.003000: sched_waking: comm=x pid=99 prio=120 target_cpu=001\n"
+		"b-11 [000] 0.004000: sched_switch: prev_comm=b prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
+	CHECK(m.missed_switches == 1);
+	CHECK(m.cpus[0].idle_ns == 1000000);          // 1..2 ms: b was not woken yet
+	CHECK(m.unattributed_ns[0] == 1000000);       // 2..3 ms: the switch is somewhere in there
+	CHECK(by_pid(m, 11).cpu_ns == 1000000);       // 3..4 ms
+	CHECK(by_pid(m, 11).runs.count() == 0);       // its start is unknown
+	CHECK(by_pid(m, 11).wakeup_latency.count() == 0);
+}

@@ -28,6 +28,7 @@ struct Event {
 	u32 cpu = 0;     // the CPU whose buffer holds the line
 	EventKind kind = EventKind::Switch;
 	int context_pid = 0;  // the line's TASK-PID: what `cpu` ran when it fired
+	std::string context_comm;  // its comm as the trace prints it ("<...>" when unknown, "<idle>")
 	// The latency format's hardirq/softirq column: 'h', 's', 'H', 'z' or
 	// 'Z' when the event fired in interrupt context (then the context task
 	// did not cause it), '.' in task context or when the trace has no

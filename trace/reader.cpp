@@ -335,6 +335,14 @@ Reader::Line Reader::parse(sv line, Event& e)
 	if (stats_.format == Format::Unknown)
 		stats_.format = perf ? Format::Perf : Format::Ftrace;
 	e.context_pid = to_pid(task.substr(pid_at), pid_at, "pid");
+	{
+		sv comm = task.substr(0, pid_at - 1);
+		while (!comm.empty() && comm.front() == ' ')
+			comm.remove_prefix(1);
+		while (!comm.empty() && comm.back() == ' ')
+			comm.remove_suffix(1);
+		e.context_comm.assign(comm.substr(0, 16));
+	}
 	// then optional latency flags ("d..2." or "dNh1."), the timestamp and ':'
 	size_t p = rb + 1;
 	while (p < line.size() && line[p] == ' ')

@@ -108,9 +108,11 @@ void RunChecker::end_run(u32 cn, u64 ts)
 		return skip("no other task waited at its pick (a task alone on its CPU runs until another comes)");
 	if (!c.always_waiting)
 		return skip("its CPU's other tasks all left during it (woken elsewhere, pulled, or slept)");
-	RunViolation v{BoundKind::Equal, t.comm, c.curr, cn, c.since, ts, 0, {}};
-	for (int pid : c.waiting_at_pick)
+	RunViolation v{BoundKind::Equal, t.comm, c.curr, cn, c.since, ts, 0, {}, {}};
+	for (int pid : c.waiting_at_pick) {
 		v.waiting_prios.push_back(task(pid).prio);
+		v.waiting_pids.push_back(pid);
+	}
 	if (t.prio == 120 && c.all_nice0) {
 		v.bound = out_.equal_bound;
 		out_.checked_equal++;
@@ -137,6 +139,24 @@ void RunChecker::end_run(u32 cn, u64 ts)
 		out_.violations.push_back(std::move(v));
 }
 
+// The line's context ran on `cn` although the trace never switched to it:
+// a missing sched_switch. The run in progress there is of unknown length,
+// and the context task runs, so it waits nowhere.
+void RunChecker::missed_switch(u32 cn, int pid)
+{
+	out_.missed_switches++;
+	Task& t = task(pid);
+	if (t.state == State::Waiting && t.cpu >= 0)
+		leave(static_cast<u32>(t.cpu), pid);
+	if (pid > 0) {
+		t.state = State::Running;
+		t.cpu = static_cast<int>(cn);
+	}
+	Cpu& c = cpu(cn);
+	c.curr = pid;
+	c.run_known = false;
+}
+
 void RunChecker::add(const Event& e, const ReadStats& rs)
 {
 	if (!started_) {
@@ -150,6 +170,8 @@ void RunChecker::add(const Event& e, const ReadStats& rs)
 	Cpu& here = cpu(e.cpu);
 	if (here.curr < 0 && e.kind != EventKind::Lost)
 		here.curr = e.context_pid;
+	else if (e.kind != EventKind::Lost && e.context_pid != here.curr)
+		missed_switch(e.cpu, e.context_pid);
 	switch (e.kind) {
 	case EventKind::Switch: {
 		Task& prev = task(e.prev_pid);

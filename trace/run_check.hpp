@@ -57,6 +57,7 @@ struct RunViolation {
 	u64 start = 0, end = 0;  // trace timestamps of the switch in and out
 	u64 bound = 0;
 	std::vector<int> waiting_prios;  // the other tasks waiting at the pick
+	std::vector<int> waiting_pids;
 	u64 length() const { return end - start; }
 };
 
@@ -69,6 +70,7 @@ struct RunCheck {
 	u64 closest_length = 0, closest_bound = 0;
 	BoundKind closest_kind = BoundKind::Equal;
 	u64 equal_bound = 0;                // r + T + J - 1 + resolution - 1 + tolerance
+	u64 missed_switches = 0;            // lines whose context is not what their CPU last switched to
 };
 
 // The weighted bound in real time for curr at nice_c among `others`, or 0
@@ -109,6 +111,7 @@ private:
 	void leave(u32 c, int pid);
 	void waiting_changed(Cpu& c);
 	void end_run(u32 c, u64 ts);
+	void missed_switch(u32 c, int pid);
 
 	RunBoundParams p_;
 	u64 from_, to_;

@@ -73,7 +73,7 @@ void StatsBuilder::missed_switch(const Event& e)
 	missed_switches_++;
 	u64 known_until = cs.since;
 	if (!is_idle(e.context_pid)) {
-		TaskState& n = task(e.context_pid, {});
+		TaskState& n = task(e.context_pid, e.context_comm);
 		if (n.woken_at != NONE && n.woken_at > cs.since && n.woken_at <= e.ts)
 			known_until = n.woken_at;
 		n.woken_at = NONE;
@@ -206,7 +206,7 @@ void StatsBuilder::add(const Event& e, const ReadStats& rs)
 		cs.curr = e.context_pid;
 		cs.since = rs.overwritten() || !rs.buffer_started.empty() ? e.ts : first_ts_;
 		if (!is_idle(cs.curr))
-			task(cs.curr, {});
+			task(cs.curr, e.context_comm);
 		observed_[e.cpu] = true;
 	}
 	switch (e.kind) {

@@ -105,7 +105,7 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 		last = e.ts;
 		if (!running.count(e.cpu) && e.kind != EventKind::Lost && !is_idle(e.context_pid)) {
 			running[e.cpu] = e.context_pid;  // it ran since the start
-			Task& t = get(e.context_pid, {});
+			Task& t = get(e.context_pid, e.context_comm);
 			if (!t.running && !t.sleeping && t.items.empty() && !t.burst) {
 				t.running = true;
 				t.since = first;
