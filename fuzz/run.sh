@@ -13,7 +13,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-10}
 shift || true
-targets=${*:-fuzz_workload fuzz_differential fuzz_rtapp_parser fuzz_worst fuzz_claim_parser fuzz_cli_args}
+targets=${*:-fuzz_workload fuzz_differential fuzz_rtapp_parser fuzz_worst fuzz_claim_parser fuzz_cli_args fuzz_trace_reader}
 cxx=${EEVDF_FUZZ_CXX:-clang++-14}
 if ! command -v "$cxx" >/dev/null; then
 	echo "fuzz/run.sh: $cxx not found; skipping the libFuzzer run" >&2

@@ -200,3 +200,17 @@ TEST_CASE("the flags column's hardirq/softirq letter says the event fired in an 
 	CHECK_FALSE(in_irq(ev[1]));
 	CHECK_FALSE(in_irq(ev[2]));  // no flags column: task context assumed
 }
+
+TEST_CASE("a truncated LOST marker is refused as a line, not read past its end")
+{
+	// found by fuzz_trace_reader: "CPU:1 [LOST" once indexed before its start
+	CHECK(error_of("CPU:1 [LOST\n").find("t.trace:1:") == 0);
+	CHECK(error_of("CPU:1 x\n").find("t.trace:1:") == 0);
+}
+
+TEST_CASE("a control character in the task column's comm is refused")
+{
+	// found by fuzz_trace_reader: it became a workload task's name
+	CHECK(error_of("\x01 x-1 [000] 1.000000: sched_wakeup: comm=y pid=2 prio=120 target_cpu=000\n")
+		      .find("the task column's comm holds a control character (byte 1)") != std::string::npos);
+}

@@ -120,3 +120,14 @@ TEST_CASE("a task selected out is left out; an RT task is left out with the reas
 	CHECK(rt.left_out[0] == "y-2: never ran in the trace");
 	CHECK(rt.left_out[1] == "a-10: an RT task (prio 50); the model is the fair class");
 }
+
+TEST_CASE("a comm's bytes outside printable ASCII become '_' in the task's name")
+{
+	// found by fuzz_trace_reader: a comm cut inside a UTF-8 character made
+	// a name the JSON reader refuses
+	const ToWorkloadResult r = convert("a\xc3-10 [000] 0.000000: sched_wakeup: comm=x pid=99 prio=120 target_cpu=001\n"
+					   "a\xc3-10 [000] 0.001000: sched_wakeup: comm=x pid=99 prio=120 target_cpu=001\n");
+	REQUIRE(r.workload.tasks.size() == 1);
+	CHECK(r.workload.tasks[0].name == "a_-10");
+	CHECK(parse_rtapp(to_rtapp_json(r.workload), "w.json").tasks == r.workload.tasks);
+}

@@ -53,6 +53,10 @@ std::string comm_of(sv s, size_t col, const char* what)
 {
 	if (s.empty() || s.size() > 15)
 		throw BadLine{col, std::string(what) + " must be 1 to 15 characters (TASK_COMM_LEN - 1): '" + std::string(s) + "'"};
+	for (size_t i = 0; i < s.size(); i++)
+		if (static_cast<unsigned char>(s[i]) < 0x20 || s[i] == 0x7f)
+			throw BadLine{col + i, std::string(what) + " holds a control character (byte " +
+						       std::to_string(static_cast<unsigned char>(s[i])) + ")"};
 	return std::string(s);
 }
 
@@ -239,7 +243,7 @@ bool parse_lost(sv line, Event& e)
 	if (sp == sv::npos)
 		return false;
 	const sv rest = line.substr(sp + 1);
-	if (rest.substr(0, 6) != "[LOST " || rest.substr(rest.size() - 8) != " EVENTS]")
+	if (rest.size() < 14 || rest.substr(0, 6) != "[LOST " || rest.substr(rest.size() - 8) != " EVENTS]")
 		return false;
 	e = Event{};
 	e.kind = EventKind::Lost;
@@ -341,6 +345,10 @@ Reader::Line Reader::parse(sv line, Event& e)
 			comm.remove_prefix(1);
 		while (!comm.empty() && comm.back() == ' ')
 			comm.remove_suffix(1);
+		for (size_t i = 0; i < comm.size(); i++)
+			if (static_cast<unsigned char>(comm[i]) < 0x20 || comm[i] == 0x7f)
+				throw BadLine{i, "the task column's comm holds a control character (byte " +
+							 std::to_string(static_cast<unsigned char>(comm[i])) + ")"};
 		e.context_comm.assign(comm.substr(0, 16));
 	}
 	// then optional latency flags ("d..2." or "dNh1."), the timestamp and ':'

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "model/cpumask.hpp"
+
 namespace eevdf::trace {
 namespace {
 
@@ -51,6 +53,17 @@ struct Task {
 };
 
 u64 round_us(u64 ns) { return (ns + 500) / 1000 * 1000; }
+
+// "COMM-PID" in printable ASCII: a comm is bytes (the kernel cuts it at 15,
+// which can split a UTF-8 character), a workload name is JSON text.
+std::string task_name(const std::string& comm, int pid)
+{
+	std::string n = comm;
+	for (char& c : n)
+		if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e)
+			c = '_';
+	return n + "-" + std::to_string(pid);
+}
 
 }  // namespace
 
@@ -200,7 +213,7 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 	const u32 ncpu = r.stats().cpus();
 	std::set<int> selected;
 	for (auto& [pid, t] : tasks) {
-		const std::string id = t.comm + "-" + std::to_string(pid);
+		const std::string id = task_name(t.comm, pid);
 		if (o.select && !o.select(t.comm, pid))
 			continue;
 		if (t.prio < 100) {
@@ -222,15 +235,21 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 	for (int pid : selected) {
 		const Task& t = tasks[pid];
 		TaskSpec s;
-		s.name = t.comm + "-" + std::to_string(pid);
+		s.name = task_name(t.comm, pid);
 		s.nice = t.prio - 120;
 		s.delay = round_us(t.start - first);
 		s.loop = 1;
 		// The CPUs it ran on since its last exec (taskset pins itself,
 		// then execs the program): an inference, not its mask.
-		if (o.affinity && !t.cpu_ns_on.empty() && t.cpu_ns_on.size() < ncpu)
+		if (o.affinity && !t.cpu_ns_on.empty() && t.cpu_ns_on.size() < ncpu) {
 			for (const auto& [c, ns] : t.cpu_ns_on)
 				s.cpus.push_back(c);
+			if (s.cpus.back() >= MAX_CPUS) {  // the model's CPUs end there
+				out.left_out.push_back(s.name + ": its CPUs (up to " + std::to_string(s.cpus.back()) +
+						       ") as affinity, past the model's " + std::to_string(MAX_CPUS));
+				s.cpus.clear();
+			}
+		}
 		Phase ph;
 		ph.name = "trace";
 		ph.loop = 1;
@@ -249,7 +268,7 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 				if (!o.resume || !selected.count(it.pid))
 					break;  // a wakee that is not replayed: the burst goes on
 				flush();
-				ph.events.push_back(eevdf::Event{eevdf::Event::Kind::Resume, 0, w.ref(tasks[it.pid].comm + "-" + std::to_string(it.pid)), 0});
+				ph.events.push_back(eevdf::Event{eevdf::Event::Kind::Resume, 0, w.ref(task_name(tasks[it.pid].comm, it.pid)), 0});
 				break;
 			case Item::Sleep:
 				flush();

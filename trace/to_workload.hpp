@@ -14,6 +14,7 @@
 //   start  a task forked in the trace starts at its sched_wakeup_new (rt-app
 //          "delay"); one seen first running or sleeping existed from the start.
 //   nice   from its prio (120 + nice); an RT task (prio < 100) is left out.
+//   name   COMM-PID, bytes outside printable ASCII as '_'.
 //   cpus   the CPUs it ran on since its comm last changed (an exec:
 //          taskset pins itself, then execs the program), when that is some
 //          but not all of the trace's: what it did, not its mask.

@@ -274,6 +274,85 @@ def alias_cases(repo):
            2, "--svg")
 
 
+
+# A valid two-CPU ftrace trace for the trace commands, and hostile ones.
+GOOD_TRACE = (
+    "# tracer: nop\n# entries-in-buffer/entries-written: 4/4   #P:2\n"
+    "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=000\n"
+    "a-10 [000] d..2. 1.004000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=R+ ==> next_comm=b next_pid=11 next_prio=120\n"
+    "b-11 [000] d..2. 1.008000: sched_switch: prev_comm=b prev_pid=11 prev_prio=120 prev_state=R+ ==> next_comm=a next_pid=10 next_prio=120\n"
+    "<idle>-0 [001] d..2. 1.009000: sched_wakeup: comm=c pid=12 prio=120 target_cpu=001\n")
+PINNED_CPU1 = (
+    "<idle>-0 [000] d..2. 1.000000: sched_wakeup: comm=x pid=13 prio=120 target_cpu=000\n"
+    "c-12 [001] d..2. 1.002000: sched_switch: prev_comm=c prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n")
+
+
+def trace_cases(repo):
+    line = "a-10 [000] d..2. 1.000000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=000\n"
+    for name, body, args, rc, pat in [
+        ("trace stats: not a trace line", "hello\n", ["trace", "stats", "{file}"], 2, r"w\.json:1:1: not a trace line"),
+        ("trace stats: a bad pid", line.replace("pid=11", "pid=x"), ["trace", "stats", "{file}"], 2, r"w\.json:1:\d+: pid"),
+        ("trace stats: an empty file", "", ["trace", "stats", "{file}"], 2, r"w\.json: no sched_switch"),
+        ("trace stats: only comments", "# tracer: nop\n", ["trace", "stats", "{file}"], 2, r"no sched_switch"),
+        ("trace stats: time goes back", line.replace("1.000000", "2.000000") + line, ["trace", "stats", "{file}"], 2,
+         r"w\.json:2:1: timestamp goes back"),
+        ("trace stats: a 16-character comm", line.replace("comm=b", "comm=abcdefghijklmnop"), ["trace", "stats", "{file}"], 2,
+         r"w\.json:1:\d+: comm must be 1 to 15"),
+        ("trace stats: a timestamp past 2^62 ns", line.replace("1.000000", "99999999999999999999.000000"),
+         ["trace", "stats", "{file}"], 2, r"w\.json:1:\d+: timestamp"),
+        ("trace stats: ten decimals", line.replace("1.000000", "1.0000000000"), ["trace", "stats", "{file}"], 2,
+         r"w\.json:1:\d+: timestamp"),
+        ("trace stats: CPU 99999", line.replace("[000]", "[99999]"), ["trace", "stats", "{file}"], 2, r"CPU out of range"),
+        ("trace stats: target_cpu 99999", line.replace("target_cpu=000", "target_cpu=99999"), ["trace", "stats", "{file}"],
+         2, r"target_cpu out of range"),
+        ("trace stats: a LOST marker of CPU 99999", line + "CPU:99999 [LOST 3 EVENTS]\n", ["trace", "stats", "{file}"],
+         2, r"w\.json:2:\d+: CPU out of range"),
+        ("trace stats: a NUL in a comm", line.replace("comm=b", "comm=b\0c"), ["trace", "stats", "{file}"], 2,
+         r"w\.json:1:\d+: comm holds a control character"),
+        ("trace stats: an event name with a quote", "a-10 [000] 1.000000: x\"y: z\n", ["trace", "stats", "{file}"], 2,
+         r"not an event name"),
+        ("trace stats: a bad prev_state", GOOD_TRACE.replace("prev_state=R+ ==> next_comm=b", "prev_state=Q ==> next_comm=b"),
+         ["trace", "stats", "{file}"], 2, r"w\.json:4:\d+: prev_state"),
+        ("trace stats: lenient counts it", "hello\n" + GOOD_TRACE, ["trace", "stats", "{file}", "--lenient"], 0, None),
+        ("trace stats: valid", GOOD_TRACE, ["trace", "stats", "{file}", "--json", "--hz", "250"], 0, None),
+        ("trace stats: --hz 5", GOOD_TRACE, ["trace", "stats", "{file}", "--hz", "5"], 2, r"--hz"),
+        ("trace stats: --from abc", GOOD_TRACE, ["trace", "stats", "{file}", "--from", "abc"], 2, r"--from"),
+        ("trace stats: --to before --from", GOOD_TRACE, ["trace", "stats", "{file}", "--from", "2ms", "--to", "1ms"], 2, r"--to"),
+        ("trace stats: --task matching nothing", GOOD_TRACE, ["trace", "stats", "{file}", "--task", "zzz"], 2, r"--task"),
+        ("trace stats: a missing file", GOOD_TRACE, ["trace", "stats", "missing.trace"], 2, r"missing\.trace: cannot open"),
+        ("trace stats: a directory", GOOD_TRACE, ["trace", "stats", "workloads"], 2, r"workloads: is a directory"),
+        ("trace stats: no trace", GOOD_TRACE, ["trace", "stats"], 2, r"trace"),
+        ("trace: no subcommand", GOOD_TRACE, ["trace"], 2, None),
+        ("trace check: no --hz", GOOD_TRACE, ["trace", "check", "{file}"], 2, r"--hz"),
+        ("trace check: --jitter a whole tick", GOOD_TRACE, ["trace", "check", "{file}", "--hz", "250", "--jitter", "4ms"], 2,
+         r"--jitter"),
+        ("trace check: --slice 0", GOOD_TRACE, ["trace", "check", "{file}", "--hz", "250", "--slice", "0ns"], 2, r"--slice"),
+        ("trace check: --tolerance abc", GOOD_TRACE, ["trace", "check", "{file}", "--hz", "250", "--tolerance", "abc"], 2,
+         r"--tolerance"),
+        ("trace check: no CPU count and no --slice", line, ["trace", "check", "{file}", "--hz", "250"], 2, r"--slice"),
+        ("trace check: --kernel 9.9", GOOD_TRACE, ["trace", "check", "{file}", "--hz", "250", "--kernel", "9.9"], 2, r"--kernel"),
+        ("trace check: valid", GOOD_TRACE, ["trace", "check", "{file}", "--hz", "250", "--json"], 0, None),
+        ("trace check: a run past its bound", GOOD_TRACE, ["trace", "check", "{file}", "--hz", "1000", "--slice", "1ms"], 1, None),
+        ("trace workload: no -o", GOOD_TRACE, ["trace", "workload", "{file}"], 2, r"-o"),
+        ("trace workload: -o into a missing directory", GOOD_TRACE, ["trace", "workload", "{file}", "-o", "no/such/dir/w2.json"],
+         2, r"no/such/dir"),
+        ("trace workload: -o onto the trace", GOOD_TRACE, ["trace", "workload", "{file}", "-o", "{file}"], 2, r"w\.json"),
+        ("trace workload: -o onto the trace by a symlink", GOOD_TRACE, ["trace", "workload", "{file}", "-o", "{link}"], 2,
+         r"link\.json"),
+        ("trace workload: --task matching nothing", GOOD_TRACE, ["trace", "workload", "{file}", "-o", "-", "--task", "zzz"], 2,
+         r"--task"),
+        ("trace workload: valid", GOOD_TRACE, ["trace", "workload", "{file}", "-o", "-"], 0, None),
+        ("trace compare: no --hz", GOOD_TRACE, ["trace", "compare", "{file}"], 2, r"--hz"),
+        ("trace compare: a task of CPU 1 on 1 CPU", PINNED_CPU1, ["trace", "compare", "{file}", "--hz", "250", "--cpus", "1"],
+         2, r"--cpus"),
+        ("trace compare: --threshold abc", GOOD_TRACE, ["trace", "compare", "{file}", "--hz", "250", "--threshold", "abc"], 2,
+         r"--threshold"),
+        ("trace compare: valid", GOOD_TRACE, ["trace", "compare", "{file}", "--hz", "250"], 0, None),
+        ("sim --trace-waking without --trace", GOOD_TRACE, ["sim", "--hogs", "1", "--duration", "1ms", "--trace-waking"], 2,
+         r"--trace-waking"),
+    ]:
+        yield name, (None, body), args, rc, pat
+
 def all_cases(repo):
     cases = []
     for gen in (sim_flag_cases(), output_cases(), other_command_cases(), probe_cases()):
@@ -281,7 +360,7 @@ def all_cases(repo):
             name, args, rc, pat = c[:4]
             stdout = c[4] if len(c) > 4 else None
             cases.append({"name": name, "file": None, "args": args, "rc": rc, "pat": pat, "stdout": stdout})
-    for gen in (rtapp_cases(repo), claim_cases(repo), alias_cases(repo)):
+    for gen in (rtapp_cases(repo), claim_cases(repo), alias_cases(repo), trace_cases(repo)):
         for name, (_, body), args, rc, pat in gen:
             cases.append({"name": name, "file": body, "args": args, "rc": rc, "pat": pat, "stdout": None})
     return cases
