@@ -516,6 +516,7 @@ int EEVDF_MAIN(int argc, char** argv)
 	tr_check->add_option("--kernel", tro.kernel, "the traced kernel's version, for its default base slice")->capture_default_str();
 	tr_check->add_option("--cpus", tro.cpus, "the traced machine's CPUs, for the default base slice (default: the trace's header)");
 	tr_check->add_option("--slice", tro.slice, "the base slice (debugfs base_slice_ns); default: the kernel's for the CPU count");
+	tr_check->add_option("--task-slice", tro.task_slices, "GLOB=DUR: the custom slice (sched_setattr) of the tasks whose comm matches; repeatable");
 	tr_check->add_option("--jitter", tro.jitter, "ticks may come this much early (J)")->capture_default_str();
 	tr_check->add_option("--tolerance", tro.tolerance, "added to every bound (resched to switch: irq exit)")->capture_default_str();
 	tr_check->add_flag("--json", tro.json, "print one JSON document");

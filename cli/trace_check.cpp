@@ -2,6 +2,8 @@
 // `eevdf trace check TRACE --hz N`: the proved run bounds on a trace's runs
 // (trace/run_check.hpp), each violation with its timestamps; exit 1 when a
 // bound is broken.
+#include <fnmatch.h>
+
 #include <iostream>
 #include <sstream>
 
@@ -80,6 +82,8 @@ void write_text(const TraceOptions& o, const Setup& s, const trace::ReadStats& r
 	   << rs.events << " sched events\n";
 	os << "# HZ=" << o.hz << " (T = " << s.p.tick_ns << " ns), r = " << s.p.slice_ns << " ns (" << s.slice_source
 	   << "), J = " << s.p.jitter_ns << " ns, tolerance " << s.p.tolerance_ns << " ns\n";
+	for (const std::string& ts : o.task_slices)
+		os << "# --task-slice " << ts << "\n";
 	os << "# equal (run_length, repick_equal_weights): a nice-0 run with nice-0 tasks waiting on its CPU "
 	      "throughout lasts <= r + T + J - 1 (+ timestamp resolution - 1 + tolerance) = "
 	   << rc.equal_bound << " ns\n";
@@ -203,6 +207,24 @@ int cmd_trace_check(const TraceOptions& o)
 				 std::to_string(r.stats().lines) + " lines read): not a scheduler trace");
 	const Setup s = setup(o, r.stats());
 	trace::RunChecker checker(s.p, win.from, win.to);
+	// --task-slice GLOB=DUR: the first that matches a task's comm (or pid) gives its slice
+	std::vector<std::pair<std::string, u64>> task_slices;
+	for (const std::string& ts : o.task_slices) {
+		const size_t eq = ts.rfind('=');
+		if (eq == std::string::npos || eq == 0)
+			throw UsageError("--task-slice " + ts + ": expected GLOB=DURATION, e.g. 'stress-ng*=3ms'");
+		const u64 ns = parse_duration(ts.substr(eq + 1), "--task-slice");
+		if (ns == 0)
+			throw UsageError("--task-slice " + ts + ": the slice must be above 0");
+		task_slices.emplace_back(ts.substr(0, eq), ns);
+	}
+	if (!task_slices.empty())
+		checker.slices([task_slices](const std::string& comm, int pid) -> u64 {
+			for (const auto& [glob, ns] : task_slices)
+				if (glob == std::to_string(pid) || fnmatch(glob.c_str(), comm.c_str(), 0) == 0)
+					return ns;
+			return 0;
+		});
 	if (!o.tasks.empty())
 		checker.select([&](const std::string& comm, int pid) {
 			TaskMetrics m;

@@ -23,6 +23,7 @@ struct TraceOptions {
 	std::string kernel = "6.18";      // whose default base slice, when --slice is not given
 	unsigned cpus = 0;                // the traced machine's CPUs (default slice); 0: from the trace's header
 	std::string slice;                // the base slice; default the kernel's for the trace's CPU count
+	std::vector<std::string> task_slices;  // --task-slice GLOB=DUR: a task's custom slice
 	std::string jitter = "0";         // ticks early by up to this (J)
 	std::string tolerance = "0";      // added to each bound (the trace's clock and irq entry)
 	// workload / compare

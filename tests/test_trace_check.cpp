@@ -138,3 +138,29 @@ TEST_CASE("nice levels outside run_weighted's cases get no weighted bound")
 	CHECK(weighted_run_bound(-10, {0, 0, 0}, P, 1) == 0);  // n = 4 was proved without -10
 	CHECK(weighted_run_bound(-10, {0, 0}, P, 1) > 0);
 }
+
+TEST_CASE("with per-task slices the equal bound takes the CPU's common slice, and unequal slices are not checked")
+{
+	const std::string text = wake("1.000000", "a", 10, 120, 0) + wake("1.000000", "b", 11, 120, 0) +
+				 sw("1.000000", "swapper/0", 0, 120, "R", "a", 10, 120) +
+				 sw("1.008000", "a", 10, 120, "R+", "b", 11, 120);
+	auto run = [&](u64 slice_a, u64 slice_b) {
+		std::istringstream in(text);
+		Reader r(in, "t.trace");
+		RunChecker c(P);
+		c.slices([&](const std::string& comm, int) { return comm == "a" ? slice_a : slice_b; });
+		Event e;
+		while (r.next(e))
+			c.add(e, r.stats());
+		return c.finish(r.stats());
+	};
+	// both 8 ms: 8 + 4 - 1 ms + 999 ns; the 8 ms run holds
+	const RunCheck same = run(8000000, 8000000);
+	CHECK(same.checked_equal == 1);
+	CHECK(same.violations.empty());
+	CHECK(same.closest_bound == 8000000 + 4000000 - 1 + 999);
+	// a 8 ms, b the base slice: outside the theorem
+	const RunCheck mixed = run(8000000, 0);
+	CHECK(mixed.checked_equal == 0);
+	CHECK(mixed.skipped.begin()->first.find("unequal slices") == 0);
+}

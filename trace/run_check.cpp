@@ -50,6 +50,12 @@ u64 weighted_run_bound(int nice_c, const std::vector<int>& others, const RunBoun
 
 RunChecker::Task& RunChecker::task(int pid) { return tasks_[pid]; }
 
+u64 RunChecker::slice(int pid)
+{
+	const u64 s = slice_of_ ? slice_of_(task(pid).comm, pid) : 0;
+	return s ? s : p_.slice_ns;
+}
+
 RunChecker::Cpu& RunChecker::cpu(u32 c)
 {
 	if (cpus_.size() <= c)
@@ -64,9 +70,12 @@ void RunChecker::waiting_changed(Cpu& c)
 	c.set_changed = true;
 	if (c.waiting.empty())
 		c.always_waiting = false;
-	for (int pid : c.waiting)
+	for (int pid : c.waiting) {
 		if (task(pid).prio != 120)
 			c.all_nice0 = false;
+		if (slice(pid) != c.run_slice)
+			c.same_slice = false;
+	}
 }
 
 void RunChecker::join(u32 cn, int pid)
@@ -113,14 +122,18 @@ void RunChecker::end_run(u32 cn, u64 ts)
 		v.waiting_prios.push_back(task(pid).prio);
 		v.waiting_pids.push_back(pid);
 	}
+	if (!c.same_slice)
+		return skip("unequal slices (--task-slice): the bounds assume one slice on the CPU");
 	if (t.prio == 120 && c.all_nice0) {
-		v.bound = out_.equal_bound;
+		v.bound = out_.equal_bound - p_.slice_ns + c.run_slice;
 		out_.checked_equal++;
 	} else if (!c.set_changed) {
 		std::vector<int> others;
 		for (int pr : v.waiting_prios)
 			others.push_back(nice_of(pr));
-		v.bound = weighted_run_bound(nice_of(t.prio), others, p_, resolution_);
+		RunBoundParams p = p_;
+		p.slice_ns = c.run_slice;
+		v.bound = weighted_run_bound(nice_of(t.prio), others, p, resolution_);
 		if (!v.bound)
 			return skip("unequal weights outside run_weighted's cases (2..4 tasks at nice -20/-10/0/10/19)");
 		v.kind = BoundKind::Weighted;
@@ -207,9 +220,14 @@ void RunChecker::add(const Event& e, const ReadStats& rs)
 		c.waiting_at_pick = c.waiting;
 		c.always_waiting = !c.waiting.empty();
 		c.all_nice0 = true;
-		for (int pid : c.waiting)
+		c.run_slice = e.next_pid > 0 ? slice(e.next_pid) : p_.slice_ns;
+		c.same_slice = true;
+		for (int pid : c.waiting) {
 			if (task(pid).prio != 120)
 				c.all_nice0 = false;
+			if (slice(pid) != c.run_slice)
+				c.same_slice = false;
+		}
 		break;
 	}
 	case EventKind::Wakeup:

@@ -6,9 +6,9 @@
 //
 //   equal    run_length + repick_equal_weights: a nice-0 task (prio 120)
 //            picked while another fair task waits on its CPU, every task
-//            waiting there during the run at nice 0 and at least one
-//            waiting throughout: the resched comes at most r + T + J - 1 ns
-//            after the pick, and no re-pick extends the run.
+//            waiting there during the run at nice 0 with its slice r, and
+//            at least one waiting throughout: the resched comes at most
+//            r + T + J - 1 ns after the pick, and no re-pick extends the run.
 //   weighted run_weighted: curr and the same 2..4 waiting tasks for the
 //            whole run (none joins or leaves), nice levels the proof covers
 //            (-20, -10, 0, 10, 19; n = 4 without -10): curr's vruntime
@@ -80,6 +80,9 @@ u64 weighted_run_bound(int nice_c, const std::vector<int>& others, const RunBoun
 class RunChecker {
 public:
 	RunChecker(RunBoundParams p, u64 from = 0, u64 to = ~0ULL) : p_(p), from_(from), to_(to) {}
+	// Each task's slice when not the base slice (sched_setattr's custom
+	// slices, which a trace does not show): 0 for the base slice.
+	void slices(std::function<u64(const std::string& comm, int pid)> f) { slice_of_ = std::move(f); }
 	// Only runs of the tasks `f` accepts are counted and checked.
 	void select(std::function<bool(const std::string& comm, int pid)> f) { select_ = std::move(f); }
 	void add(const Event& e, const ReadStats& rs);
@@ -102,6 +105,8 @@ private:
 		bool always_waiting = false; // some task waited throughout
 		bool all_nice0 = false;      // every task that waited was nice 0
 		bool set_changed = false;    // a task joined or left the waiting set
+		u64 run_slice = 0;           // curr's slice
+		bool same_slice = true;      // every task that waited had curr's slice
 		bool lost = false;           // events of this CPU were lost meanwhile
 		std::vector<int> waiting_at_pick;
 	};
@@ -121,6 +126,8 @@ private:
 	std::vector<Cpu> cpus_;
 	RunCheck out_;
 	std::function<bool(const std::string&, int)> select_;
+	std::function<u64(const std::string&, int)> slice_of_;
+	u64 slice(int pid);
 };
 
 }  // namespace eevdf::trace
