@@ -56,7 +56,7 @@ constexpr std::size_t MAX_EVENTS = std::size_t{1} << 20;
 constexpr u64 MAX_US = MAX_TIME_NS / NSEC_PER_USEC;  // 4611686018427387 us
 
 constexpr const char* SUPPORTED_EVENTS =
-	"run, runtime, sleep, timer, suspend, resume, yield, lock/unlock (around wait/signal/broad/sync), "
+	"run, runtime, sleep, timer, suspend, resume, yield, barrier, lock/unlock (around wait/signal/broad/sync), "
 	"wait, signal, broad, sync";
 
 // What an rt-app event key is: one of the model's events, one of the
@@ -78,9 +78,7 @@ constexpr EventName EVENT_NAMES[] = {
 	{"unlock", Op::Unlock, {}},                    {"wait", Op::Wait, {}},
 	{"signal", Op::Signal, {}},                    {"broad", Op::Broad, {}},
 	{"sync", Op::Sync, {}},
-	{"barrier", Op::Unsupported, {},
-	 "cannot be expressed with the model's suspend/resume: the last thread to arrive wakes the others, and which "
-	 "thread arrives last depends on the schedule"},
+	{"barrier", Op::Model, Event::Kind::Barrier},
 	{"mem", Op::Unsupported, {}, "is not supported by the model (no memory or cache model)"},
 	{"iorun", Op::Unsupported, {}, "is not supported by the model (no I/O devices; use \"sleep\" for the wait)"},
 	{"fork", Op::Unsupported, {}, "is not supported by the model yet (tasks are created at their \"delay\")"},
@@ -413,6 +411,9 @@ private:
 			break;
 		}
 		case Event::Kind::Resume:
+			e.ref = w_.ref(name(v, path));
+			break;
+		case Event::Kind::Barrier:
 			e.ref = w_.ref(name(v, path));
 			break;
 		case Event::Kind::Yield:  // rt-app ignores the value
@@ -898,6 +899,10 @@ private:
 			break;
 		case Event::Kind::Resume:
 			key = "resume";
+			value = json::quote(ref(e.ref, what));
+			break;
+		case Event::Kind::Barrier:
+			key = "barrier";
 			value = json::quote(ref(e.ref, what));
 			break;
 		case Event::Kind::Yield:

@@ -109,7 +109,7 @@ void validate(const Config& cfg, const Workload& wl)
 						   e.kind == Event::Kind::FutexPost || e.kind == Event::Kind::ListPush ||
 						   e.kind == Event::Kind::ListPost;
 				if ((e.kind == Event::Kind::Timer || e.kind == Event::Kind::Suspend ||
-				     e.kind == Event::Kind::Resume || futex) &&
+				     e.kind == Event::Kind::Resume || e.kind == Event::Kind::Barrier || futex) &&
 				    (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.refs.size()))
 					throw WorkloadError(where + " phase '" + p.name + "': event with unknown ref");
 				if (e.kind == Event::Kind::ListPush && (e.value < 0 || static_cast<size_t>(e.value) >= wl.refs.size()))
@@ -166,11 +166,14 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 	futex_word_.assign(wl_.refs.size(), 0);
 	futex_waiters_.assign(wl_.refs.size(), {-1, -1});
 	lists_.assign(wl_.refs.size(), {});
+	barrier_waiting_.assign(wl_.refs.size(), -1);
 	for (const TaskSpec& ts : wl_.tasks)
 		for (const Phase& p : ts.phases)
 			for (const Event& e : p.events)
 				if (e.kind == Event::Kind::ListPush || e.kind == Event::Kind::ListPost)
 					lists_[static_cast<size_t>(e.ref)].reserve(n);
+				else if (e.kind == Event::Kind::Barrier)
+					barrier_waiting_[static_cast<size_t>(e.ref)]++;
 	heap_.reserve(n);
 
 	const CpuMask all = CpuMask::first_n(cfg_.cpus);

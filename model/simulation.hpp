@@ -130,6 +130,7 @@ private:
 	void send_ipi(u32 cpu, bool wakelist, bool resched);
 	void deliver_ipi(u32 cpu);
 	void block_current(u32 cpu, TaskState why, int suspended_on);
+	bool barrier(u32 cpu, Task& t, int ref);
 	bool futex_wait(u32 cpu, Task& t, int word);  // true: it blocked
 	void futex_post(u32 cpu, int word);
 	template <class Change>
@@ -218,6 +219,10 @@ private:
 	std::vector<unsigned char> futex_word_;
 	std::vector<std::pair<int, int>> futex_waiters_;
 	std::vector<std::vector<int>> lists_;
+	// rt-app's barrier counter by ref: the users less one at the start
+	// (init_barrier_resource() starts at -1, parsing adds each thread), one
+	// less for each thread waiting.
+	std::vector<s64> barrier_waiting_;
 	std::vector<TimedWakeup> heap_;
 	std::vector<Observer*> observers_;
 	EventTree cpu_events_;

@@ -49,6 +49,7 @@ struct Task {
 
 	bool in_progress = false;  // the Run or Runtime at the program counter is under way
 	bool in_runtime = false;
+	bool barrier_woken = false;  // woken by a barrier's broadcast: it counts itself back in when it runs
 	bool sched_remote_wakeup = false;  // queued on a wakelist after a migration (WF_MIGRATED)
 	bool sched_remote_delayed = false; // on a wakelist as a delayed task's wake-up (WF_DELAYED; experimental)
 

@@ -93,6 +93,38 @@ void Simulation::futex_post(u32 cpu, int word)
 	try_to_wake_up(woken, self, cpu);
 }
 
+// rt-app's barrier (rtapp_barrier in rt-app.c), under the barrier's mutex:
+// with `waiting` at 0 every other user waits, so this thread, the last,
+// broadcasts and goes on; otherwise it counts itself out and waits on the
+// condition. A woken waiter, back from pthread_cond_wait(), counts itself in
+// again when it next runs, so a fast thread that comes round again before a
+// woken one has run finds the count short and waits (or, last, broadcasts)
+// as rt-app's threads would. The hand-off of the mutex after the broadcast
+// takes no time here. Returns true when the task blocked.
+bool Simulation::barrier(u32 cpu, Task& t, int ref)
+{
+	s64& waiting = barrier_waiting_[static_cast<size_t>(ref)];
+	if (t.barrier_woken) {
+		t.barrier_woken = false;
+		waiting += 1;
+		return false;
+	}
+	if (waiting == 0) {
+		for (size_t i = 0; i < tasks_.size(); i++) {
+			Task& w = tasks_[i];
+			if (w.state == TaskState::Suspended && w.suspended_on == ref &&
+			    current_event(w)->kind == Event::Kind::Barrier) {
+				w.barrier_woken = true;
+				try_to_wake_up(static_cast<int>(i), t.se.id, cpu);
+			}
+		}
+		return false;
+	}
+	waiting -= 1;
+	block_current(cpu, TaskState::Suspended, ref);
+	return true;
+}
+
 // Runs curr's program from its program counter: instantaneous events
 // execute now; the first event that takes CPU time, blocks or yields ends
 // the step, and so does one after which this CPU must reschedule. An event
@@ -170,8 +202,13 @@ void Simulation::step_current(u32 cpu)
 		case Event::Kind::Resume:
 			for (size_t i = 0; i < tasks_.size(); i++)
 				if (tasks_[i].state == TaskState::Suspended && tasks_[i].suspended_on == e->ref &&
-				    current_event(tasks_[i])->kind != Event::Kind::FutexWait)  // only a post ends an fwait
+				    current_event(tasks_[i])->kind != Event::Kind::FutexWait &&  // only a post ends an fwait
+				    current_event(tasks_[i])->kind != Event::Kind::Barrier)      // and a broadcast a barrier
 					try_to_wake_up(static_cast<int>(i), self, cpu);
+			break;
+		case Event::Kind::Barrier:
+			if (barrier(cpu, t, e->ref))
+				return;  // the counter stays: woken, it counts itself back in and goes on
 			break;
 		case Event::Kind::Yield:
 			advance_pc(t);

@@ -23,6 +23,7 @@ bool refers_to_resource(Event::Kind k)
 	case K::Timer:
 	case K::Suspend:
 	case K::Resume:
+	case K::Barrier:
 	case K::FutexBlock:
 	case K::FutexWait:
 	case K::FutexPost:

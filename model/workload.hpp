@@ -27,6 +27,9 @@ struct Event {
 		Suspend,   // block until another task resumes `ref` (rt-app "suspend")
 		Resume,    // wake every task suspended on `ref` (rt-app "resume")
 		Yield,     // sched_yield() (rt-app "yield")
+		// rt-app "barrier" `ref`: every thread whose program names it meets
+		// there; the last to arrive broadcasts, the others wait (below).
+		Barrier,
 		SetNice,   // set_user_nice(value) (rt-app phase-level "priority")
 		SetSlice,  // sched_setattr(sched_runtime = ns); ns == 0 clears the custom slice
 		SetAffinity,  // sched_setaffinity(Workload::cpu_sets[ref]) (rt-app phase-level "cpus")
@@ -40,7 +43,7 @@ struct Event {
 	};
 	Kind kind = Kind::Run;
 	u64 ns = 0;     // duration, period or slice
-	int ref = -1;   // index into Workload::refs (Timer, Suspend, Resume)
+	int ref = -1;   // index into Workload::refs (Timer, Suspend, Resume, Barrier)
 	int value = 0;  // nice for SetNice; the pushed word's ref for ListPush
 
 	bool operator==(const Event&) const = default;
