@@ -437,7 +437,7 @@ TEST_CASE("rtapp: unknown keys are refused, with a hint for rt-app's prefix matc
 	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"delay": 1, "run": 1}})")),
 			  Contains("tasks.t.phases.p.delay: is a task property"));
 	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": "/tg1", "run": 1)")), Contains("no group scheduling"));
-	CHECK_THROWS_WITH(parse(one_task(R"("util_min": 100, "run": 1)")), Contains("utilization clamping"));
+	CHECK_THROWS_WITH(parse(one_task(R"("util_min": "high", "run": 1)")), Contains("tasks.t.util_min: expected a number"));
 	CHECK_THROWS_WITH(parse(one_task(R"("dl-period": 100, "run": 1)")), Contains("SCHED_DEADLINE"));
 	CHECK_THROWS_WITH(parse(R"({"tasks": {"t": {"run": 1}}, "task": {}})"),
 			  Contains("t.json:1:30: task: unknown top-level key"));
@@ -653,6 +653,15 @@ TEST_CASE("rtapp: global settings with no effect on the fair class are accepted 
 	// A key rt-app does not know either stays an error.
 	CHECK_THROWS_WITH(parse_rtapp(R"({"global": {"fragment_size": 1}, "tasks": {"t": {"run": 1}}})", "f.json"),
 			  Contains("global.fragment_size: unknown key"));
+}
+
+TEST_CASE("rtapp: uclamp's util_min and util_max are accepted and reported as ignored: no DVFS, capacity 1024", "[rtapp]")
+{
+	const char* text = R"({"tasks": {"t": {"util_min": 256, "phases": {"p": {"util_max": 512, "run": 10}}}}})";
+	RtappNotes notes;
+	const Workload w = parse_rtapp(text, "u.json", &notes);
+	CHECK(notes.ignored == std::vector<std::string>{"tasks.t.util_min", "tasks.t.phases.p.util_max"});
+	CHECK(w == parse_rtapp(R"({"tasks": {"t": {"phases": {"p": {"run": 10}}}}})", "v.json"));
 }
 
 TEST_CASE("rtapp: bare \"suspend\" keys are read as workgen rewrites them, with the enclosing task's name", "[rtapp]")
