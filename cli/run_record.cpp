@@ -89,19 +89,20 @@ std::string header_lines(const Config& cfg, const Workload& wl, const std::vecto
 	std::string out;
 	for (const Adjustment& x : a)
 		out += "# adjusted: " + x.text() + "\n";
-	// Tasks grouped by (nice, custom slice as applied) at their start.
+	// Tasks grouped by (nice, custom slice as applied, SCHED_BATCH) at their start.
 	struct Group {
 		std::string first, last;
 		size_t n = 0;
 	};
-	std::vector<std::pair<std::pair<int, u64>, Group>> groups;
+	std::vector<std::pair<std::tuple<int, u64, bool>, Group>> groups;
 	for (const TaskSpec& t : wl.tasks) {
 		u64 slice = 0;
 		if (t.custom_slice && cfg.preset->paths.custom_slices)
 			slice = clamp_custom_slice(t.custom_slice);
-		if (t.nice == 0 && slice == 0)
+		const bool batch = t.policy == Policy::Batch;
+		if (t.nice == 0 && slice == 0 && !batch)
 			continue;
-		const std::pair<int, u64> key{t.nice, slice};
+		const std::tuple<int, u64, bool> key{t.nice, slice, batch};
 		auto it = groups.begin();
 		while (it != groups.end() && it->first != key)
 			++it;
@@ -118,11 +119,16 @@ std::string header_lines(const Config& cfg, const Workload& wl, const std::vecto
 	const size_t shown = groups.size() < 8 ? groups.size() : 8;
 	for (size_t i = 0; i < shown; i++) {
 		const auto& [key, g] = groups[i];
+		const auto& [nice, slice, batch] = key;
 		out += i ? "; " : " ";
-		if (key.first)
-			out += "nice " + std::to_string(key.first);
-		if (key.second)
-			out += std::string(key.first ? " " : "") + "slice " + ms_text(key.second);
+		std::string what;
+		if (batch)
+			what = "SCHED_BATCH";
+		if (nice)
+			what += std::string(what.empty() ? "" : " ") + "nice " + std::to_string(nice);
+		if (slice)
+			what += std::string(what.empty() ? "" : " ") + "slice " + ms_text(slice);
+		out += what;
 		out += " " + g.first;
 		if (g.n > 1)
 			out += (g.n == 2 ? ", " : " .. ") + g.last + " (" + std::to_string(g.n) + " tasks)";

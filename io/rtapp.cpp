@@ -142,6 +142,7 @@ private:
 	const std::string& file_;
 	RtappNotes* notes_;
 	Workload w_;
+	Policy default_policy_ = Policy::Normal;
 	std::size_t events_ = 0;
 	std::set<std::string> thread_names_;
 	struct Signal {
@@ -215,14 +216,19 @@ private:
 		return v.text;
 	}
 
-	void policy(const Value& v, const std::string& path) const
+	Policy policy(const Value& v, const std::string& path) const
 	{
 		if (v.is_string() && v.text == "SCHED_OTHER")
-			return;
-		for (const char* p : {"SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE", "SCHED_IDLE", "SCHED_BATCH"})
+			return Policy::Normal;
+		if (v.is_string() && v.text == "SCHED_BATCH")
+			return Policy::Batch;
+		if (v.is_string() && v.text == "SCHED_IDLE")
+			fail(v, path, "SCHED_IDLE is not modelled yet (its weight of 3, the idle wake-up preemption rules and "
+				      "sched_idle_cpu() in CPU selection); the model runs SCHED_OTHER and SCHED_BATCH");
+		for (const char* p : {"SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE"})
 			if (v.is_string() && v.text == p)
-				fail(v, path, v.text + " is not modelled: the model covers the fair class, SCHED_OTHER, only");
-		fail(v, path, "unknown policy " + json::describe(v) + "; accepted: \"SCHED_OTHER\"");
+				fail(v, path, v.text + " is not modelled: the model covers the fair class (SCHED_OTHER, SCHED_BATCH) only");
+		fail(v, path, "unknown policy " + json::describe(v) + "; accepted: \"SCHED_OTHER\", \"SCHED_BATCH\"");
 	}
 
 	// Global "duration": whole or decimal seconds; -1 and 0 mean until the tasks end.
@@ -270,7 +276,7 @@ private:
 			if (m.key == "duration")
 				w_.duration = seconds(m.value, path);
 			else if (m.key == "default_policy")
-				policy(m.value, path);
+				default_policy_ = policy(m.value, path);
 			else if (!ignored.count(m.key))
 				fail(m, path, "unknown key; accepted: duration, default_policy, calibration, pi_enabled, "
 					      "lock_pages, logdir, log_basename, log_size, ftrace, gnuplot, io_device, "
@@ -598,7 +604,8 @@ private:
 		return it == f.props.end() ? nullptr : it->second;
 	}
 
-	Phase read_phase(const Member& pm, const std::string& path, const std::string& task, const std::string& thread)
+	Phase read_phase(const Member& pm, const std::string& path, const std::string& task, const std::string& thread,
+			 Policy task_policy)
 	{
 		const Value& obj = pm.value;
 		if (!obj.is_object())
@@ -611,7 +618,10 @@ private:
 		if (const Member* m = prop(f, "loop"))
 			p.loop = loop(m->value, path + ".loop");
 		if (const Member* m = prop(f, "policy"))
-			policy(m->value, path + ".policy");
+			if (policy(m->value, path + ".policy") != task_policy)
+				fail(m->value, path + ".policy",
+				     "a policy change within a task (SCHED_OTHER <-> SCHED_BATCH) is not modelled yet; give the "
+				     "task one policy");
 		if (const Member* m = prop(f, "priority"))
 			p.events.push_back(Event{Event::Kind::SetNice, 0, -1, nice(m->value, path + ".priority")});
 		else if (prop(f, "policy"))
@@ -652,8 +662,9 @@ private:
 				     "expected a count of threads >= 1, got " + json::describe(m->value) +
 					     " (rt-app's 0, for tasks created only by fork events, is not supported)");
 		}
+		base.policy = default_policy_;
 		if (const Member* m = prop(f, "policy"))
-			policy(m->value, path + ".policy");
+			base.policy = policy(m->value, path + ".policy");
 		if (const Member* m = prop(f, "priority"))
 			base.nice = nice(m->value, path + ".priority");
 		if (const Member* m = prop(f, "dl-runtime"))
@@ -692,7 +703,7 @@ private:
 			if (phases) {
 				t.loop = count;
 				for (const Member& pm : phases->value.members)
-					t.phases.push_back(read_phase(pm, path + ".phases." + pm.key, tm.key, t.name));
+					t.phases.push_back(read_phase(pm, path + ".phases." + pm.key, tm.key, t.name, t.policy));
 				default_affinity(t);
 			} else {
 				Phase p;
@@ -820,6 +831,8 @@ private:
 	{
 		std::string what = "task " + t.name;
 		out_ += "\t\t" + json::quote(t.name) + ": {\n\t\t\t\"loop\": " + loop_str(t.loop, what);
+		if (t.policy == Policy::Batch)
+			out_ += ",\n\t\t\t\"policy\": \"SCHED_BATCH\"";
 		if (t.nice)
 			out_ += ",\n\t\t\t\"priority\": " + nice_str(t.nice, what);
 		if (t.custom_slice)

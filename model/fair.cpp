@@ -760,6 +760,10 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 		return;
 	if (!feat(Feature::WAKEUP_PREEMPTION))
 		return;
+	// Batch tasks do not preempt (their preemption is driven by the tick):
+	// check_preempt_wakeup_fair() returns before update_curr(), 6.6 to 7.1.
+	if (!pse->normal_policy)
+		return;
 
 	update_curr();
 

@@ -22,6 +22,7 @@ struct SchedEntity {
 	bool sched_delayed = false;
 	bool rel_deadline = false;
 	bool rb_black = false;  // the run_node's colour (below)
+	bool normal_policy = true;  // normal_policy(task->policy): SCHED_OTHER, not SCHED_BATCH
 	int id = -1;  // the task's index in the simulation
 
 	u64 exec_start = 0;

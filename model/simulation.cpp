@@ -197,6 +197,7 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 		SchedEntity& se = t.se;
 		se.id = static_cast<int>(i);
 		se.load = task_load_weight(t.nice);
+		se.normal_policy = t.spec->policy == Policy::Normal;
 		if (cfg_.preset->paths.custom_slices && t.spec->custom_slice) {
 			se.custom_slice = true;
 			se.slice = clamp_custom_slice(t.spec->custom_slice);

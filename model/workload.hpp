@@ -57,9 +57,17 @@ struct Phase {
 	bool operator==(const Phase&) const = default;
 };
 
+// The fair class's scheduling policies the model runs (SCHED_IDLE is not
+// modelled yet: its weight, wake-up and CPU-selection rules).
+enum class Policy : unsigned char {
+	Normal,  // SCHED_OTHER (SCHED_NORMAL)
+	Batch,   // SCHED_BATCH: as Normal, but a waking task never preempts (normal_policy() is false)
+};
+
 struct TaskSpec {
 	std::string name;       // rt-app's name, "name-N" for instance N
 	int nice = 0;           // rt-app "priority" on SCHED_OTHER
+	Policy policy = Policy::Normal;  // rt-app "policy"
 	u64 custom_slice = 0;   // rt-app "dl-runtime" on SCHED_OTHER; 0 = the base slice
 	u64 delay = 0;          // creation time: the task forks at t = delay
 	s64 loop = 1;           // LOOP_FOREVER or a positive count of passes over `phases`

@@ -341,11 +341,11 @@ TEST_CASE("rtapp: a real-time policy is refused: the model is the fair class onl
 {
 	std::string path = data_file("bad_fifo.json");
 	CHECK_THROWS_WITH(load_rtapp_file(path),
-			  path + ":4:15: tasks.rt_thread.policy: SCHED_FIFO is not modelled: the model covers the fair class, "
-				 "SCHED_OTHER, only");
+			  path + ":4:15: tasks.rt_thread.policy: SCHED_FIFO is not modelled: the model covers the fair class "
+				 "(SCHED_OTHER, SCHED_BATCH) only");
 	CHECK_THROWS_WITH(parse(one_task(R"("policy": "SCHED_DEADLINE", "run": 1)")), Contains("SCHED_DEADLINE is not modelled"));
 	CHECK_THROWS_WITH(parse(one_task(R"("policy": "OTHER", "run": 1)")),
-			  Contains("unknown policy \"OTHER\"; accepted: \"SCHED_OTHER\""));
+			  Contains("unknown policy \"OTHER\"; accepted: \"SCHED_OTHER\", \"SCHED_BATCH\""));
 }
 
 TEST_CASE("rtapp: rt-app events the model lacks are refused by name with the reason", "[rtapp][errors]")
