@@ -36,6 +36,8 @@ using nlohmann::json;
 
 constexpr u64 CALIBRATED_JITTER = 30 * NSEC_PER_USEC;  // docs/kernel-probe.md
 
+}  // namespace
+
 // Runs the probe with `args` + --json; its stderr passes through. Returns
 // its exit status and fills `out` with its stdout.
 int run_probe(const std::string& path, const std::vector<std::string>& args, std::string& out)
@@ -84,6 +86,8 @@ std::string preset_for(const std::string& release)
 	const KernelPreset* p = preset_for_release(release);
 	return p ? std::string(p->name) : std::string(kernel_presets().front().name);
 }
+
+namespace {
 
 struct ModelRun {
 	Distribution hog_runs, waker_latency;
@@ -865,6 +869,8 @@ int probe_side_by_side(const std::vector<std::string>& args)
 		return probe_scenario(args);
 	if (args.size() == 2 && args[0] == "--claim")
 		return probe_claim(args[1]);
+	if (!args.empty() && args[0] == "--rtapp")
+		return probe_rtapp(args);
 	for (const std::string& a : args)
 		if (a == "--json" || a == "--help" || a == "-h" || a == "--list-scenarios")
 			return exec_companion(PROBE, args);  // the probe's own output

@@ -13,6 +13,7 @@
 #include "cli/metrics_json.hpp"
 #include "cli/options.hpp"
 #include "cli/trace_cmd.hpp"
+#include "cli/side_by_side.hpp"
 #include "cli/trace_input.hpp"
 #include "io/input_error.hpp"
 #include "io/rtapp.hpp"
@@ -73,49 +74,6 @@ void print_notes(const trace::ToWorkloadResult& res, std::ostream& os)
 	}
 }
 
-std::string fixed(double v, int prec)
-{
-	char b[64];
-	std::snprintf(b, sizeof b, "%.*f", prec, v);
-	return b;
-}
-
-struct Row {
-	const char* name;
-	double kernel, model;
-	int prec;
-};
-
-std::vector<Row> rows(const TaskMetrics& k, const TaskMetrics& m)
-{
-	const Distribution kr = summarize(k.runs), mr = summarize(m.runs);
-	const Distribution kw = summarize(k.wakeup_latency), mw = summarize(m.wakeup_latency);
-	auto d = [](u64 v, double scale) { return static_cast<double>(v) / scale; };
-	return {
-		{"cpu_ms", d(k.cpu_ns, 1e6), d(m.cpu_ns, 1e6), 3},
-		{"runs", d(kr.count, 1), d(mr.count, 1), 0},
-		{"run_mean_ms", mean(kr) / 1e6, mean(mr) / 1e6, 3},
-		{"run_p50_ms", d(kr.p50, 1e6), d(mr.p50, 1e6), 3},
-		{"run_p99_ms", d(kr.p99, 1e6), d(mr.p99, 1e6), 3},
-		{"run_max_ms", d(kr.max, 1e6), d(mr.max, 1e6), 3},
-		{"switches", d(k.switches, 1), d(m.switches, 1), 0},
-		{"involuntary", d(k.involuntary_switches, 1), d(m.involuntary_switches, 1), 0},
-		{"wake_p50_us", d(kw.p50, 1e3), d(mw.p50, 1e3), 1},
-		{"wake_p99_us", d(kw.p99, 1e3), d(mw.p99, 1e3), 1},
-		{"migrations", d(k.migrations, 1), d(m.migrations, 1), 0},
-		{"run_delay_ms", d(k.run_delay_ns, 1e6), d(m.run_delay_ns, 1e6), 3},
-	};
-}
-
-bool differs(const Row& r, double threshold)
-{
-	const double a = r.kernel, b = r.model;
-	if (a == b)
-		return false;
-	const double scale = std::max(std::fabs(a), std::fabs(b));
-	return std::fabs(b - a) > threshold * scale;
-}
-
 }  // namespace
 
 int cmd_trace_workload(const TraceOptions& o)
@@ -168,11 +126,9 @@ int cmd_trace_compare(const TraceOptions& o, const ModelOptions& mo_in)
 	os << "# kernel: " << o.file << " (" << trace::format_name(mt.read.format) << ", " << mt.read.cpus()
 	   << " CPUs); model: " << describe(cfg) << "\n";
 	os << "# the trace's tasks replayed as 'eevdf trace workload' writes them; '*': differs by more than "
-	   << fixed(o.threshold * 100, 0) << "%\n";
+	   << percent(o.threshold) << "\n";
 	print_trace_warnings(mt.read, os, "# ", &mt.metrics);
 	size_t flagged = 0;
-	std::vector<const TaskMetrics*> ks;
-	char line[256];
 	for (size_t i = 0; i < res.pids.size(); i++) {
 		const TaskMetrics* k = nullptr;
 		for (const TaskMetrics& t : mt.metrics.tasks)
@@ -180,21 +136,10 @@ int cmd_trace_compare(const TraceOptions& o, const ModelOptions& mo_in)
 				k = &t;
 		if (!k)
 			continue;
-		ks.push_back(k);
-		const TaskMetrics& m = metrics.tasks[i];
-		os << "\n" << res.workload.tasks[i].name << " (model pid " << m.pid << ")\n";
-		std::snprintf(line, sizeof line, "  %-14s %12s %12s %9s\n", "metric", "kernel", "model", "diff");
-		os << line;
-		for (const Row& r : rows(*k, m)) {
-			const bool f = differs(r, o.threshold);
-			flagged += f;
-			const std::string pct = r.kernel != 0 ? fixed((r.model - r.kernel) / std::fabs(r.kernel) * 100, 1) + "%" : "-";
-			std::snprintf(line, sizeof line, "  %-14s %12s %12s %9s%s\n", r.name, fixed(r.kernel, r.prec).c_str(),
-				      fixed(r.model, r.prec).c_str(), pct.c_str(), f ? " *" : "");
-			os << line;
-		}
+		flagged += write_side_by_side(os, res.workload.tasks[i].name + " (model pid " + std::to_string(metrics.tasks[i].pid) + ")",
+					      *k, metrics.tasks[i], o.threshold);
 	}
-	os << "\n" << flagged << " metrics differ by more than " << fixed(o.threshold * 100, 0) << "%\n";
+	os << "\n" << flagged << " metrics differ by more than " << percent(o.threshold) << "\n";
 	size_t stuck = 0;
 	for (const Task& t : sim.tasks())
 		stuck += t.state == TaskState::Suspended;

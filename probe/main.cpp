@@ -12,6 +12,8 @@
 //    instance records sched_switch, sched_wakeup and local_timer_entry on
 //    the probed CPU with trace_clock=mono, which is the ground truth for
 //    switch times and for where the ticks are.
+//  * --rtapp FILE: rt-app itself running FILE, every CPU traced; the trace
+//    goes to --dump-trace, for `eevdf probe --rtapp` to read (rtapp_run.hpp).
 //  * --scenario NAME: unpinned tasks (hogs, periodic sleepers, a futex
 //    ping-pong pair) on every CPU, measured from sched_switch, sched_waking,
 //    sched_wakeup and sched_migrate_task on all CPUs (scenario.hpp).
@@ -19,6 +21,7 @@
 // Standalone: Linux, C++20, pthreads.  See probe/README.md.
 #include "options.hpp"
 #include "pinned.hpp"
+#include "rtapp_run.hpp"
 #include "scenario_run.hpp"
 #include "session.hpp"
 #include "workers.hpp"
@@ -29,6 +32,8 @@ int main(int argc, char **argv)
 	g_opt = parse_args(argc, argv);
 	if (g_opt.isolate)
 		isolate_session();
+	if (!g_opt.rtapp.empty())
+		return run_rtapp(argc, argv);
 	if (!g_opt.scenario.empty())
 		return run_scenario(argc, argv);
 	return run_pinned(argc, argv);

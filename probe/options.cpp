@@ -41,6 +41,9 @@ void usage(FILE *f)
 "  --json                 print a JSON document instead of tables\n"
 "  --json-out FILE        also write the JSON document to FILE\n"
 "  --dump-trace FILE      save the raw trace text (window and warm-up)\n"
+"  --rtapp FILE           run rt-app FILE (rt-app in PATH) with every CPU traced\n"
+"                         (sched_switch/waking/wakeup/wakeup_new/migrate_task,\n"
+"                         fork, exit); needs --dump-trace FILE for the trace\n"
 "multi-CPU scenarios (no pinning; with --isolate all tasks share one new\n"
 "autogroup; --duration, --warmup, --slice, --isolate, --json, --json-out,\n"
 "--dump-trace and --trace apply; sched_switch tracing is required):\n"
@@ -184,6 +187,8 @@ Options parse_args(int argc, char **argv)
 			o.json_out = need(i);
 		} else if (a == "--dump-trace") {
 			o.dump_trace = need(i);
+		} else if (a == "--rtapp") {
+			o.rtapp = need(i);
 		} else if (a == "--scenario") {
 			o.scenario = need(i);
 			if (!find_scenario(o.scenario))

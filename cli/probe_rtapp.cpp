@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// `eevdf probe --rtapp FILE`: rt-app runs FILE on the live kernel while
+// eevdf-probe traces every CPU (probe/rtapp_run.hpp); the trace is read
+// with `eevdf trace`'s reader and measured with its metrics, the model runs
+// the same FILE on the kernel's HZ, CPU count and preset, and each of the
+// file's tasks prints kernel | model. Meant for files without cross-CPU
+// effects (every task pinned): placement and balancing on a live machine
+// also answer to its other tasks, which the model does not have.
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/args.hpp"
+#include "cli/companion.hpp"
+#include "cli/options.hpp"
+#include "cli/probe_compare.hpp"
+#include "cli/side_by_side.hpp"
+#include "cli/trace_input.hpp"
+#include "io/input_error.hpp"
+#include "io/rtapp.hpp"
+#include "model/cpumask.hpp"
+#include "model/simulation.hpp"
+
+namespace eevdf::cli {
+
+int probe_rtapp(const std::vector<std::string>& args)
+{
+	std::string file;
+	double threshold = 0.1;
+	for (size_t i = 0; i < args.size(); i++) {
+		auto value = [&]() -> const std::string& {
+			if (i + 1 >= args.size())
+				throw UsageError(args[i] + ": needs a value");
+			return args[++i];
+		};
+		if (args[i] == "--rtapp")
+			file = value();
+		else if (args[i] == "--threshold") {
+			const std::string& v = value();
+			char* end = nullptr;
+			threshold = std::strtod(v.c_str(), &end);
+			if (v.empty() || *end || !(threshold >= 0 && threshold < 1e9))
+				throw UsageError("--threshold " + v + ": expected a fraction >= 0, e.g. 0.1");
+		} else
+			throw UsageError("probe --rtapp: unknown option " + args[i] + " (accepted: --rtapp FILE, --threshold R)");
+	}
+	RtappNotes notes;
+	const Workload wl = load_rtapp_file(file, &notes);  // refused here, before anything runs on the kernel
+	const std::string path = find_companion(PROBE);
+	if (path.empty())
+		return exec_companion(PROBE, {"--rtapp", file});  // reports what is missing
+	char tmpl[] = "/tmp/eevdf-probe-rtapp-XXXXXX";
+	const int fd = mkstemp(tmpl);
+	if (fd < 0)
+		throw UsageError("probe --rtapp: cannot create a temporary file for the trace");
+	close(fd);
+	const std::string trace_path = tmpl;
+	std::string out;
+	const int rc = run_probe(path, {"--rtapp", file, "--dump-trace", trace_path}, out);
+	struct Remove {
+		std::string p;
+		~Remove() { std::remove(p.c_str()); }
+	} remove_trace{trace_path};
+	if (rc != 0 && rc != 1)
+		return rc;
+	const nlohmann::json k = nlohmann::json::parse(out);
+	if (rc == 1)
+		std::cerr << "eevdf: probe --rtapp: rt-app exited with status " << k["rtapp"]["exit_status"] << "\n";
+	const std::string release = k["kernel"]["release"].get<std::string>();
+	if (!k["kernel"]["hz"].is_number())
+		throw UsageError("probe --rtapp: the kernel's HZ could not be read; the model needs it");
+
+	// the kernel: the trace, each of the file's tasks by its comm (the
+	// name rt-app gives the thread, cut to 15 characters)
+	TraceOptions to;
+	to.file = trace_path;
+	MeasuredTrace mt;
+	{
+		TraceInput in(trace_path);
+		trace::Reader r(in.stream(), trace_path);
+		mt.metrics = trace::measure(r);
+		mt.read = r.stats();
+	}
+	// the model: the same file, on the kernel's HZ, CPUs and preset
+	ModelOptions mo;
+	mo.kernel = preset_for(release);
+	mo.hz = k["kernel"]["hz"].get<u32>();
+	mo.cpus = std::min<u32>(k["kernel"]["cpus_online"].get<u32>(), MAX_CPUS);
+	const Config cfg = build_config(mo);
+	Simulation sim(cfg, wl);
+	MetricsCollector metrics;
+	sim.add_observer(&metrics);
+	sim.run();
+	metrics.finish(sim);
+
+	std::ostringstream os;
+	os << "# kernel " << release << ", HZ=" << mo.hz << ", " << mo.cpus << " CPUs: rt-app " << file << " ("
+	   << k["rtapp"]["wall_ns"].get<long long>() / 1000000 << " ms with its calibration), traced; model: "
+	   << describe(cfg) << "\n";
+	os << "# '*': differs by more than " << percent(threshold) << "; docs/kernel-probe.md (rt-app files)\n";
+	print_trace_warnings(mt.read, os, "# ", &mt.metrics);
+	bool unpinned = false;
+	size_t flagged = 0, missing = 0;
+	for (size_t i = 0; i < wl.tasks.size(); i++) {
+		const std::string comm = wl.tasks[i].name.substr(0, 15);
+		const TaskMetrics* kt = nullptr;
+		for (const TaskMetrics& t : mt.metrics.tasks)
+			if (t.name == comm && (!kt || t.cpu_ns > kt->cpu_ns))
+				kt = &t;
+		unpinned = unpinned || wl.tasks[i].cpus.empty();
+		if (!kt) {
+			os << "\n" << wl.tasks[i].name << ": no thread named " << comm << " in the trace\n";
+			missing++;
+			continue;
+		}
+		flagged += write_side_by_side(os, wl.tasks[i].name + " (kernel pid " + std::to_string(kt->pid) + ")", *kt,
+					      metrics.tasks[i], threshold);
+	}
+	os << "\n" << flagged << " metrics differ by more than " << percent(threshold) << "\n";
+	if (unpinned)
+		os << "note: some tasks are not pinned (\"cpus\"): on the live machine their placement also answers to "
+		      "its other tasks\n";
+	std::cout << os.str();
+	return missing ? 1 : 0;
+}
+
+}  // namespace eevdf::cli
