@@ -67,12 +67,12 @@ enum class Policy : unsigned char {
 struct TaskSpec {
 	std::string name;       // rt-app's name, "name-N" for instance N
 	int nice = 0;           // rt-app "priority" on SCHED_OTHER
-	Policy policy = Policy::Normal;  // rt-app "policy"
 	u64 custom_slice = 0;   // rt-app "dl-runtime" on SCHED_OTHER; 0 = the base slice
 	u64 delay = 0;          // creation time: the task forks at t = delay
 	s64 loop = 1;           // LOOP_FOREVER or a positive count of passes over `phases`
 	std::vector<Phase> phases;
 	std::vector<u32> cpus{};  // rt-app "cpus": the affinity mask; empty = every CPU
+	Policy policy = Policy::Normal;  // rt-app "policy" (last: positional initialisers predate it)
 
 	bool operator==(const TaskSpec&) const = default;
 };
