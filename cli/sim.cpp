@@ -28,7 +28,7 @@ int report_violation(const Simulation& sim, const InvariantViolation& v, const s
 	std::cerr << "eevdf: invariant '" << f.invariant << "' violated after event " << f.event << " at t=" << f.t
 		  << " ns\n  " << f.detail << "\nrun queue:\n" << f.state;
 	try {
-		write_file_atomic(path, to_rtapp_json(sim.workload()), "--counterexample",
+		write_file_atomic(path, to_rtapp_json(rtapp_terminating(sim.workload())), "--counterexample",
 				  workload_file.empty() ? std::vector<std::string>{} : std::vector<std::string>{workload_file});
 		std::cerr << "replay: eevdf sim " << path << " " << command_line_flags(sim.config()) << " --duration "
 			  << (f.t / 1000 + 1) << "us --check\n";

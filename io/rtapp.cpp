@@ -976,4 +976,33 @@ std::string to_rtapp_json(const Workload& w)
 	return Writer(w).write();
 }
 
+Workload rtapp_terminating(const Workload& w, u64 chunk)
+{
+	Workload out = w;
+	for (TaskSpec& t : out.tasks) {
+		for (size_t p = 0; p < t.phases.size(); p++) {
+			Phase& ph = t.phases[p];
+			size_t k = 0;
+			while (k < ph.events.size() && !(ph.events[k].kind == Event::Kind::Run && ph.events[k].ns == RUN_FOREVER))
+				k++;
+			if (k == ph.events.size())
+				continue;
+			// events[0, k) run once, then the hog's run forever
+			Phase forever{ph.name + (k ? "_forever" : ""), LOOP_FOREVER, {Event{Event::Kind::Run, chunk, -1, 0}}};
+			if (k == 0) {
+				ph = std::move(forever);
+			} else {
+				ph.events.resize(k);
+				ph.loop = 1;
+				t.phases.insert(t.phases.begin() + static_cast<std::ptrdiff_t>(p) + 1, std::move(forever));
+				p++;
+			}
+			t.phases.resize(p + 1);
+			t.loop = 1;
+			break;
+		}
+	}
+	return out;
+}
+
 }  // namespace eevdf

@@ -40,4 +40,12 @@ Workload load_rtapp_file(const std::string& path, RtappNotes* notes = nullptr);
 // microseconds. Throws std::invalid_argument for what rt-app cannot express.
 std::string to_rtapp_json(const Workload& w);
 
+// `w` with every run that never ends ("run": -1, a hog) as a phase looping
+// forever over a finite run of `chunk`, which rt-app ends at its global
+// duration: rt-app 1.0 never finishes a run of -1 and ignores both the
+// duration and SIGTERM meanwhile. The events after such a run, which never
+// execute, are dropped. The model runs the two alike (a completed run
+// starts the next at once; tests/test_rtapp.cpp).
+Workload rtapp_terminating(const Workload& w, u64 chunk = 100 * NSEC_PER_MSEC);
+
 }  // namespace eevdf

@@ -9,6 +9,7 @@
 #include "io/json.hpp"
 #include "io/rtapp.hpp"
 #include "io/workgen.hpp"
+#include "sim_helpers.hpp"
 
 using namespace eevdf;
 using Catch::Matchers::Contains;
@@ -709,4 +710,30 @@ TEST_CASE("rtapp: bare \"suspend\" keys are read as workgen rewrites them, with 
 	CHECK(workgen_suspend(explicit_text).text == explicit_text);
 	// Bad JSON without a bare "suspend" keeps its own error.
 	CHECK_THROWS_WITH(parse_rtapp("{\"tasks\": {\"t\": {\"run\" 1}}}", "bad.json"), Contains("bad.json:1:"));
+}
+
+TEST_CASE("rtapp: a run that never ends is written as a finite run looping forever, which rt-app ends at its duration",
+	  "[rtapp]")
+{
+	Workload w = hogs_workload(2, 0);
+	w.tasks.push_back(test::task("late", {test::sleep(test::MS), test::run(RUN_FOREVER), test::run(5)}, 3));
+	const Workload t = rtapp_terminating(w);
+	const std::string json = to_rtapp_json(t);
+	CHECK(json.find("\"run\": -1") == std::string::npos);
+	REQUIRE(t.tasks[2].phases.size() == 2);
+	CHECK(t.tasks[2].phases[0].events == std::vector<Event>{test::sleep(test::MS)});
+	CHECK(t.tasks[2].phases[1].loop == LOOP_FOREVER);
+	CHECK(t.tasks[2].phases[1].events == std::vector<Event>{test::run(100 * test::MS)});
+	CHECK(parse_rtapp(json, "t.json") == t);
+}
+
+TEST_CASE("rtapp: the model schedules the terminating form of a workload exactly as the original", "[rtapp]")
+{
+	Workload w = hogs_workload(3, 0);
+	w.tasks.push_back(test::task("late", {test::sleep(3 * test::MS), test::run(RUN_FOREVER)}, 1));
+	const Config cfg = test::config("6.18", 1000);
+	const test::Recorder a = test::simulate(cfg, w, 500 * test::MS);
+	const test::Recorder b = test::simulate(cfg, rtapp_terminating(w), 500 * test::MS);
+	CHECK(a.switches.size() > 100);
+	CHECK(a.switches == b.switches);
 }
