@@ -47,24 +47,8 @@ TaskMetrics total_metrics(const MetricsCollector& m)
 {
 	TaskMetrics t;
 	t.name = "total";
-	for (const TaskMetrics& x : m.tasks) {
-		t.cpu_ns += x.cpu_ns;
-		t.runs.merge(x.runs);
-		t.switches += x.switches;
-		t.involuntary_switches += x.involuntary_switches;
-		t.wakeup_latency.merge(x.wakeup_latency);
-		t.max_abs_lag_ns = std::max(t.max_abs_lag_ns, x.max_abs_lag_ns);
-		t.migrations += x.migrations;
-		t.wakeups += x.wakeups;
-		t.wakeups_local += x.wakeups_local;
-		t.wakeups_remote += x.wakeups_remote;
-		t.wakeups_migrate += x.wakeups_migrate;
-		t.run_delay_ns += x.run_delay_ns;
-		if (t.cpu_ns_per_cpu.size() < x.cpu_ns_per_cpu.size())
-			t.cpu_ns_per_cpu.resize(x.cpu_ns_per_cpu.size());
-		for (size_t c = 0; c < x.cpu_ns_per_cpu.size(); c++)
-			t.cpu_ns_per_cpu[c] += x.cpu_ns_per_cpu[c];
-	}
+	for (const TaskMetrics& x : m.tasks)
+		add_to_total(t, x);
 	return t;
 }
 

@@ -123,11 +123,7 @@ void write_json(const TraceOptions& o, const Setup& s, const trace::ReadStats& r
 	JsonWriter w(buf, 0);
 	w.begin_object();
 	w.key("eevdf");
-	w.begin_object();
-	w.member("version", std::string_view(EEVDF_VERSION));
-	if (*EEVDF_GIT_DESCRIBE)
-		w.member("git", std::string_view(EEVDF_GIT_DESCRIBE));
-	w.end_object();
+	write_version(w);
 	w.key("trace");
 	w.begin_object();
 	w.member("file", o.file);
@@ -203,8 +199,7 @@ int cmd_trace_check(const TraceOptions& o)
 	trace::Reader r(in.stream(), in.name(), trace::ReadOptions{o.lenient});
 	trace::Event e;
 	if (!r.next(e))
-		throw InputError(in.name() + ": no sched_switch, sched_wakeup or sched_migrate_task line (" +
-				 std::to_string(r.stats().lines) + " lines read): not a scheduler trace");
+		not_a_scheduler_trace(in.name(), r.stats().lines);
 	const Setup s = setup(o, r.stats());
 	trace::RunChecker checker(s.p, win.from, win.to);
 	// --task-slice GLOB=DUR: the first that matches a task's comm (or pid) gives its slice
@@ -226,12 +221,7 @@ int cmd_trace_check(const TraceOptions& o)
 			return 0;
 		});
 	if (!o.tasks.empty())
-		checker.select([&](const std::string& comm, int pid) {
-			TaskMetrics m;
-			m.name = comm;
-			m.pid = pid;
-			return task_selected(o, m);
-		});
+		checker.select([&](const std::string& comm, int pid) { return task_selected(o, comm, pid); });
 	do {
 		checker.add(e, r.stats());
 	} while (r.next(e));

@@ -42,17 +42,13 @@ void write_stats_json(const TraceOptions& o, const MeasuredTrace& mt, std::ostre
 	JsonWriter w(buf, 0);
 	w.begin_object();
 	w.key("eevdf");
-	w.begin_object();
-	w.member("version", std::string_view(EEVDF_VERSION));
-	if (*EEVDF_GIT_DESCRIBE)
-		w.member("git", std::string_view(EEVDF_GIT_DESCRIBE));
-	w.end_object();
+	write_version(w);
 	w.key("trace");
 	w.begin_object();
 	w.member("file", o.file);
 	w.member("format", std::string(trace::format_name(rs.format)));
 	w.member("cpus", static_cast<u64>(mt.metrics.cpus.size()));
-	w.member("timestamp_resolution_ns", rs.timestamp_digits >= 9 ? u64{1} : rs.timestamp_digits >= 6 ? u64{1000} : u64{0});
+	w.member("timestamp_resolution_ns", rs.resolution_ns());
 	w.member("first_ns", rs.first_ts);
 	w.member("last_ns", rs.last_ts);
 	w.member("lines", rs.lines);
@@ -154,10 +150,11 @@ void write_stats_table(const TraceOptions& o, const MeasuredTrace& mt, std::ostr
 	};
 	for (const TaskMetrics* m : mt.selected)
 		row(*m, std::to_string(m->pid));
-	row(total_of(mt.selected), "-");
+	const TaskMetrics total = total_of(mt.selected);
+	row(total, "-");
 	if (mt.tick_ns) {
 		u64 longer = 0;
-		const std::vector<u64> hist = tick_histogram(total_of(mt.selected).runs, mt.tick_ns, longer);
+		const std::vector<u64> hist = tick_histogram(total.runs, mt.tick_ns, longer);
 		os << "# runs by length in ticks (HZ=" << o.hz << ", rounded), ticks:runs:";
 		for (size_t k = 0; k < hist.size(); k++)
 			if (hist[k])

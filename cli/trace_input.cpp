@@ -25,16 +25,13 @@ TraceInput::TraceInput(const std::string& path) : path_(path), name_(path == "-"
 		throw InputError(path + ": cannot open the trace: " + std::string(std::strerror(errno)));
 }
 
-bool task_selected(const TraceOptions& o, const TaskMetrics& m)
+bool task_selected(const TraceOptions& o, const std::string& comm, int pid)
 {
 	if (o.tasks.empty())
 		return true;
-	for (const std::string& p : o.tasks) {
-		if (p == std::to_string(m.pid))
+	for (const std::string& p : o.tasks)
+		if (p == std::to_string(pid) || fnmatch(p.c_str(), comm.c_str(), 0) == 0)
 			return true;
-		if (fnmatch(p.c_str(), m.name.c_str(), 0) == 0)
-			return true;
-	}
 	return false;
 }
 
@@ -70,10 +67,9 @@ MeasuredTrace measure_trace(const TraceOptions& o)
 	mt.metrics = trace::measure(r, mt.window);
 	mt.read = r.stats();
 	if (mt.read.events == 0)
-		throw InputError(in.name() + ": no sched_switch, sched_wakeup or sched_migrate_task line (" +
-				 std::to_string(mt.read.lines) + " lines read): not a scheduler trace");
+		not_a_scheduler_trace(in.name(), mt.read.lines);
 	for (TaskMetrics& m : mt.metrics.tasks)
-		if (task_selected(o, m))
+		if (task_selected(o, m.name, m.pid))
 			mt.selected.push_back(&m);
 	if (mt.selected.empty())
 		throw UsageError("--task: no task in " + in.name() + " matches");
@@ -84,24 +80,15 @@ TaskMetrics total_of(const std::vector<const TaskMetrics*>& tasks)
 {
 	TaskMetrics t;
 	t.name = "total";
-	for (const TaskMetrics* x : tasks) {
-		t.cpu_ns += x->cpu_ns;
-		t.runs.merge(x->runs);
-		t.switches += x->switches;
-		t.involuntary_switches += x->involuntary_switches;
-		t.wakeup_latency.merge(x->wakeup_latency);
-		t.migrations += x->migrations;
-		t.wakeups += x->wakeups;
-		t.wakeups_local += x->wakeups_local;
-		t.wakeups_remote += x->wakeups_remote;
-		t.wakeups_migrate += x->wakeups_migrate;
-		t.run_delay_ns += x->run_delay_ns;
-		if (t.cpu_ns_per_cpu.size() < x->cpu_ns_per_cpu.size())
-			t.cpu_ns_per_cpu.resize(x->cpu_ns_per_cpu.size());
-		for (size_t c = 0; c < x->cpu_ns_per_cpu.size(); c++)
-			t.cpu_ns_per_cpu[c] += x->cpu_ns_per_cpu[c];
-	}
+	for (const TaskMetrics* x : tasks)
+		add_to_total(t, *x);  // a trace's lag is 0 throughout
 	return t;
+}
+
+void not_a_scheduler_trace(const std::string& name, u64 lines)
+{
+	throw InputError(name + ": no sched_switch, sched_wakeup or sched_migrate_task line (" + std::to_string(lines) +
+			 " lines read): not a scheduler trace");
 }
 
 void print_trace_warnings(const trace::ReadStats& rs, std::ostream& os, const char* prefix, const trace::TraceMetrics* m)

@@ -39,11 +39,13 @@ struct MeasuredTrace {
 
 trace::Window trace_window(const TraceOptions& o);
 u64 trace_tick_ns(unsigned hz);
-bool task_selected(const TraceOptions& o, const TaskMetrics& m);
+bool task_selected(const TraceOptions& o, const std::string& comm, int pid);
 // Reads and measures o.file; throws InputError for a file with no sched
 // event, UsageError when --task selects nothing.
 MeasuredTrace measure_trace(const TraceOptions& o);
 TaskMetrics total_of(const std::vector<const TaskMetrics*>& tasks);
+// Throws the InputError for a file with no sched event.
+[[noreturn]] void not_a_scheduler_trace(const std::string& name, u64 lines);
 // Lost or overwritten events and --lenient's unparsed lines, one line each.
 // With `m`, also the switches the trace is missing.
 void print_trace_warnings(const trace::ReadStats& rs, std::ostream& os, const char* prefix,

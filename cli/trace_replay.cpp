@@ -44,16 +44,10 @@ trace::ToWorkloadResult build(const TraceOptions& o, const std::string& text)
 	wo.resume = o.resume;
 	wo.affinity = !o.no_affinity;
 	if (!o.tasks.empty())
-		wo.select = [&](const std::string& comm, int pid) {
-			TaskMetrics m;
-			m.name = comm;
-			m.pid = pid;
-			return task_selected(o, m);
-		};
+		wo.select = [&](const std::string& comm, int pid) { return task_selected(o, comm, pid); };
 	trace::ToWorkloadResult res = trace::to_workload(r, wo);
 	if (r.stats().events == 0)
-		throw InputError((o.file == "-" ? std::string("<stdin>") : o.file) +
-				 ": no sched_switch, sched_wakeup or sched_migrate_task line: not a scheduler trace");
+		not_a_scheduler_trace(o.file == "-" ? std::string("<stdin>") : o.file, r.stats().lines);
 	if (res.workload.tasks.empty())
 		throw UsageError(o.tasks.empty() ? "the trace has no fair-class task that ran"
 						 : "--task: no fair-class task of the trace that ran matches");

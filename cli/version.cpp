@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli/version.hpp"
 
+#include "cli/json_writer.hpp"
+
 namespace eevdf::cli {
 
 std::string version_line()
@@ -18,6 +20,15 @@ nlohmann::ordered_json version_json()
 	if (EEVDF_GIT_DESCRIBE[0] != '\0')
 		j["git"] = std::string(EEVDF_GIT_DESCRIBE);
 	return j;
+}
+
+void write_version(JsonWriter& w)
+{
+	w.begin_object();
+	w.member("version", std::string_view(EEVDF_VERSION));
+	if (EEVDF_GIT_DESCRIBE[0] != '\0')
+		w.member("git", std::string_view(EEVDF_GIT_DESCRIBE));
+	w.end_object();
 }
 
 }  // namespace eevdf::cli

@@ -20,4 +20,8 @@ std::string version_line();
 // {"version": "0.1.0", "git": "46a1c9a1b2c3"}; "git" only from a checkout.
 nlohmann::ordered_json version_json();
 
+class JsonWriter;
+// The same object as the next value of `w`.
+void write_version(JsonWriter& w);
+
 }  // namespace eevdf::cli

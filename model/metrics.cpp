@@ -67,6 +67,26 @@ static size_t sample_limit(size_t tasks)
 	return per < 1024 ? 1024 : per > SampleCounts::DEFAULT_LIMIT ? SampleCounts::DEFAULT_LIMIT : per;
 }
 
+void add_to_total(TaskMetrics& t, const TaskMetrics& x)
+{
+	t.cpu_ns += x.cpu_ns;
+	t.runs.merge(x.runs);
+	t.switches += x.switches;
+	t.involuntary_switches += x.involuntary_switches;
+	t.wakeup_latency.merge(x.wakeup_latency);
+	t.max_abs_lag_ns = std::max(t.max_abs_lag_ns, x.max_abs_lag_ns);
+	t.migrations += x.migrations;
+	t.wakeups += x.wakeups;
+	t.wakeups_local += x.wakeups_local;
+	t.wakeups_remote += x.wakeups_remote;
+	t.wakeups_migrate += x.wakeups_migrate;
+	t.run_delay_ns += x.run_delay_ns;
+	if (t.cpu_ns_per_cpu.size() < x.cpu_ns_per_cpu.size())
+		t.cpu_ns_per_cpu.resize(x.cpu_ns_per_cpu.size());
+	for (size_t c = 0; c < x.cpu_ns_per_cpu.size(); c++)
+		t.cpu_ns_per_cpu[c] += x.cpu_ns_per_cpu[c];
+}
+
 void MetricsCollector::ensure(const Simulation& sim)
 {
 	if (!tasks.empty())

@@ -44,6 +44,10 @@ struct TaskMetrics {
 	std::vector<u64> cpu_ns_per_cpu;   // wall time on each CPU; empty on one CPU (cpu_ns is its)
 };
 
+// Adds `x` into `total`: sums, merged distributions, the larger lag (the
+// "summary" of a report, over tasks or over a trace's selected tasks).
+void add_to_total(TaskMetrics& total, const TaskMetrics& x);
+
 struct CpuMetrics {
 	u64 busy_ns = 0, idle_ns = 0;
 	u64 switches = 0;

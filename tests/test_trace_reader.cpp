@@ -214,3 +214,16 @@ TEST_CASE("a control character in the task column's comm is refused")
 	CHECK(error_of("\x01 x-1 [000] 1.000000: sched_wakeup: comm=y pid=2 prio=120 target_cpu=000\n")
 		      .find("the task column's comm holds a control character (byte 1)") != std::string::npos);
 }
+
+TEST_CASE("the timestamp resolution is one unit of the coarsest timestamp's last digit")
+{
+	ReadStats st;
+	read("x-1 [000] 1.000000001: sched_wakeup: comm=y pid=2 prio=120 target_cpu=000\n"
+	     "x-1 [000] 1.001: sched_wakeup: comm=y pid=2 prio=120 target_cpu=000\n",
+	     &st);
+	CHECK(st.timestamp_digits == 3);
+	CHECK(st.resolution_ns() == 1000000);
+	ReadStats none;
+	read("# tracer: nop\n", &none);
+	CHECK(none.resolution_ns() == 0);
+}

@@ -50,6 +50,14 @@ struct ReadStats {
 	u64 first_ts = 0, last_ts = 0;
 	u64 overwritten() const { return entries_written > entries_in_buffer ? entries_written - entries_in_buffer : 0; }
 	u32 cpus() const { return header_cpus ? header_cpus : max_cpu + 1; }
+	// 10^(9 - digits) ns: what one unit of the timestamps' last digit is (0 before any event).
+	u64 resolution_ns() const
+	{
+		u64 r = timestamp_digits ? 1 : 0;
+		for (unsigned d = timestamp_digits; r && d < 9; d++)
+			r *= 10;
+		return r;
+	}
 };
 
 class Reader {

@@ -174,7 +174,7 @@ void RunChecker::add(const Event& e, const ReadStats& rs)
 {
 	if (!started_) {
 		started_ = true;
-		resolution_ = rs.timestamp_digits >= 9 ? 1 : rs.timestamp_digits >= 6 ? 1000 : 1000000;
+		resolution_ = rs.resolution_ns() ? rs.resolution_ns() : 1;
 		from_ = e.ts + std::min(from_, MAX_TIME_NS);
 		if (to_ != ~0ULL)
 			to_ = e.ts + std::min(to_, MAX_TIME_NS);

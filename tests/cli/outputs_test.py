@@ -76,6 +76,18 @@ with open(path("runs.csv"), newline="") as f:
 
 
 @test
+def a_batch_task_is_named_in_the_json_and_the_table_header():
+    w = path("batch.json")
+    with open(w, "w") as f:
+        json.dump({"global": {"duration": 0.05}, "tasks": {
+            "b": {"policy": "SCHED_BATCH", "loop": -1, "run": -1}, "n": {"loop": -1, "run": -1}}}, f)
+    d = json.loads(run("sim", w, "--json").stdout)
+    validate(d, "sim.schema.json")
+    assert [t.get("policy") for t in d["tasks"]] == ["SCHED_BATCH", None], d["tasks"]
+    assert "# task settings at start: SCHED_BATCH b" in run("sim", w).stdout
+
+
+@test
 def validator_self_test():
     jsonschema_lite.self_test()
 

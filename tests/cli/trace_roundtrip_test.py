@@ -26,7 +26,7 @@ def run(args):
     return p.stdout
 
 
-TASK_KEYS_SKIPPED = {"max_abs_lag_ns", "nice", "custom_slice_ns"}
+TASK_KEYS_SKIPPED = {"max_abs_lag_ns", "nice", "custom_slice_ns", "policy"}  # settings, not metrics
 
 
 def compare(label, sim, tr):
