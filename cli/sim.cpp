@@ -139,6 +139,15 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 				throw UsageError("--pin " + so.pin + ": CPU " + std::to_string(c) + " is not one of the model's " +
 						 std::to_string(cfg.cpus) + " (0.." + std::to_string(cfg.cpus - 1) +
 						 "; simulate more with --cpus)");
+	// An error the model finds in a file's workload (a task's cpus outside
+	// --cpus) names the file.
+	try {
+		validate_workload(cfg, wl);
+	} catch (const WorkloadError& e) {
+		if (so.workload.empty())
+			throw;
+		throw WorkloadError(so.workload + ": " + e.what());
+	}
 	if (so.want_schbench && so.schbench == "-" && so.json)
 		throw UsageError("--schbench: with --json, give a file (--schbench FILE) so stdout stays one JSON document");
 	// FILE "-" sends that output to stdout in place of the table: it cannot

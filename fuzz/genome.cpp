@@ -319,6 +319,15 @@ Case build(const Genome& g, Bugs bugs)
 							ev(K::Sleep, b)}));
 			break;
 		}
+		case Kind::Locker: {
+			const int m = w.ref("mutex:m"), cond = w.ref("cond" + name);
+			made.push_back(looping_task(name, {ev(K::MutexLock, 0, m), ev(K::Run, a), ev(K::CondSignal, 0, cond),
+							   ev(K::MutexUnlock, 0, m), ev(K::Sleep, b)}));
+			made.push_back(looping_task(name + "w", {ev(K::MutexLock, 0, m), ev(K::CondWait, 0, cond, m),
+								ev(K::MutexLock, 0, m), ev(K::MutexUnlock, 0, m),
+								ev(K::Run, std::max<u64>(a / 2 / US, 1) * US)}));
+			break;
+		}
 		default: made.push_back(looping_task(name, {ev(K::Runtime, a), ev(K::Sleep, b)})); break;
 		}
 		for (TaskSpec& t : made) {
@@ -497,6 +506,16 @@ std::vector<std::pair<std::string, Genome>> seed_genomes()
 		g.slice_us = 1056;
 		g.tasks = {Gene{}, Gene{Kind::Periodic, 0, 0, 500, 3000, 0, 0}, Gene{Kind::Waker, 0, 0, 400, 2500, 0, 0}};
 		out.emplace_back("lag_clamp_binds", g);
+	}
+	{  // three lockers on 2 CPUs contend for one mutex, each signalling its waiter inside the section
+		Genome g;
+		g.preset = static_cast<uint8_t>(kernel_presets().size() - 1);
+		g.hz = 250;
+		g.cpus = 2;
+		g.sim_cpus = 2;
+		g.tasks = {Gene{Kind::Locker, 0, 0, 1500, 2000, 0, 0}, Gene{Kind::Locker, 0, 0, 700, 1200, 0, 300},
+			   Gene{Kind::Locker, 5, 0, 3000, 500, 0, 100}, Gene{}};
+		out.emplace_back("mutex_contention", g);
 	}
 	{  // several CPUs: every kind, some pinned, on 4 CPUs in 2 LLCs and on 8 in one
 		for (uint8_t n : {uint8_t{4}, uint8_t{8}}) {

@@ -26,6 +26,8 @@ enum class Kind : uint8_t {
 	Waker,       // run a; resume r; sleep b  + a partner: suspend r; run a/2
 	SliceSetter, // dl-runtime s; run a; dl-runtime 0 or s2; sleep b
 	Busy,        // runtime a (wall time); sleep b
+	Locker,      // lock m; run a; signal c; unlock m; sleep b  + a partner: lock m; wait c m; unlock m;
+	             // run a/2 (one mutex m for every Locker, so they contend; c per gene)
 	COUNT
 };
 

@@ -20,13 +20,17 @@
 // - A timer whose ref starts with "unique" is private to each thread
 //   (parse_task_event_data()): its ref is named "REF@THREAD".
 // - A "suspend" with an empty name waits on the task's own name (tutorial).
+// - lock/unlock are the model's MutexLock/MutexUnlock on a glibc mutex,
+//   contended as the schedule decides (the thread sleeps on the futex and
+//   retakes the mutex when woken). rt-app keeps resources by name and type
+//   (get_resource_index()), so mutex NAME is ref "mutex:NAME", apart from
+//   a condition NAME.
 // - wait/signal/broad/sync are pthread condition variables on the same
-//   resources as suspend/resume: wait = Suspend, broad = Resume, signal =
-//   Resume where at most one other thread waits on the condition, sync =
-//   Resume then Suspend (atomic: the model runs instantaneous events without
-//   a switch between them). lock/unlock are accepted around those only, where
-//   the mutex is never contended in the model, and produce no event.
-// - barrier, mem, iorun and fork are refused with the reason.
+//   resources as suspend/resume: wait = CondWait + MutexLock (the re-lock on
+//   return), signal = CondSignal, broad = Resume (a broadcast), sync =
+//   signal then wait. A wait or sync without "mutex" uses rt-app's default
+//   mutex, "unknown" (parse_task_event_data()).
+// - mem, iorun and fork are refused with the reason.
 
 #include "io/rtapp.hpp"
 #include "io/workgen.hpp"
@@ -56,11 +60,10 @@ constexpr std::size_t MAX_EVENTS = std::size_t{1} << 20;
 constexpr u64 MAX_US = MAX_TIME_NS / NSEC_PER_USEC;  // 4611686018427387 us
 
 constexpr const char* SUPPORTED_EVENTS =
-	"run, runtime, sleep, timer, suspend, resume, yield, barrier, lock/unlock (around wait/signal/broad/sync), "
-	"wait, signal, broad, sync";
+	"run, runtime, sleep, timer, suspend, resume, yield, barrier, lock, unlock, wait, signal, broad, sync";
 
-// What an rt-app event key is: one of the model's events, one of the
-// condition-variable events mapped onto Suspend/Resume, or unsupported.
+// What an rt-app event key is: one of the model's events, a mutex or
+// condition-variable event (translate()), or unsupported.
 enum class Op { Model, Lock, Unlock, Wait, Signal, Broad, Sync, Unsupported };
 
 struct EventName {
@@ -134,7 +137,6 @@ public:
 		if (!tasks)
 			fail(root, "", "missing the required \"tasks\" object");
 		read_tasks(tasks->value);
-		check_signals();
 		return std::move(w_);
 	}
 
@@ -145,13 +147,6 @@ private:
 	Policy default_policy_ = Policy::Normal;
 	std::size_t events_ = 0;
 	std::set<std::string> thread_names_;
-	struct Signal {
-		std::string cond, thread;
-		const Member* m;
-		std::string path;
-	};
-	std::vector<Signal> signals_;                              // signal and sync events
-	std::map<std::string, std::set<std::string>> waiters_;   // condition -> threads that wait on it
 
 	[[noreturn]] void fail_at(int line, int col, const std::string& path, const std::string& msg) const
 	{
@@ -439,113 +434,85 @@ private:
 		case Event::Kind::FutexPost:
 		case Event::Kind::ListPush:
 		case Event::Kind::ListPost:
+		case Event::Kind::MutexLock:  // translate() makes these
+		case Event::Kind::MutexUnlock:
+		case Event::Kind::CondWait:
+		case Event::Kind::CondSignal:
 			break;
 		}
 		return e;
 	}
 
-	// A condition variable's name: rt-app's "ref" of wait/sync, the string of signal/broad.
-	const std::string& cond_ref(const Value& v, const std::string& path, bool object) const
+	// A condition variable's name: rt-app's "ref" of wait/sync, the string
+	// of signal/broad; for wait/sync also its mutex's ref (rt-app's "unknown"
+	// when the file names none).
+	const std::string& cond_ref(const Value& v, const std::string& path, bool object, int* mutex = nullptr)
 	{
 		if (!object)
 			return name(v, path);
 		if (!v.is_object())
 			fail(v, path, "expected {\"ref\": CONDITION, \"mutex\": MUTEX}, got " + json::describe(v));
-		const Member* ref = nullptr;
+		const Member *ref = nullptr, *mtx = nullptr;
 		for (const Member& m : v.members) {
 			if (m.key != "ref" && m.key != "mutex")
 				fail(m, path + "." + m.key, "unknown key; wait and sync accept ref and mutex");
 			name(m.value, path + "." + m.key);
-			if (m.key == "ref")
-				ref = &m;
+			(m.key == "ref" ? ref : mtx) = &m;
 		}
 		if (!ref)
 			fail(v, path, "needs a \"ref\": the name of the condition");
+		if (mutex)
+			*mutex = mutex_ref(mtx ? mtx->value.text : "unknown");
 		return ref->value.text;
 	}
 
-	// The condition-variable events become the model's Suspend/Resume on the
-	// condition's name (rt-app's suspend/resume use the same condition
-	// resources): wait = Suspend, broad = Resume (pthread_cond_broadcast),
-	// signal = Resume when at most one other thread ever waits on the
-	// condition (checked after all tasks are read), sync = signal + wait.
-	// The model runs a task's instantaneous events atomically, so a mutex
-	// held only around them is never contended: lock/unlock become nothing.
+	int mutex_ref(const std::string& name) { return w_.ref("mutex:" + name); }
+
+	// An rt-app event as the model's events. A lock the same phase has
+	// already taken, with no unlock between, is refused: rt-app's thread
+	// would deadlock on its own (non-recursive) mutex at once.
 	void translate(const Member& m, const EventName& en, const std::string& path, const std::string& task,
-		       const std::string& thread, Phase& p, std::vector<std::pair<std::string, const Member*>>& held)
+		       const std::string& thread, Phase& p, std::map<std::string, const Member*>& held)
 	{
-		if (en.op == Op::Model) {
-			if (!held.empty() && en.kind != Event::Kind::Resume)
-				fail(m, path, "a \"" + std::string(en.name) + "\" while holding mutex \"" + held.back().first +
-						      "\" (locked at line " + std::to_string(held.back().second->line) +
-						      "): the model has no mutex contention, so it accepts a lock held only "
-						      "around wait, signal, broad, sync and resume; unlock before this event");
-			p.events.push_back(event(m, en, path, task, thread));
-			if (en.kind == Event::Kind::Suspend)
-				waiters_[w_.refs[static_cast<std::size_t>(p.events.back().ref)]].insert(thread);
-			return;
-		}
 		const Value& v = m.value;
+		auto push = [&p](Event::Kind k, int ref, int value = 0) { p.events.push_back(Event{k, 0, ref, value}); };
 		switch (en.op) {
+		case Op::Model:
+			p.events.push_back(event(m, en, path, task, thread));
+			return;
 		case Op::Lock: {
 			const std::string& mtx = name(v, path);
-			for (const auto& h : held)
-				if (h.first == mtx)
-					fail(m, path, "mutex \"" + mtx + "\" is already held by this thread (a deadlock in rt-app)");
-			held.emplace_back(mtx, &m);
+			if (auto it = held.find(mtx); it != held.end())
+				fail(m, path, "mutex \"" + mtx + "\" is already held by this thread (locked at line " +
+						      std::to_string(it->second->line) + "): rt-app would deadlock here");
+			held.emplace(mtx, &m);
+			push(Event::Kind::MutexLock, mutex_ref(mtx));
 			return;
 		}
 		case Op::Unlock: {
 			const std::string& mtx = name(v, path);
-			for (auto it = held.begin(); it != held.end(); ++it)
-				if (it->first == mtx) {
-					held.erase(it);
-					return;
-				}
-			fail(m, path, "mutex \"" + mtx + "\" is not held here; lock it earlier in the same phase");
+			held.erase(mtx);
+			push(Event::Kind::MutexUnlock, mutex_ref(mtx));
+			return;
 		}
-		case Op::Wait:
-			p.events.push_back(Event{Event::Kind::Suspend, 0, w_.ref(cond_ref(v, path, true)), 0});
-			waiters_[cond_ref(v, path, true)].insert(thread);
+		case Op::Signal:
+			push(Event::Kind::CondSignal, w_.ref(cond_ref(v, path, false)));
 			return;
 		case Op::Broad:
-			p.events.push_back(Event{Event::Kind::Resume, 0, w_.ref(cond_ref(v, path, false)), 0});
+			push(Event::Kind::Resume, w_.ref(cond_ref(v, path, false)));
 			return;
-		case Op::Signal:
+		case Op::Wait:
 		case Op::Sync: {
-			const std::string& c = cond_ref(v, path, en.op == Op::Sync);
-			p.events.push_back(Event{Event::Kind::Resume, 0, w_.ref(c), 0});
-			signals_.push_back({c, thread, &m, path});
-			if (en.op == Op::Sync) {
-				p.events.push_back(Event{Event::Kind::Suspend, 0, w_.ref(c), 0});
-				waiters_[c].insert(thread);
-			}
+			int mutex = -1;
+			const int cond = w_.ref(cond_ref(v, path, true, &mutex));
+			if (en.op == Op::Sync)
+				push(Event::Kind::CondSignal, cond);
+			push(Event::Kind::CondWait, cond, mutex);
+			push(Event::Kind::MutexLock, mutex);
 			return;
 		}
-		case Op::Model:
 		case Op::Unsupported:
 			break;
-		}
-	}
-
-	// pthread_cond_signal wakes one waiter, the model's Resume all of them:
-	// the same only while at most one other thread waits on the condition.
-	void check_signals() const
-	{
-		for (const Signal& s : signals_) {
-			std::vector<std::string> others;
-			auto it = waiters_.find(s.cond);
-			if (it != waiters_.end())
-				for (const std::string& t : it->second)
-					if (t != s.thread)
-						others.push_back(t);
-			if (others.size() > 1)
-				fail(*s.m, s.path, "\"" + s.m->key.substr(0, s.m->key.find_last_not_of("0123456789") + 1) +
-							    "\" wakes one waiter of \"" + s.cond + "\", but " +
-							    std::to_string(others.size()) + " threads wait on it (" + others[0] +
-							    ", " + others[1] + (others.size() > 2 ? ", ..." : "") +
-							    ") and the model can only wake them all; use \"broad\" if that is "
-							    "meant, or give each waiter its own condition");
 		}
 	}
 
@@ -580,22 +547,15 @@ private:
 	}
 
 	void add_events(Phase& p, const Fields& f, const std::string& path, const std::string& task,
-			const std::string& thread, const Member& where)
+			const std::string& thread)
 	{
-		std::vector<std::pair<std::string, const Member*>> held;  // mutexes this thread holds
+		std::map<std::string, const Member*> held;  // mutexes this phase has locked and not unlocked
 		for (const auto& [m, en] : f.events) {
 			if (++events_ > MAX_EVENTS)
 				fail(*m, path + "." + m->key, "the workload is too large: more than " +
 								  std::to_string(MAX_EVENTS) + " events after expanding instances");
 			translate(*m, *en, path + "." + m->key, task, thread, p, held);
 		}
-		if (!held.empty())
-			fail(*held.front().second, path + "." + held.front().second->key,
-			     "mutex \"" + held.front().first + "\" is still held at the end of the phase; the model "
-			     "accepts a lock released in the same phase, around wait/signal/broad/sync only");
-		if (p.events.empty())
-			fail(where, path, "only lock/unlock here: the phase has nothing the model runs; give it at least "
-					  "one of run, runtime, sleep, timer, suspend, resume, yield, wait, signal, broad, sync");
 	}
 
 	const Member* prop(const Fields& f, const char* key) const
@@ -632,7 +592,7 @@ private:
 			w_.cpu_sets.push_back(cpu_list(m->value, path + ".cpus"));
 			p.events.push_back(Event{Event::Kind::SetAffinity, 0, static_cast<int>(w_.cpu_sets.size() - 1), 0});
 		}
-		add_events(p, f, path, task, thread, pm);
+		add_events(p, f, path, task, thread);
 		return p;
 	}
 
@@ -710,7 +670,7 @@ private:
 				p.name = "phase0";
 				p.loop = loop_m ? count : 1;
 				t.loop = loop_m ? 1 : LOOP_FOREVER;
-				add_events(p, f, path, tm.key, t.name, tm);
+				add_events(p, f, path, tm.key, t.name);
 				t.phases.push_back(std::move(p));
 			}
 			w_.tasks.push_back(std::move(t));
@@ -869,8 +829,16 @@ private:
 		if (s.cpus && w_.cpu_sets.at(static_cast<std::size_t>(*s.cpus)) != t.cpus)
 			out_ += ",\n" + ind + "\"cpus\": " + cpus_str(w_.cpu_sets.at(static_cast<std::size_t>(*s.cpus)));
 		std::map<std::string, int> used;  // repeated keys get digits, as workgen writes them
-		for (const Event* e : s.events) {
+		for (std::size_t i = 0; i < s.events.size(); i++) {
+			const Event* e = s.events[i];
 			std::string key, value;
+			if (e->kind == Event::Kind::CondWait) {  // rt-app's wait is the wait and its re-lock
+				const Event* relock = i + 1 < s.events.size() ? s.events[i + 1] : nullptr;
+				if (!relock || relock->kind != Event::Kind::MutexLock || relock->ref != e->value)
+					throw std::invalid_argument(what + ": a condition wait not followed by the re-lock of "
+									   "its mutex has no rt-app form");
+				i++;
+			}
 			event(t, *e, what, key, value);
 			int n = used[key]++;
 			out_ += ",\n" + ind + json::quote(n ? key + std::to_string(n) : key) + ": " + value;
@@ -884,6 +852,16 @@ private:
 		if (r < 0 || i >= w_.refs.size() || w_.refs[i].empty())
 			throw std::invalid_argument(what + ": ref " + std::to_string(r) + " is not a named ref");
 		return w_.refs[i];
+	}
+
+	// A mutex's name: its ref without the parser's "mutex:".
+	std::string mutex(int r, const std::string& what) const
+	{
+		const std::string& n = ref(r, what);
+		if (!starts_with(n, "mutex:"))
+			throw std::invalid_argument(what + ": ref " + json::quote(n) + " is used as a mutex but is not "
+							   "named \"mutex:NAME\"");
+		return n.substr(6);
 	}
 
 	void event(const TaskSpec& t, const Event& e, const std::string& what, std::string& key, std::string& value) const
@@ -924,6 +902,23 @@ private:
 			break;
 		case Event::Kind::Barrier:
 			key = "barrier";
+			value = json::quote(ref(e.ref, what));
+			break;
+		case Event::Kind::MutexLock:
+			key = "lock";
+			value = json::quote(mutex(e.ref, what));
+			break;
+		case Event::Kind::MutexUnlock:
+			key = "unlock";
+			value = json::quote(mutex(e.ref, what));
+			break;
+		case Event::Kind::CondWait:
+			key = "wait";
+			value = "{ \"ref\": " + json::quote(ref(e.ref, what)) + ", \"mutex\": " +
+				json::quote(mutex(e.value, what)) + " }";
+			break;
+		case Event::Kind::CondSignal:
+			key = "signal";
 			value = json::quote(ref(e.ref, what));
 			break;
 		case Event::Kind::Yield:

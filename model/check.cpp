@@ -331,6 +331,19 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++)
 		for (int id : sim.rq(cpu).wake_list)
 			on_list[static_cast<size_t>(id)]++;
+	// A blocked task that is in no wait queue can never be woken (a lost
+	// wake-up); one in two would be woken twice. The walk stops at as many
+	// links as there are tasks, so a corrupt (cyclic) queue is reported.
+	std::vector<u32>& in_queue = in_queue_;
+	in_queue.assign(sim.tasks().size(), 0);
+	sim.for_each_wait_queue([&](const WaitQueue& q) {
+		size_t n = 0;
+		for (int id = q.head; id >= 0; id = sim.tasks()[static_cast<size_t>(id)].wait_next)
+			if (++n > sim.tasks().size())
+				fail(sim, t, "waiting", "a wait queue's links form a cycle");
+			else
+				in_queue[static_cast<size_t>(id)]++;
+	});
 
 	for (size_t i = 0; i < sim.tasks().size(); i++) {
 		const auto& task = sim.tasks()[i];
@@ -348,6 +361,9 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 			fail(sim, t, "smp", who() + " is on " + num(on_list[i]) + " wakelists" + (se.on_rq ? " and queued" : ""));
 		if (task.state == S::Runnable && !se.on_rq && !on_list[i])
 			fail(sim, t, "runnable", who() + " is runnable but neither queued nor on a wakelist (a lost wake-up)");
+		if ((task.state == S::Suspended) != (in_queue[i] == 1))
+			fail(sim, t, "waiting", who() + (task.state == S::Suspended ? " is suspended" : " is not suspended") +
+							" and in " + num(in_queue[i]) + " wait queues");
 		if ((se.on_rq || on_list[i]) && !task.cpus_ptr.test(task.cpu))
 			fail(sim, t, "affinity", who() + " is queued on CPU " + num(task.cpu) + ", outside its allowed CPUs");
 		if ((task.state == S::Sleeping || task.state == S::Suspended || task.state == S::Exited || task.state == S::New) &&

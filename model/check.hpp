@@ -75,11 +75,11 @@ namespace eevdf {
 // The names a violation reports (CheckFailure::invariant), one per rule or
 // part of a rule above; `eevdf sim --check` counts them in its success line
 // and a unit test keeps the list equal to the names check.cpp uses.
-inline constexpr std::array<std::string_view, 30> INVARIANT_NAMES = {
+inline constexpr std::array<std::string_view, 31> INVARIANT_NAMES = {
 	"V", "affinity", "clock", "deadline", "delayed", "eligibility", "events", "existence",
 	"idle", "lag clamp", "lag sum", "migration", "min_vruntime", "nohz", "others",
 	"overflow", "pick", "placement", "request", "resched", "reweight", "runnable", "slice",
-	"smp", "sums", "tick", "time", "tree", "vruntime", "wakelist"
+	"smp", "sums", "tick", "time", "tree", "vruntime", "waiting", "wakelist"
 };
 
 struct CheckFailure {
@@ -155,6 +155,7 @@ private:
 	};
 	std::vector<Track> track_;
 	std::vector<u32> on_list_;  // check_tasks()' scratch: wakelists each task is on (no allocation per event)
+	std::vector<u32> in_queue_; // and the wait queues (futex, condition, barrier) each task is in
 	std::vector<PerCpu> cpu_;
 	bool started_ = false;
 	u64 events_ = 0;

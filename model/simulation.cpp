@@ -107,13 +107,17 @@ void validate(const Config& cfg, const Workload& wl)
 			for (const Event& e : p.events) {
 				const bool futex = e.kind == Event::Kind::FutexBlock || e.kind == Event::Kind::FutexWait ||
 						   e.kind == Event::Kind::FutexPost || e.kind == Event::Kind::ListPush ||
-						   e.kind == Event::Kind::ListPost;
+						   e.kind == Event::Kind::ListPost || e.kind == Event::Kind::MutexLock ||
+						   e.kind == Event::Kind::MutexUnlock || e.kind == Event::Kind::CondWait ||
+						   e.kind == Event::Kind::CondSignal;
 				if ((e.kind == Event::Kind::Timer || e.kind == Event::Kind::Suspend ||
 				     e.kind == Event::Kind::Resume || e.kind == Event::Kind::Barrier || futex) &&
 				    (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.refs.size()))
 					throw WorkloadError(where + " phase '" + p.name + "': event with unknown ref");
 				if (e.kind == Event::Kind::ListPush && (e.value < 0 || static_cast<size_t>(e.value) >= wl.refs.size()))
 					throw WorkloadError(where + " phase '" + p.name + "': list push of an unknown futex word");
+				if (e.kind == Event::Kind::CondWait && (e.value < 0 || static_cast<size_t>(e.value) >= wl.refs.size()))
+					throw WorkloadError(where + " phase '" + p.name + "': condition wait with an unknown mutex");
 				if (e.kind == Event::Kind::SetNice && (e.value < MIN_NICE || e.value > MAX_NICE))
 					throw WorkloadError(where + " phase '" + p.name + "': nice " +
 							    std::to_string(e.value) + " outside -20..19");
@@ -137,6 +141,8 @@ void validate(const Config& cfg, const Workload& wl)
 }
 
 }  // namespace
+
+void validate_workload(const Config& cfg, const Workload& wl) { validate(cfg, wl); }
 
 Simulation::Simulation(const Config& cfg, Workload wl)
 	: cfg_(cfg), wl_(std::move(wl)), topo_(cfg.cpus < 1 || cfg.cpus > MAX_CPUS ? 1 : cfg.cpus,
@@ -164,7 +170,9 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 	tasks_.resize(n);
 	timers_.assign(n * wl_.refs.size(), NEVER);
 	futex_word_.assign(wl_.refs.size(), 0);
-	futex_waiters_.assign(wl_.refs.size(), {-1, -1});
+	futex_waiters_.assign(wl_.refs.size(), {});
+	cond_waiters_.assign(wl_.refs.size(), {});
+	barrier_waiters_.assign(wl_.refs.size(), {});
 	lists_.assign(wl_.refs.size(), {});
 	barrier_waiting_.assign(wl_.refs.size(), -1);
 	for (const TaskSpec& ts : wl_.tasks)

@@ -31,10 +31,15 @@
 #include "model/observer.hpp"
 #include "model/rq.hpp"
 #include "model/task.hpp"
+#include "model/wait_queue.hpp"
 #include "model/topology.hpp"
 #include "model/workload.hpp"
 
 namespace eevdf {
+
+// What the Simulation constructor checks first: a workload this Config can
+// run (refs, loops, nice, affinity within the CPUs). Throws WorkloadError.
+void validate_workload(const Config& cfg, const Workload& wl);
 
 class Simulation {
 public:
@@ -60,6 +65,14 @@ public:
 	const Config& config() const { return cfg_; }
 	const Workload& workload() const { return wl_; }
 	const std::vector<Task>& tasks() const { return tasks_; }
+	// Every WaitQueue of every futex word, condition and barrier (the checker's).
+	template <class F>
+	void for_each_wait_queue(F&& f) const
+	{
+		for (const auto* v : {&futex_waiters_, &cond_waiters_, &barrier_waiters_})
+			for (const WaitQueue& q : *v)
+				f(q);
+	}
 
 	// ---- the CPUs
 	u32 nr_cpus() const { return static_cast<u32>(rqs_.size()); }
@@ -133,6 +146,12 @@ private:
 	bool barrier(u32 cpu, Task& t, int ref);
 	bool futex_wait(u32 cpu, Task& t, int word);  // true: it blocked
 	void futex_post(u32 cpu, int word);
+	void futex_wake_one(u32 cpu, int word);
+	bool mutex_lock(u32 cpu, Task& t, int word);  // true: it blocked
+	void mutex_unlock(u32 cpu, int word);
+	void cond_wait(u32 cpu, Task& t, int cond, int mutex);
+	void cond_signal(u32 cpu, int cond);
+	void cond_broadcast(u32 cpu, int cond);
 	template <class Change>
 	void sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& change);
 	template <class Op>
@@ -213,11 +232,15 @@ private:
 	std::vector<Rq> rqs_;
 	std::vector<Task> tasks_;
 	std::vector<u64> timers_;       // per task x ref: next absolute expiry (0 = unused)
-	// Futex words and lists by ref (Event::Kind::Futex*, List*): the word,
-	// its waiters' FIFO (head, tail; Task::futex_next links them), and each
-	// list's words, most recent last. Capacities are reserved up front.
+	// Futex words by ref: schbench's (Event::Kind::Futex*, List*) and
+	// mutexes' (0 free, 1 locked, 2 locked and maybe waited for); their
+	// waiters; each list's words, most recent last (capacity reserved up
+	// front). The waiters of each condition variable (rt-app suspend and
+	// wait) and of each barrier's condition.
 	std::vector<unsigned char> futex_word_;
-	std::vector<std::pair<int, int>> futex_waiters_;
+	std::vector<WaitQueue> futex_waiters_;
+	std::vector<WaitQueue> cond_waiters_;
+	std::vector<WaitQueue> barrier_waiters_;
 	std::vector<std::vector<int>> lists_;
 	// rt-app's barrier counter by ref: the users less one at the start
 	// (init_barrier_resource() starts at -1, parsing adds each thread), one

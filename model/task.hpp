@@ -33,7 +33,7 @@ struct Task {
 	u64 wake_at = ~0ULL;   // pending timed wakeup (sleep, timer, fork)
 	size_t timer_base = 0; // index of its first timer slot in Simulation::timers_
 	int suspended_on = -1; // ref it is suspended on
-	int futex_next = -1;   // the next waiter on the same futex word (FIFO), while in FutexWait
+	int wait_next = -1;    // the next waiter in the same WaitQueue (wait_queue.hpp)
 
 	// ---- SMP (task_struct fields of the same names)
 	CpuMask cpus_ptr;         // affinity
@@ -50,6 +50,8 @@ struct Task {
 	bool in_progress = false;  // the Run or Runtime at the program counter is under way
 	bool in_runtime = false;
 	bool barrier_woken = false;  // woken by a barrier's broadcast: it counts itself back in when it runs
+	bool lll_waiter = false;     // its next mutex lock stores 2, as __lll_lock_wait()'s swap and
+	                             // lll_cond_lock() do: it was woken from a mutex or condition wait
 	bool sched_remote_wakeup = false;  // queued on a wakelist after a migration (WF_MIGRATED)
 	bool sched_remote_delayed = false; // on a wakelist as a delayed task's wake-up (WF_DELAYED; experimental)
 

@@ -56,13 +56,7 @@ bool Simulation::futex_wait(u32 cpu, Task& t, int word)
 			o->on_futex_wait(*this, now_, self, word, false);
 		return false;
 	}
-	auto& [head, tail] = futex_waiters_[static_cast<size_t>(word)];
-	t.futex_next = -1;
-	if (tail >= 0)
-		tasks_[static_cast<size_t>(tail)].futex_next = self;
-	else
-		head = self;
-	tail = self;
+	futex_waiters_[static_cast<size_t>(word)].push(tasks_, self);
 	for (Observer* o : observers_)
 		o->on_futex_wait(*this, now_, self, word, true);
 	block_current(cpu, TaskState::Suspended, word);
@@ -70,27 +64,95 @@ bool Simulation::futex_wait(u32 cpu, Task& t, int word)
 }
 
 // schbench's fpost(): CAS(word, BLOCKED -> RUNNING); only then
-// FUTEX_WAKE(word, 1), which wakes the first waiter, if any
-// (try_to_wake_up() without WF_SYNC, from this CPU).
+// FUTEX_WAKE(word, 1).
 void Simulation::futex_post(u32 cpu, int word)
 {
 	unsigned char& w = futex_word_[static_cast<size_t>(word)];
 	if (w)
 		return;
 	w = 1;
-	const int self = rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE;
 	event_cpu_ = cpu;
 	for (Observer* o : observers_)
-		o->on_futex_post(*this, now_, self, word);
-	auto& [head, tail] = futex_waiters_[static_cast<size_t>(word)];
-	if (head < 0)
-		return;
-	const int woken = head;
-	head = tasks_[static_cast<size_t>(woken)].futex_next;
-	if (head < 0)
-		tail = -1;
-	tasks_[static_cast<size_t>(woken)].futex_next = -1;
-	try_to_wake_up(woken, self, cpu);
+		o->on_futex_post(*this, now_, rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE, word);
+	futex_wake_one(cpu, word);
+}
+
+// FUTEX_WAKE(word, 1) from curr of `cpu`: the longest waiter, if any, is
+// woken by try_to_wake_up() without WF_SYNC, from this CPU.
+void Simulation::futex_wake_one(u32 cpu, int word)
+{
+	const int woken = futex_waiters_[static_cast<size_t>(word)].pop(tasks_);
+	if (woken >= 0)
+		try_to_wake_up(woken, rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE, cpu);
+}
+
+// pthread_mutex_lock() of glibc's default (PTHREAD_MUTEX_NORMAL, no PI)
+// mutex, lll_lock(): CAS 0 -> 1 takes a free mutex; otherwise
+// __lll_lock_wait() swaps in 2 ("locked, maybe waiters") and FUTEX_WAITs
+// for as long as the swap finds it held. A woken waiter retries the swap
+// when it next runs: the mutex is not handed over, so a thread that takes it
+// in the meantime keeps it and the waiter queues again, last. Returns true
+// when the task blocked (its counter stays on the lock, to retry).
+bool Simulation::mutex_lock(u32 cpu, Task& t, int word)
+{
+	unsigned char& w = futex_word_[static_cast<size_t>(word)];
+	if (w == 0) {
+		w = t.lll_waiter ? 2 : 1;
+		t.lll_waiter = false;
+		return false;
+	}
+	w = 2;
+	t.lll_waiter = true;
+	futex_waiters_[static_cast<size_t>(word)].push(tasks_, t.se.id);
+	block_current(cpu, TaskState::Suspended, word);
+	return true;
+}
+
+// pthread_mutex_unlock(), lll_unlock(): swap in 0; only a 2 means there may
+// be waiters, and then FUTEX_WAKE wakes one. Like glibc's normal mutex it
+// does not check the owner.
+void Simulation::mutex_unlock(u32 cpu, int word)
+{
+	unsigned char& w = futex_word_[static_cast<size_t>(word)];
+	const unsigned char old = w;
+	w = 0;
+	if (old == 2)
+		futex_wake_one(cpu, word);
+}
+
+// pthread_cond_wait(cond, mutex): the thread becomes a waiter of the
+// condition, then unlocks the mutex (which may wake a thread blocked on it
+// while this one still runs), then sleeps. Woken, it takes the mutex again
+// with lll_cond_lock() (the MutexLock that follows a CondWait), which
+// stores 2 because other waiters may have been woken with it. glibc's
+// condition variable (since 2.25) wakes waiters that started waiting before
+// the signal, in the futex's FIFO order; the model keeps one FIFO per
+// condition and no spurious wake-ups.
+void Simulation::cond_wait(u32 cpu, Task& t, int cond, int mutex)
+{
+	cond_waiters_[static_cast<size_t>(cond)].push(tasks_, t.se.id);
+	mutex_unlock(cpu, mutex);
+	t.lll_waiter = true;
+	block_current(cpu, TaskState::Suspended, cond);
+}
+
+// pthread_cond_signal(): the longest waiter of the condition, if any.
+void Simulation::cond_signal(u32 cpu, int cond)
+{
+	const int woken = cond_waiters_[static_cast<size_t>(cond)].pop(tasks_);
+	if (woken >= 0)
+		try_to_wake_up(woken, rqs_[cpu].cfs.curr->id, cpu);
+}
+
+// pthread_cond_broadcast() (rt-app broad and resume): every waiter, in the
+// order they began waiting (futex_wake() builds its wake_q in list order);
+// a broadcast with no waiter is lost, as rt-app's resume before a suspend is.
+void Simulation::cond_broadcast(u32 cpu, int cond)
+{
+	WaitQueue q = cond_waiters_[static_cast<size_t>(cond)];
+	cond_waiters_[static_cast<size_t>(cond)] = {};
+	for (int woken; (woken = q.pop(tasks_)) >= 0;)
+		try_to_wake_up(woken, rqs_[cpu].cfs.curr->id, cpu);
 }
 
 // rt-app's barrier (rtapp_barrier in rt-app.c), under the barrier's mutex:
@@ -99,8 +161,8 @@ void Simulation::futex_post(u32 cpu, int word)
 // condition. A woken waiter, back from pthread_cond_wait(), counts itself in
 // again when it next runs, so a fast thread that comes round again before a
 // woken one has run finds the count short and waits (or, last, broadcasts)
-// as rt-app's threads would. The hand-off of the mutex after the broadcast
-// takes no time here. Returns true when the task blocked.
+// as rt-app's threads would. The hand-off of the barrier's own mutex takes
+// no time here. Returns true when the task blocked.
 bool Simulation::barrier(u32 cpu, Task& t, int ref)
 {
 	s64& waiting = barrier_waiting_[static_cast<size_t>(ref)];
@@ -110,17 +172,16 @@ bool Simulation::barrier(u32 cpu, Task& t, int ref)
 		return false;
 	}
 	if (waiting == 0) {
-		for (size_t i = 0; i < tasks_.size(); i++) {
-			Task& w = tasks_[i];
-			if (w.state == TaskState::Suspended && w.suspended_on == ref &&
-			    current_event(w)->kind == Event::Kind::Barrier) {
-				w.barrier_woken = true;
-				try_to_wake_up(static_cast<int>(i), t.se.id, cpu);
-			}
+		WaitQueue q = barrier_waiters_[static_cast<size_t>(ref)];
+		barrier_waiters_[static_cast<size_t>(ref)] = {};
+		for (int woken; (woken = q.pop(tasks_)) >= 0;) {
+			tasks_[static_cast<size_t>(woken)].barrier_woken = true;
+			try_to_wake_up(woken, t.se.id, cpu);
 		}
 		return false;
 	}
 	waiting -= 1;
+	barrier_waiters_[static_cast<size_t>(ref)].push(tasks_, t.se.id);
 	block_current(cpu, TaskState::Suspended, ref);
 	return true;
 }
@@ -194,17 +255,32 @@ void Simulation::step_current(u32 cpu)
 			break;
 		}
 		case Event::Kind::Suspend: {
+			// rt-app's suspend: a condition wait under a mutex of its own,
+			// held for no time (so never contended).
 			const int ref = e->ref;
 			advance_pc(t);
+			cond_waiters_[static_cast<size_t>(ref)].push(tasks_, self);
 			block_current(cpu, TaskState::Suspended, ref);
 			return;
 		}
 		case Event::Kind::Resume:
-			for (size_t i = 0; i < tasks_.size(); i++)
-				if (tasks_[i].state == TaskState::Suspended && tasks_[i].suspended_on == e->ref &&
-				    current_event(tasks_[i])->kind != Event::Kind::FutexWait &&  // only a post ends an fwait
-				    current_event(tasks_[i])->kind != Event::Kind::Barrier)      // and a broadcast a barrier
-					try_to_wake_up(static_cast<int>(i), self, cpu);
+			cond_broadcast(cpu, e->ref);
+			break;
+		case Event::Kind::MutexLock:
+			if (mutex_lock(cpu, t, e->ref))
+				return;  // the counter stays: woken, it retries
+			break;
+		case Event::Kind::MutexUnlock:
+			mutex_unlock(cpu, e->ref);
+			break;
+		case Event::Kind::CondWait: {
+			const int cond = e->ref, mutex = e->value;
+			advance_pc(t);  // to the re-lock
+			cond_wait(cpu, t, cond, mutex);
+			return;
+		}
+		case Event::Kind::CondSignal:
+			cond_signal(cpu, e->ref);
 			break;
 		case Event::Kind::Barrier:
 			if (barrier(cpu, t, e->ref))

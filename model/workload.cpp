@@ -15,7 +15,7 @@ int Workload::ref(const std::string& name)
 namespace {
 
 // The event kinds whose `ref` names a resource (Workload::refs); ListPush's
-// `value` is a futex word too. SetAffinity's `ref` indexes cpu_sets.
+// `value` is a futex word too, and CondWait's its mutex. SetAffinity's `ref` indexes cpu_sets.
 bool refers_to_resource(Event::Kind k)
 {
 	using K = Event::Kind;
@@ -29,6 +29,10 @@ bool refers_to_resource(Event::Kind k)
 	case K::FutexPost:
 	case K::ListPush:
 	case K::ListPost:
+	case K::MutexLock:
+	case K::MutexUnlock:
+	case K::CondWait:
+	case K::CondSignal:
 		return true;
 	default:
 		return false;
@@ -58,7 +62,7 @@ void append_workload(Workload& base, const Workload& extra, const std::string& w
 			for (Event& e : ph.events) {
 				if (refers_to_resource(e.kind))
 					e.ref = remap(e.ref);
-				if (e.kind == Event::Kind::ListPush)
+				if (e.kind == Event::Kind::ListPush || e.kind == Event::Kind::CondWait)
 					e.value = remap(e.value);
 				if (e.kind == Event::Kind::SetAffinity)
 					e.ref += set_base;

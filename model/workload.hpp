@@ -40,11 +40,20 @@ struct Event {
 		FutexPost,    // fpost: CAS BLOCKED -> RUNNING, then FUTEX_WAKE one waiter (none: no syscall)
 		ListPush,     // push word `value` (a ref) on list `ref` (schbench's lock-free prepend)
 		ListPost,     // splice list `ref` and fpost each word on it, most recent first
+		// pthread mutexes and condition variables (rt-app lock, unlock,
+		// wait, signal; broad is Resume). A mutex is a futex word of its
+		// own ref: rt-app keeps resources by name and type, so the parser
+		// names a mutex's ref "mutex:NAME", apart from a condition NAME.
+		MutexLock,    // pthread_mutex_lock(ref): blocks while another thread holds it
+		MutexUnlock,  // pthread_mutex_unlock(ref): wakes the longest waiter, which must retake it
+		CondWait,     // pthread_cond_wait(ref, mutex `value`): unlock, sleep until signalled; a
+		              // MutexLock of `value` follows it (the re-lock on return)
+		CondSignal,   // pthread_cond_signal(ref): wake the condition's longest waiter
 	};
 	Kind kind = Kind::Run;
 	u64 ns = 0;     // duration, period or slice
-	int ref = -1;   // index into Workload::refs (Timer, Suspend, Resume, Barrier)
-	int value = 0;  // nice for SetNice; the pushed word's ref for ListPush
+	int ref = -1;   // index into Workload::refs (Timer, Suspend, Resume, Barrier, Mutex*, Cond*)
+	int value = 0;  // nice for SetNice; the pushed word's ref for ListPush; the mutex's ref for CondWait
 
 	bool operator==(const Event&) const = default;
 };

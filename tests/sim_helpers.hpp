@@ -84,6 +84,15 @@ struct Recorder : Observer {
 				v.push_back(s.t);
 		return v;
 	}
+	// Times at which `task` was switched out.
+	std::vector<u64> switch_outs(int task) const
+	{
+		std::vector<u64> v;
+		for (const Switch& s : switches)
+			if (s.prev == task)
+				v.push_back(s.t);
+		return v;
+	}
 	// Lengths of the completed runs of every task after the first `skip` switches.
 	std::vector<u64> run_lengths(size_t skip = 0) const
 	{

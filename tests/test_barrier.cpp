@@ -22,15 +22,6 @@ Workload three_at_a_barrier()
 			   "barrier.json");
 }
 
-std::vector<u64> switch_outs(const Recorder& r, int task)
-{
-	std::vector<u64> v;
-	for (const Switch& s : r.switches)
-		if (s.prev == task)
-			v.push_back(s.t);
-	return v;
-}
-
 }  // namespace
 
 TEST_CASE("the last thread to reach a barrier wakes the others; it goes on, they go on after it")
@@ -40,9 +31,9 @@ TEST_CASE("the last thread to reach a barrier wakes the others; it goes on, they
 	// t1 arrives last, at 3 ms (and 11, 19): it broadcasts and sleeps at once.
 	// t0 and t2 wait from 1 ms and 2 ms, run at 3 ms just to sleep, and all
 	// three wake together 5 ms after the broadcast: rounds of 8 ms.
-	CHECK(switch_outs(r, 1) == std::vector<u64>{3 * MS, 11 * MS, 19 * MS});
-	CHECK(switch_outs(r, 0) == std::vector<u64>{1 * MS, 3 * MS, 9 * MS, 11 * MS, 17 * MS, 19 * MS});
-	CHECK(switch_outs(r, 2) == std::vector<u64>{2 * MS, 3 * MS, 10 * MS, 11 * MS, 18 * MS, 19 * MS});
+	CHECK(r.switch_outs(1) == std::vector<u64>{3 * MS, 11 * MS, 19 * MS});
+	CHECK(r.switch_outs(0) == std::vector<u64>{1 * MS, 3 * MS, 9 * MS, 11 * MS, 17 * MS, 19 * MS});
+	CHECK(r.switch_outs(2) == std::vector<u64>{2 * MS, 3 * MS, 10 * MS, 11 * MS, 18 * MS, 19 * MS});
 	CHECK(r.switch_ins(0) == std::vector<u64>{0, 3 * MS, 8 * MS, 11 * MS, 16 * MS, 19 * MS});
 }
 
@@ -51,7 +42,7 @@ TEST_CASE("a barrier named by one thread only never waits: it is always the last
 	const Config cfg = config("6.18", 1000);
 	const Recorder r = simulate(cfg, parse_rtapp(R"({"tasks": {"solo": {"loop": -1, "run": 1000, "barrier": "b",
 		"sleep": 1000}}})", "solo.json"), 10 * MS);
-	CHECK(switch_outs(r, 0) == std::vector<u64>{1 * MS, 3 * MS, 5 * MS, 7 * MS, 9 * MS});
+	CHECK(r.switch_outs(0) == std::vector<u64>{1 * MS, 3 * MS, 5 * MS, 7 * MS, 9 * MS});
 }
 
 TEST_CASE("a resume of the barrier's name does not release a thread waiting at the barrier")
@@ -62,7 +53,7 @@ TEST_CASE("a resume of the barrier's name does not release a thread waiting at t
 		"w": {"loop": 1, "run": 1000, "barrier": "b", "run1": 1000},
 		"x": {"loop": 1, "run": 50000, "barrier": "b"},
 		"r": {"loop": -1, "run": 1000, "resume": "b", "sleep": 1000}}})", "res.json"), 10 * MS);
-	CHECK(switch_outs(r, 0) == std::vector<u64>{1 * MS});  // still waiting at 10 ms
+	CHECK(r.switch_outs(0) == std::vector<u64>{1 * MS});  // still waiting at 10 ms
 }
 
 TEST_CASE("barrier events are written back as rt-app reads them")

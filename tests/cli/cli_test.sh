@@ -89,7 +89,7 @@ check "7.1.5 runs PREEMPT_LAZY by default and says so" grep -q '"preempt": "lazy
 check "6.18.39 (PREEMPT_NONE) records no preemption model" bash -c "! grep -q preempt '$tmp/p.json'"
 expect_exit 2 "--tick-jitter" sim --hogs 2 --hz 1000 --tick-jitter 2ms
 expect_exit 2 "exactly one" sim
-expect_exit 2 "bad_lock.json" sim "$data/rtapp/bad_lock.json"
+expect_exit 2 "bad_lock.json:8:6: tasks.thread0.phases.p0.lock1: mutex \"mutex0\" is already held" sim "$data/rtapp/bad_lock.json"
 expect_exit 2 "no-such-file.json" sim "$tmp/no-such-file.json"
 expect_exit 2 "never ends" sim "$data/cli/forever.json"
 expect_exit 2 "eevdf" sim --hogs 2 --bogus-flag

@@ -130,7 +130,8 @@ def rtapp_cases(repo):
     run = ["sim", "{file}", "--duration", "20ms"]
     loc = r"w\.json(:\d+:\d+)?: "
     yield from hostile_value_cases("rt-app", RTAPP_DOC, RTAPP_PATHS, run, loc)
-    for f in ["tutorial_simple.json", "periodic_phases.json", "suspend_resume.json"]:
+    for f in ["tutorial_simple.json", "periodic_phases.json", "suspend_resume.json",
+              "doc_tutorial5_lock_across_run.json"]:
         yield from corrupt_json_cases("rt-app", os.path.join(repo, "tests/data/rtapp", f), run, loc)
     deep = "[" * 100000
     yield ("rt-app nested 100000 deep", ("file", '{"tasks": ' + deep), run, 2, loc)
@@ -143,6 +144,19 @@ def rtapp_cases(repo):
            run, 2, loc)
     yield ("rt-app not an object", ("file", "[1, 2]"), run, 2, loc)
     yield ("rt-app no tasks", ("file", '{"global": {"duration": 1}}'), run, 2, loc)
+    for what, ev in [("lock of a number", {"lock": 3}), ("lock of an object", {"lock": {}}),
+                     ("wait with a numeric mutex", {"wait": {"ref": "c", "mutex": 1}}),
+                     ("wait without a ref", {"wait": {"mutex": "m"}}),
+                     ("signal of a list", {"signal": ["c"]})]:
+        yield (f"rt-app {what}", ("file", json.dumps({"tasks": {"a": {"run": 10, **ev}}})), run, 2, loc)
+    yield ("rt-app a mutex locked twice", ("file", '{"tasks": {"a": {"lock": "m", "run": 10, "lock": "m"}}}'),
+           run, 2, loc)
+    # Valid edges: glibc's normal mutex does not check its owner, and a
+    # signal with no waiter is lost; both run.
+    yield ("rt-app unlock of a free mutex", ("file", json.dumps({"tasks": {"a": {"unlock": "m", "run": 10}}})),
+           run, 0, None)
+    yield ("rt-app a signal nobody waits for", ("file", json.dumps({"tasks": {"a": {"signal": "c", "run": 10}}})),
+           run, 0, None)
 
 
 def claim_cases(repo):
