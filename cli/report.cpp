@@ -121,8 +121,8 @@ void write_json(const Report& r, std::ostream& os)
 		// The settings it started with, when not the defaults.
 		if (specs[i].nice)
 			w.member("nice", specs[i].nice);
-		if (specs[i].policy == Policy::Batch)
-			w.member("policy", std::string_view("SCHED_BATCH"));
+		if (specs[i].policy != Policy::Normal)
+			w.member("policy", std::string_view(policy_name(specs[i].policy)));
 		if (specs[i].custom_slice && c.preset->paths.custom_slices)
 			w.member("custom_slice_ns", clamp_custom_slice(specs[i].custom_slice));
 		w.end_object();

@@ -89,20 +89,19 @@ std::string header_lines(const Config& cfg, const Workload& wl, const std::vecto
 	std::string out;
 	for (const Adjustment& x : a)
 		out += "# adjusted: " + x.text() + "\n";
-	// Tasks grouped by (nice, custom slice as applied, SCHED_BATCH) at their start.
+	// Tasks grouped by (nice, custom slice as applied, policy) at their start.
 	struct Group {
 		std::string first, last;
 		size_t n = 0;
 	};
-	std::vector<std::pair<std::tuple<int, u64, bool>, Group>> groups;
+	std::vector<std::pair<std::tuple<int, u64, Policy>, Group>> groups;
 	for (const TaskSpec& t : wl.tasks) {
 		u64 slice = 0;
 		if (t.custom_slice && cfg.preset->paths.custom_slices)
 			slice = clamp_custom_slice(t.custom_slice);
-		const bool batch = t.policy == Policy::Batch;
-		if (t.nice == 0 && slice == 0 && !batch)
+		if (t.nice == 0 && slice == 0 && t.policy == Policy::Normal)
 			continue;
-		const std::tuple<int, u64, bool> key{t.nice, slice, batch};
+		const std::tuple<int, u64, Policy> key{t.nice, slice, t.policy};
 		auto it = groups.begin();
 		while (it != groups.end() && it->first != key)
 			++it;
@@ -119,11 +118,11 @@ std::string header_lines(const Config& cfg, const Workload& wl, const std::vecto
 	const size_t shown = groups.size() < 8 ? groups.size() : 8;
 	for (size_t i = 0; i < shown; i++) {
 		const auto& [key, g] = groups[i];
-		const auto& [nice, slice, batch] = key;
+		const auto& [nice, slice, policy] = key;
 		out += i ? "; " : " ";
 		std::string what;
-		if (batch)
-			what = "SCHED_BATCH";
+		if (policy != Policy::Normal)
+			what = policy_name(policy);
 		if (nice)
 			what += std::string(what.empty() ? "" : " ") + "nice " + std::to_string(nice);
 		if (slice)

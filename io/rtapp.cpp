@@ -218,12 +218,12 @@ private:
 		if (v.is_string() && v.text == "SCHED_BATCH")
 			return Policy::Batch;
 		if (v.is_string() && v.text == "SCHED_IDLE")
-			fail(v, path, "SCHED_IDLE is not modelled yet (its weight of 3, the idle wake-up preemption rules and "
-				      "sched_idle_cpu() in CPU selection); the model runs SCHED_OTHER and SCHED_BATCH");
+			return Policy::Idle;
 		for (const char* p : {"SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE"})
 			if (v.is_string() && v.text == p)
-				fail(v, path, v.text + " is not modelled: the model covers the fair class (SCHED_OTHER, SCHED_BATCH) only");
-		fail(v, path, "unknown policy " + json::describe(v) + "; accepted: \"SCHED_OTHER\", \"SCHED_BATCH\"");
+				fail(v, path, v.text + " is not modelled: the model covers the fair class (SCHED_OTHER, SCHED_BATCH, "
+						       "SCHED_IDLE) only");
+		fail(v, path, "unknown policy " + json::describe(v) + "; accepted: \"SCHED_OTHER\", \"SCHED_BATCH\", \"SCHED_IDLE\"");
 	}
 
 	// Global "duration": whole or decimal seconds; -1 and 0 mean until the tasks end.
@@ -580,7 +580,7 @@ private:
 		if (const Member* m = prop(f, "policy"))
 			if (policy(m->value, path + ".policy") != task_policy)
 				fail(m->value, path + ".policy",
-				     "a policy change within a task (SCHED_OTHER <-> SCHED_BATCH) is not modelled yet; give the "
+				     "a policy change within a task (between SCHED_OTHER, SCHED_BATCH and SCHED_IDLE) is not modelled yet; give the "
 				     "task one policy");
 		if (const Member* m = prop(f, "priority"))
 			p.events.push_back(Event{Event::Kind::SetNice, 0, -1, nice(m->value, path + ".priority")});
@@ -791,8 +791,8 @@ private:
 	{
 		std::string what = "task " + t.name;
 		out_ += "\t\t" + json::quote(t.name) + ": {\n\t\t\t\"loop\": " + loop_str(t.loop, what);
-		if (t.policy == Policy::Batch)
-			out_ += ",\n\t\t\t\"policy\": \"SCHED_BATCH\"";
+		if (t.policy != Policy::Normal)
+			out_ += ",\n\t\t\t\"policy\": \"" + std::string(policy_name(t.policy)) + "\"";
 		if (t.nice)
 			out_ += ",\n\t\t\t\"priority\": " + nice_str(t.nice, what);
 		if (t.custom_slice)

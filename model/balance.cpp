@@ -151,8 +151,6 @@ u64 cpu_util_cfs_of(const Simulation& sim, const Rq& rq) { return cpu_util_cfs(r
 // capacity_of() is 1024 on every CPU, so check_cpu_capacity() (capacity
 // reduced by more than imbalance_pct) never holds.
 constexpr bool check_cpu_capacity() { return false; }
-// sched_idle_cpu(): the model has no SCHED_IDLE tasks.
-constexpr bool sched_idle_cpu() { return false; }
 
 // sched_rng(): the kernel's is a per-CPU prandom_u32_state() seeded at boot;
 // the model draws from splitmix64 on Rq::rng_state (seeded per CPU).
@@ -194,16 +192,19 @@ void attach_task(Simulation& sim, Task& p, u32 this_cpu) { sim.attach_task(p, th
 
 // ---------------------------------------------------------------- can_migrate_task
 
-// task_hot(): fair tasks only (all are); SMT siblings share the cache (no
-// SMT here); CACHE_HOT_BUDDY needs cfs_rq->next, which only NEXT_BUDDY
-// sets (off); sysctl_sched_migration_cost is its default, so: hot iff p ran
-// on the source less than 500 us ago. exec_start is 0 for a task that has
+// task_hot(): fair tasks only (all are); a SCHED_IDLE task is never hot;
+// SMT siblings share the cache (no SMT here); CACHE_HOT_BUDDY needs
+// cfs_rq->next, which only NEXT_BUDDY sets (off);
+// sysctl_sched_migration_cost is its default, so: hot iff p ran on the
+// source less than 500 us ago. exec_start is 0 for a task that has
 // not run since it was forked or migrated: cold. (The kernel gets that from
 // rq_clock_task(), which has counted since boot; the model's clock starts
 // at 0, so it tests exec_start == 0 itself: else a task forked at 0 would
 // be hot for the first 500 us.)
 bool task_hot(const LbEnv& env, const Task& p)
 {
+	if (p.se.idle_policy)
+		return false;
 	if (env.sd->flags & SD_SHARE_CPUCAPACITY)
 		return false;
 	if (p.se.exec_start == 0)
@@ -786,7 +787,7 @@ void sched_balance_domains(Simulation& sim, u32 cpu, CpuIdleType idle, u32 exec_
 	Rq& rq = sim.rq_mut(cpu);
 	const Config& cfg = sim.config();
 	bool continue_balancing = true;
-	bool busy = idle != CPU_IDLE && !sched_idle_cpu();
+	bool busy = idle != CPU_IDLE && !rq.sched_idle_rq();
 	const u64 jiffies = sim.jiffies();
 	u64 next_balance = jiffies + 60 * static_cast<u64>(cfg.hz);
 	bool update_next = false, need_decay = false;
@@ -805,7 +806,7 @@ void sched_balance_domains(Simulation& sim, u32 cpu, CpuIdleType idle, u32 exec_
 			if (sched_balance_rq(sim, cpu, *sd, idle, continue_balancing, exec_cpu)) {
 				// LBF_DST_PINNED may have moved the tasks elsewhere.
 				idle = rq.idle_cpu() ? CPU_IDLE : CPU_NOT_IDLE;
-				busy = idle != CPU_IDLE && !sched_idle_cpu();
+				busy = idle != CPU_IDLE && !rq.sched_idle_rq();
 			}
 			sd->last_balance = jiffies;
 			interval = lb::get_sd_balance_interval(*sd, busy, cfg.hz, cfg.online_cpus);

@@ -190,7 +190,7 @@ void InvariantChecker::check_sums(const Simulation& sim, u64 t, u32 cpu) const
 {
 	const CfsRq& cfs = sim.cfs_rq(cpu);
 	s128 sum = 0;
-	u64 avg_load = 0, load = 0, queued = 0, delayed = 0;
+	u64 avg_load = 0, load = 0, queued = 0, delayed = 0, idle = 0;
 	cfs.timeline.for_each([&](const SchedEntity* se) {
 		sum += key_times_weight(cfs, se);
 		avg_load += static_cast<u64>(cfs.avg_weight(se));
@@ -202,6 +202,9 @@ void InvariantChecker::check_sums(const Simulation& sim, u64 t, u32 cpu) const
 		queued++;
 		load += se.load.weight;
 		delayed += se.sched_delayed;
+		idle += se.idle_policy;
+		if (se.idle_policy != (task.spec->policy == Policy::Idle) || (se.idle_policy && se.load.weight != idle_load_weight().weight))
+			fail(sim, t, "sums", "task " + std::to_string(se.id) + ": SCHED_IDLE flag or its weight 3 lost");
 		const s128 kw = key_times_weight(cfs, &se);
 		if (kw >= (static_cast<s128>(1) << 62) || kw <= -(static_cast<s128>(1) << 62))
 			fail(sim, t, "overflow", "task " + std::to_string(se.id) + ": key * weight reaches 2^62");
@@ -217,6 +220,8 @@ void InvariantChecker::check_sums(const Simulation& sim, u64 t, u32 cpu) const
 		fail(sim, t, "sums", "nr_queued " + num(cfs.nr_queued) + " != queued tasks " + num(queued));
 	if (delayed != cfs.nr_delayed)
 		fail(sim, t, "sums", "nr_delayed " + num(cfs.nr_delayed) + " != delayed tasks " + num(delayed));
+	if (idle != cfs.h_nr_idle)
+		fail(sim, t, "sums", "h_nr_idle " + num(cfs.h_nr_idle) + " != queued SCHED_IDLE tasks " + num(idle));
 }
 
 void InvariantChecker::check_tree(const Simulation& sim, u64 t, u32 cpu) const

@@ -48,7 +48,8 @@ const std::vector<KernelPreset>& kernel_presets()
 		 "147f3efaa241 (EEVDF), b01db23d5923, 8dafa9d0eb1a",
 		 P{T::VruntimeKeyed, R::MinVruntime, Pr::VlagStash, false, false, L::TwiceSlice, false, false,
 		   Y::PushDeadline, false, false, W::Pick, true, 750000, false, false, false, false, false,
-		   false, false, false, false, false, false, false, false, false},
+		   false, false, false, false, false, false, false, false, false,
+		   false, true, false, false},
 		 features_of(F66)},
 		{"6.12", "v6.12.0: deadline-keyed tree, delayed dequeue, PREEMPT_SHORT, custom slices; "
 			 "an off-queue reweight keeps the relative deadline unscaled; 0.75 ms base slice",
@@ -56,42 +57,49 @@ const std::vector<KernelPreset>& kernel_presets()
 		 "85e511df3cec (PREEMPT_SHORT)",
 		 P{T::DeadlineKeyed, R::MinVruntime, Pr::VlagStash, false, true, L::TwiceSlice, true, false,
 		   Y::PushDeadline, true, false, W::Pick, false, 750000, false, false, false, false, false,
-		   false, false, false, false, false, false, false, false, false},
+		   false, false, false, false, false, false, false, false, false,
+		   true, false, false, false},
 		 features_of(F612)},
-		{"6.15", "v6.15 (no stored source: 6.12.0 with the two commits listed): reweight rescales the "
-			 "relative deadline; 0.70 ms base slice",
-		 "6d71a9c61604 (reweight rescale, 6.13), 2ae891b82695 (0.70 ms, 6.15)",
+		{"6.15", "v6.15 (no stored source: 6.12.0 with the three commits listed): reweight rescales the "
+			 "relative deadline; 0.70 ms base slice; a SCHED_IDLE curr preempted by a waker loses its protection",
+		 "6d71a9c61604 (reweight rescale, 6.13), 2ae891b82695 (0.70 ms, 6.15), f553741ac8c0 (idle entity "
+		 "protection cancelled, 6.15)",
 		 P{T::DeadlineKeyed, R::MinVruntime, Pr::VlagStash, false, true, L::TwiceSlice, true, false,
 		   Y::PushDeadline, true, true, W::Pick, false, 700000, false, true, true, false, false,
-		   false, false, false, false, false, true, false, false, false},
+		   false, false, false, false, false, true, false, false, false,
+		   true, false, true, false},
 		 features_of(F612)},
 		{"6.18", "v6.18.0 (= 6.18-rc5 fair.c): vprot protection limited to the min slice, resched at its end; "
 			 "yield pushes the deadline",
 		 "0b9ca2dcabc3, 052c3d87c82e, 74eec63661d4 (vprot, 6.17), 9de74a9850b9 (no did_preempt_short)",
 		 P{T::DeadlineKeyed, R::MinVruntime, Pr::Vprot, true, false, L::TwiceSlice, true, false,
 		   Y::PushDeadline, true, true, W::ProtectParam, false, 700000, true, true, true, true, false,
-		   false, false, false, false, false, true, false, false, false},
+		   false, false, false, false, false, true, false, false, false,
+		   true, false, true, false},
 		 features_of(F612)},
 		{"6.18.2", "6.18.2: yield forfeits the rest of the request (if eligible); one-CPU decisions also of 6.18.3 "
 			   "and 6.18.4 (6.18.3 drops the newidle cost bump)",
 		 "79104becf42b (stable backport)",
 		 P{T::DeadlineKeyed, R::MinVruntime, Pr::Vprot, true, false, L::TwiceSlice, true, false,
 		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000, true, true, true, true, false,
-		   false, false, false, false, false, true, false, false, false},
+		   false, false, false, false, false, true, false, false, false,
+		   true, false, true, false},
 		 features_of(F612)},
 		{"6.18.5", "6.18.5 .. 6.18.16: zero_vruntime re-centred at every tree insert/erase (6.18.4); "
 			   "one-CPU decisions as 6.18.2",
 		 "79f3f9bedd14 (zero_vruntime, 6.18.4), 33cf66d88306 (NI_RANDOM newidle, 6.18.5)",
 		 P{T::DeadlineKeyed, R::ZeroVruntimeAtQueue, Pr::Vprot, true, false, L::TwiceSlice, true, false,
 		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000, false, true, true, true, false,
-		   false, false, false, false, false, true, false, false, false},
+		   false, false, false, false, false, true, false, false, false,
+		   true, false, true, false},
 		 features_of(F612, true)},
 		{"6.18.17", "6.18.17 .. 6.18.32: lag clamp max_slice + TICK_NSEC, protection set only at pick, "
 			    "zero_vruntime pulled by avg_vruntime(); vlag and vprot still share storage",
 		 "6e3c0a4e1ad1 (lag clamp), bcd74b2ffdd0 (protection at pick), b3d99f43c72b (zero_vruntime tracking)",
 		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
 		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000, false, true, true, true, false,
-		   false, false, false, false, false, true, false, false, false},
+		   false, false, false, false, false, true, false, false, false,
+		   true, false, true, false},
 		 features_of(F612, true)},
 		{"6.18.33", "6.18.33 .. 6.18.38: reworked wakeup preemption (fork and delayed wakers do not preempt "
 			    "unless shorter; a delayed pick is dequeued and the pick retried; protection shrinks after "
@@ -99,14 +107,16 @@ const std::vector<KernelPreset>& kernel_presets()
 		 "e837456fdca8 (\"Reimplement NEXT_BUDDY to align with EEVDF goals\": preempt_wakeup_action; stable backport)",
 		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
 		   Y::ForfeitVruntime, true, true, W::Actions, false, 700000, false, true, true, true, false,
-		   false, false, false, false, false, true, false, false, false},
+		   false, false, false, false, false, true, false, false, false,
+		   true, false, true, false},
 		 features_of(F612, true)},
 		{"6.18.39", "6.18.39 .. 6.18.44 (the running kernel here): fork placement sums only the allowed CPUs of a "
 			    "group (update_sg_wakeup_stats)",
 		 "(6.18.39 stable: update_sg_wakeup_stats() iterates sched_group_span & p->cpus_ptr)",
 		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
 		   Y::ForfeitVruntime, true, true, W::Actions, false, 700000, false, true, true, true, true,
-		   false, false, false, false, false, true, false, false, false},
+		   false, false, false, false, false, true, false, false, false,
+		   true, false, true, false},
 		 features_of(F612, true)},
 		{"7.1.5", "v7.1.5 (mainline 7.1): vlag and vprot split; __calc_delta divides in 64 bits; the avg_vruntime "
 			  "sums at full weight, eligibility in 128 bits; a delayed task's lag kept at least its lag at "
@@ -122,7 +132,8 @@ const std::vector<KernelPreset>& kernel_presets()
 		 "CONFIG_HRTIMER_REARM_DEFERRED",
 		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, false, false, L::MaxSlicePlusTick, true, true,
 		   Y::ForfeitVruntime, true, true, W::Actions, false, 700000, false, true, true, true, true,
-		   true, true, true, true, true, true, true, true, true},
+		   true, true, true, true, true, true, true, true, true,
+		   true, false, true, true},
 		 features_of(F612, true).set(Feature::HRTICK, true)},
 	};
 	return presets;

@@ -122,6 +122,22 @@ struct KernelPaths {
 	// after the dequeue's ageing, for a sleep that delays or dequeues; not
 	// at the final dequeue of a delayed task.
 	bool util_est_after_ageing;
+
+	// ---- SCHED_IDLE (each read in the release's fair.c and core.c)
+	// set_load_weight() reweights a SCHED_IDLE task through reweight_task()
+	// (6.11+); v6.6 stores weight 3 and returns, so a nice change of an idle
+	// task touches nothing of its entity.
+	bool idle_policy_reweights;
+	// v6.6 check_preempt_wakeup(): the "idle curr, non-idle wakee" preemption
+	// comes before the WAKEUP_PREEMPTION test; 6.12+ after it.
+	bool idle_preempt_first;
+	// f553741ac8c0 (v6.15, stable 6.14.2): that preemption also cancels the
+	// idle curr's slice protection, so the pick after it cannot hand the CPU
+	// back to the idle task under RUN_TO_PARITY.
+	bool idle_preempt_cancels_protect;
+	// v7.1 choose_idle_cpu(): a CPU running only SCHED_IDLE tasks is taken
+	// as idle only for a wakee that is not SCHED_IDLE.
+	bool sched_idle_skips_idle_wakee;
 };
 
 struct KernelPreset {

@@ -698,6 +698,11 @@ void Simulation::sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& 
 }
 
 // set_user_nice(): reweight under sched_change, then prio_changed_fair().
+// A SCHED_IDLE task keeps weight 3, but its prio still changes, so the
+// prio_changed_fair() that follows runs as for any task. v6.6's
+// set_load_weight() stores the idle weight and returns before
+// reweight_task(); 6.12+ reweight to the same weight, which recomputes the
+// entity's load_avg from its load_sum (KernelPaths::idle_policy_reweights).
 void Simulation::set_user_nice(Task& t, int nice)
 {
 	if (nice == t.nice)
@@ -707,14 +712,16 @@ void Simulation::set_user_nice(Task& t, int nice)
 	const bool queued = se->on_rq, running = cfs.curr == se;
 	const int old = t.nice;
 	const u64 old_weight = se->load.weight;
+	const bool reweight = !se->idle_policy || cfg_.preset->paths.idle_policy_reweights;
 	s64 saved_vlag = 0;
 	sched_change(se, DEQUEUE_SAVE, [&] {
 		saved_vlag = se->vlag;
 		t.nice = nice;
-		cfs.reweight_entity(se, task_load_weight(nice));
+		if (reweight)
+			cfs.reweight_entity(se, se->idle_policy ? idle_load_weight() : task_load_weight(nice));
 	});
 	event_cpu_ = t.cpu;
-	if (queued)
+	if (queued && reweight)
 		for (Observer* o : observers_)
 			o->on_reweight(*this, now_, se->id, saved_vlag, old_weight);
 

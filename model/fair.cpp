@@ -564,6 +564,7 @@ void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
 
 	load += se->load.weight;
 	nr_queued++;
+	h_nr_idle += se->idle_policy;
 	if (se->sched_delayed)
 		nr_delayed++;  // it arrives delayed (enqueue_task_fair(): task_new, h_nr_runnable 0)
 	list_add_task(se);  // account_entity_enqueue()
@@ -609,6 +610,11 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 	load -= se->load.weight;
 	nr_queued--;
 	list_del_task(se);  // account_entity_dequeue()
+	// Only the last non-idle task leaving can make the queue all idle.
+	if (se->idle_policy)
+		h_nr_idle--;
+	else if (sched_idle_rq() && became_sched_idle)
+		became_sched_idle(became_sched_idle_arg);
 
 	// DEQUEUE_SAVE without DEQUEUE_MOVE (a nice change) leaves min_vruntime alone.
 	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime &&
@@ -758,10 +764,16 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 		return;
 	if (need_resched)
 		return;
+	if (paths_->idle_preempt_first && preempt_idle_curr(pse, se))
+		return;
 	if (!feat(Feature::WAKEUP_PREEMPTION))
 		return;
-	// Batch tasks do not preempt (their preemption is driven by the tick):
-	// check_preempt_wakeup_fair() returns before update_curr(), 6.6 to 7.1.
+	if (!paths_->idle_preempt_first && preempt_idle_curr(pse, se))
+		return;
+	// Batch and idle tasks do not preempt (their preemption is driven by the
+	// tick): check_preempt_wakeup_fair() returns before update_curr(), 6.6
+	// to 7.1. An idle wakee with a non-idle curr returns here too (6.12+
+	// return one test earlier, on cse_is_idle != pse_is_idle: the same).
 	if (!pse->normal_policy)
 		return;
 
@@ -778,6 +790,21 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 		wakeup_preempt_actions(pse, se, wake_flags);
 		return;
 	}
+}
+
+// "Idle tasks are by definition preempted by non-idle tasks": a SCHED_IDLE
+// curr is rescheduled for any other waker without update_curr() or a pick.
+// The pick that follows is the schedule's: up to 6.12 RUN_TO_PARITY can
+// give the CPU straight back to a still protected idle curr; f553741ac8c0
+// (6.15+) cancels that protection first. Returns true when it decided.
+bool CfsRq::preempt_idle_curr(const SchedEntity* pse, SchedEntity* se)
+{
+	if (!se->idle_policy || pse->idle_policy)
+		return false;
+	if (paths_->idle_preempt_cancels_protect)
+		cancel_protect_slice(se);
+	need_resched = true;
+	return true;
 }
 
 // 6.6 - 6.16 (PREEMPT_SHORT exists from 6.12).

@@ -67,11 +67,17 @@ public:
 	// core's (hrtick_update() for rq->donor).
 	void (*after_delayed_dequeue)(void*) = nullptr;
 	void* after_delayed_dequeue_arg = nullptr;
+	// dequeue_entities()' "balance early to pull high priority tasks": a
+	// dequeue that leaves only SCHED_IDLE tasks queued makes the core set
+	// rq->next_balance = jiffies (6.6 .. 7.1).
+	void (*became_sched_idle)(void*) = nullptr;
+	void* became_sched_idle_arg = nullptr;
 
 	// ---- state (public for the invariant checker; mutate only through methods)
 	u64 load = 0;          // Σ full weights of queued entities, curr and delayed included
 	u64 nr_queued = 0;     // queued entities, curr and delayed included
 	u64 nr_delayed = 0;    // h_nr_queued - h_nr_runnable
+	u64 h_nr_idle = 0;     // queued SCHED_IDLE tasks, delayed included (idle_h_nr_running before 6.14)
 	s64 avg_vruntime_sum = 0;  // cfs_rq->avg_vruntime: Σ_tree key_i * w_i
 	u64 avg_load = 0;          // Σ_tree avg_weight(i): scale_load_down(w_i), or w_i on 7.x
 	u64 ref_vruntime;          // min_vruntime (<= 6.18.0) or zero_vruntime (6.18.y)
@@ -88,6 +94,9 @@ public:
 	// one CPU nothing reads them, so the model does not compute them there:
 	// the schedule is the same, and a third of the event cost goes.
 	bool tracks_load() const { return cfg_->cpus > 1; }
+	// sched_idle_rq(): tasks are queued and all are SCHED_IDLE (the rq has
+	// only fair tasks, so rq->nr_running is nr_queued).
+	bool sched_idle_rq() const { return nr_queued && nr_queued == h_nr_idle; }
 
 	// ---- V and eligibility (fair.c, 6.6 - 6.18)
 	s64 entity_key(const SchedEntity* se) const { return wrapped_diff(se->vruntime, ref_vruntime); }
@@ -194,6 +203,7 @@ private:
 	void list_move_task_head(SchedEntity* se);
 	bool did_preempt_short(const SchedEntity* curr) const;
 	bool do_preempt_short(const SchedEntity* pse, const SchedEntity* se) const;
+	bool preempt_idle_curr(const SchedEntity* pse, SchedEntity* se);
 	void wakeup_preempt_pick(SchedEntity* pse, SchedEntity* se);
 	void wakeup_preempt_protect_param(SchedEntity* pse, SchedEntity* se);
 	void wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned wake_flags);

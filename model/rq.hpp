@@ -37,6 +37,9 @@ public:
 	u32 h_nr_runnable() const { return static_cast<u32>(cfs.nr_queued - cfs.nr_delayed); }
 	// idle_cpu(): the idle task runs, nothing is queued, no wake-up is on its way.
 	bool idle_cpu() const { return idle() && nr_running() == 0 && !ttwu_pending; }
+	// sched_idle_rq() (sched_idle_cpu() of this CPU): only SCHED_IDLE tasks
+	// are queued. Never idle_cpu(): it has tasks.
+	bool sched_idle_rq() const { return cfs.sched_idle_rq(); }
 
 	// ---- periodic tick (one clockevent per CPU, on a shared grid)
 	u64 next_tick = 0;       // next tick's firing time (grid point minus jitter)

@@ -22,7 +22,8 @@ struct SchedEntity {
 	bool sched_delayed = false;
 	bool rel_deadline = false;
 	bool rb_black = false;  // the run_node's colour (below)
-	bool normal_policy = true;  // normal_policy(task->policy): SCHED_OTHER, not SCHED_BATCH
+	bool normal_policy = true;  // normal_policy(task->policy): SCHED_OTHER, not SCHED_BATCH or SCHED_IDLE
+	bool idle_policy = false;   // se_is_idle(): task_has_idle_policy(), SCHED_IDLE
 	int id = -1;  // the task's index in the simulation
 
 	u64 exec_start = 0;

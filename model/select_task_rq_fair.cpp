@@ -20,7 +20,13 @@
 // - No per-CPU kthreads: the rule letting a kworker's wakee stack on the
 //   kworker's CPU never applies.
 // - No core scheduling: every cookie matches. No NUMA domain.
-// - No SCHED_IDLE tasks: sched_idle_cpu() is false everywhere.
+// - SCHED_IDLE: a CPU whose queued tasks are all SCHED_IDLE (sched_idle_cpu())
+//   is taken as if idle by select_idle_sibling(), select_idle_cpu() and,
+//   ahead of any idle CPU, sched_balance_find_dst_group_cpu(); 7.1
+//   (choose_idle_cpu(), "Skip SCHED_IDLE rq for SCHED_IDLE task") does so
+//   only for a wakee that is not SCHED_IDLE itself
+//   (KernelPaths::sched_idle_skips_idle_wakee). wake_affine_idle() and the
+//   group statistics count only truly idle CPUs.
 // - No vCPU is preempted: available_idle_cpu() is idle_cpu().
 //
 // Earlier kernels, where they differ in these functions:
@@ -63,10 +69,10 @@ u32 for_each_cpu_wrap_until(const CpuMask& m, u32 start, F&& f)
 }
 
 // __select_idle_cpu() and the tests of select_idle_sibling(): idle, or
-// running only SCHED_IDLE tasks.
-bool idle_or_sched_idle(const Simulation& sim, u32 cpu)
+// running only SCHED_IDLE tasks (7.1: choose_idle_cpu()).
+bool idle_or_sched_idle(const Simulation& sim, u32 cpu, const Task& p)
 {
-	return available_idle_cpu(sim, cpu) || sched_idle_cpu(sim, cpu);
+	return available_idle_cpu(sim, cpu) || choose_sched_idle_rq(sim, cpu, p);
 }
 
 PeltFeatures pelt_features(const Simulation& sim) { return PeltFeatures{sim.config().features[Feature::UTIL_EST], true}; }
@@ -89,7 +95,14 @@ constexpr u32 IDLE_STATE_EXIT_LATENCY = 1;
 
 bool available_idle_cpu(const Simulation& sim, u32 cpu) { return sim.rq(cpu).idle_cpu(); }
 
-bool sched_idle_cpu(const Simulation&, u32) { return false; }
+bool sched_idle_cpu(const Simulation& sim, u32 cpu) { return sim.rq(cpu).sched_idle_rq(); }
+
+bool choose_sched_idle_rq(const Simulation& sim, u32 cpu, const Task& p)
+{
+	if (sim.config().preset->paths.sched_idle_skips_idle_wakee && p.se.idle_policy)
+		return false;
+	return sched_idle_cpu(sim, cpu);
+}
 
 // The waker's flip count grows each time it wakes a different task than the
 // last, and halves once when a wake-up comes more than HZ jiffies after the
@@ -223,7 +236,7 @@ u32 select_idle_cpu(const Simulation& sim, const Task& p, const SchedDomain& sd,
 			stop = true;
 			return true;
 		}
-		return idle_or_sched_idle(sim, cpu);
+		return idle_or_sched_idle(sim, cpu, p);
 	});
 	return stop ? NO_TARGET : found;
 }
@@ -235,16 +248,16 @@ u32 select_idle_cpu(const Simulation& sim, const Task& p, const SchedDomain& sd,
 u32 select_idle_sibling(Simulation& sim, Task& p, u32 prev, u32 target)
 {
 	const Topology& topo = sim.topology();
-	if (idle_or_sched_idle(sim, target))
+	if (idle_or_sched_idle(sim, target, p))
 		return target;
-	if (prev != target && topo.cpus_share_cache(prev, target) && idle_or_sched_idle(sim, prev))
+	if (prev != target && topo.cpus_share_cache(prev, target) && idle_or_sched_idle(sim, prev, p))
 		return prev;
 
 	const int recent = p.recent_used_cpu;
 	p.recent_used_cpu = static_cast<int>(prev);
 	if (recent >= 0) {
 		const u32 r = static_cast<u32>(recent);
-		if (r != prev && r != target && topo.cpus_share_cache(r, target) && idle_or_sched_idle(sim, r) &&
+		if (r != prev && r != target && topo.cpus_share_cache(r, target) && idle_or_sched_idle(sim, r, p) &&
 		    p.cpus_ptr.test(r))
 			return r;
 	}
@@ -446,7 +459,7 @@ u32 sched_balance_find_dst_group_cpu(const Simulation& sim, const SchedGroup& gr
 	const CpuMask cpus = group.span & p.cpus_ptr;
 	for (u32 i = cpus.first(); i < MAX_CPUS; i = cpus.next(i + 1)) {
 		const Rq& rq = sim.rq(i);
-		if (sched_idle_cpu(sim, i))
+		if (choose_sched_idle_rq(sim, i, p))
 			return i;
 		if (available_idle_cpu(sim, i)) {
 			const u32 exit_latency = IDLE_STATE_EXIT_LATENCY;

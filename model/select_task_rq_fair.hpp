@@ -29,8 +29,11 @@ inline constexpr u32 NO_TARGET = MAX_CPUS;
 
 // available_idle_cpu(): idle_cpu() (no vCPU is ever preempted here).
 bool available_idle_cpu(const Simulation& sim, u32 cpu);
-// sched_idle_cpu(): every queued task is SCHED_IDLE. The model has none.
+// sched_idle_cpu(): tasks are queued and every one is SCHED_IDLE.
 bool sched_idle_cpu(const Simulation& sim, u32 cpu);
+// Whether CPU selection for p takes such a CPU as idle: always up to 6.18;
+// 7.1's choose_sched_idle_rq() not for a SCHED_IDLE p.
+bool choose_sched_idle_rq(const Simulation& sim, u32 cpu, const Task& p);
 
 // record_wakee() on current of this_cpu; nothing for the idle task.
 void record_wakee(Simulation& sim, Task& p, u32 this_cpu);

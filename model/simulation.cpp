@@ -165,6 +165,11 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 			r->owner->hrtick_update(r->cpu, r->cfs.curr);
 		};
 		rq.cfs.after_delayed_dequeue_arg = &rq;
+		rq.cfs.became_sched_idle = [](void* a) {
+			Rq* r = static_cast<Rq*>(a);
+			r->next_balance = r->owner->jiffies();
+		};
+		rq.cfs.became_sched_idle_arg = &rq;
 		rq.owner = this;
 	}
 	tasks_.resize(n);
@@ -204,8 +209,9 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 		t.timer_cpu = t.cpu;
 		SchedEntity& se = t.se;
 		se.id = static_cast<int>(i);
-		se.load = task_load_weight(t.nice);
+		se.idle_policy = t.spec->policy == Policy::Idle;
 		se.normal_policy = t.spec->policy == Policy::Normal;
+		se.load = se.idle_policy ? idle_load_weight() : task_load_weight(t.nice);
 		if (cfg_.preset->paths.custom_slices && t.spec->custom_slice) {
 			se.custom_slice = true;
 			se.slice = clamp_custom_slice(t.spec->custom_slice);

@@ -41,6 +41,15 @@ u32 nice_to_wmult(int nice);   // table value, 2^32 / weight
 // inverse (which differs by one from the lazily computed WMULT_CONST / w).
 LoadWeight task_load_weight(int nice);
 
+// set_load_weight() for SCHED_IDLE (sched.h WEIGHT_IDLEPRIO, WMULT_IDLEPRIO,
+// 6.6 .. 7.1): weight 3 whatever the nice value, below nice 19's 15. Its
+// vruntime runs 1024/3 = 341.3 times as fast as a nice-0 task's, so its
+// virtual deadline lies some 341 slices ahead and a running idle task
+// barely moves V.
+inline constexpr u64 WEIGHT_IDLEPRIO = 3;
+inline constexpr u32 WMULT_IDLEPRIO = 1431655765;  // floor(2^32 / 3)
+inline constexpr LoadWeight idle_load_weight() { return LoadWeight{scale_load(WEIGHT_IDLEPRIO), WMULT_IDLEPRIO}; }
+
 // __calc_delta(): delta_exec * weight / lw->weight through the inverse weight,
 // truncating like mul_u64_u32_shr. Updates lw->inv_weight if it was zero.
 u64 calc_delta(u64 delta_exec, u64 weight, LoadWeight& lw);

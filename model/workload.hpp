@@ -66,12 +66,20 @@ struct Phase {
 	bool operator==(const Phase&) const = default;
 };
 
-// The fair class's scheduling policies the model runs (SCHED_IDLE is not
-// modelled yet: its weight, wake-up and CPU-selection rules).
+// The fair class's scheduling policies.
 enum class Policy : unsigned char {
 	Normal,  // SCHED_OTHER (SCHED_NORMAL)
 	Batch,   // SCHED_BATCH: as Normal, but a waking task never preempts (normal_policy() is false)
+	Idle,    // SCHED_IDLE: weight 3 whatever the nice value; never preempts at its wake-up, is
+	         // preempted by any non-idle waker; a CPU running only such tasks counts as idle for
+	         // CPU selection and balances at the idle interval (docs/model.md)
 };
+
+// The policy's name in sched_setattr() terms (SCHED_NORMAL is SCHED_OTHER).
+constexpr const char* policy_name(Policy p)
+{
+	return p == Policy::Batch ? "SCHED_BATCH" : p == Policy::Idle ? "SCHED_IDLE" : "SCHED_OTHER";
+}
 
 struct TaskSpec {
 	std::string name;       // rt-app's name, "name-N" for instance N

@@ -845,7 +845,15 @@ void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 		return;
 	if (need_resched_)
 		return;
+	const bool v66 = version_ == Version::V6_6;
+	if (v66 && idle_curr_preempted(se, pse))
+		return;
 	if (!feat(Feature::WAKEUP_PREEMPTION))
+		return;
+	if (!v66 && idle_curr_preempted(se, pse))
+		return;
+	// "BATCH and IDLE tasks do not preempt others", before update_curr().
+	if (!pse.normal)
 		return;
 	update_curr();
 	switch (rules_->preempt) {
@@ -914,6 +922,27 @@ void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 		return;
 	}
 	}
+}
+
+// A SCHED_IDLE curr and a waker that is not: resched without update_curr()
+// or a pick (6.6: task_has_idle_policy(curr) before the WAKEUP_PREEMPTION
+// test; 6.12+: se_is_idle() after it). From 6.15 (f553741ac8c0) the idle
+// curr's protection is cancelled first: vlag = deadline + 1 where the stash
+// protects, vprot = vruntime where vprot does.
+bool DecisionOracle::idle_curr_preempted(Ent& se, const Ent& pse)
+{
+	if (!se.idle || pse.idle)
+		return false;
+	if (version_ != Version::V6_6 && version_ != Version::V6_12) {
+		if (rules_->stash) {
+			if (se.lagword == se.deadline)
+				se.lagword = se.deadline + 1;
+		} else {
+			cancel_protect_slice(se);
+		}
+	}
+	resched_curr();
+	return true;
 }
 
 // wakeup_preempt(): the idle task is always preempted by a fair task.
@@ -1054,7 +1083,12 @@ void DecisionOracle::set_user_nice(Ent& e, int nice, const s64* model_vlag)
 	saved_old_weight_ = e.load.weight;
 	saved_old_prio_ = 120 + e.nice;
 	e.nice = nice;
-	reweight_off_queue(e, task_load_weight(nice));
+	// SCHED_IDLE keeps weight 3; v6.6's set_load_weight() does not even
+	// reweight to it (6.12+ reweight to the same weight).
+	if (!e.idle)
+		reweight_off_queue(e, task_load_weight(nice));
+	else if (version_ != Version::V6_6)
+		reweight_off_queue(e, e.load);
 	if (queued) {
 		enqueue_entity(e, EN_RESTORE);
 		hrtick_update_enqueued();
@@ -1109,7 +1143,9 @@ void DecisionOracle::fork_task(const Simulation& sim, int task)
 	e = Ent{};
 	e.forked = true;
 	e.nice = spec.nice;
-	e.load = task_load_weight(spec.nice);
+	e.idle = spec.policy == Policy::Idle;
+	e.normal = spec.policy == Policy::Normal;
+	e.load = e.idle ? LoadWeight{3 << 10, 1431655765} : task_load_weight(spec.nice);  // WEIGHT_IDLEPRIO, WMULT_IDLEPRIO
 	e.slice = cfg_.base_slice_ns;
 	if (rules_->custom_slices && spec.custom_slice) {
 		e.custom = true;

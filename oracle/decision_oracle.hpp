@@ -167,6 +167,8 @@ private:
 		u64 protword = 0; // 7.x: se->vprot, a field of its own
 		u64 slice = 0;
 		bool custom = false;
+		bool idle = false;    // SCHED_IDLE: weight 3, se_is_idle()
+		bool normal = true;   // normal_policy(): neither SCHED_BATCH nor SCHED_IDLE
 		bool on_rq = false, delayed = false, rel_deadline = false;
 		bool in_tree = false;
 		u64 seq = 0;  // tree insertion order
@@ -248,6 +250,7 @@ private:
 	void hrtick_start(u64 delay);
 	void hrtick_cond_restart(u64 at);
 	void hrtick_schedule_exit(bool idle);
+	bool idle_curr_preempted(Ent& se, const Ent& pse);
 	void check_preempt_wakeup_fair(int pse, unsigned wake_flags);
 	void wakeup_preempt(const Simulation& sim, int p, unsigned wake_flags);
 	int pick_next_task(const Simulation& sim, int model_next);

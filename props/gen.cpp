@@ -96,6 +96,8 @@ rc::Gen<Workload> gen_workload()
 					t.custom_slice = us_in(100, 20000);
 				if (*rc::gen::arbitrary<bool>())
 					t.delay = us_in(0, 20000);
+				if (const int p = *rc::gen::inRange(0, 8); p < 2)
+					t.policy = p == 0 ? Policy::Batch : Policy::Idle;
 				w.tasks.push_back(std::move(t));
 			}
 		}

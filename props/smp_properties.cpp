@@ -193,6 +193,7 @@ struct WakePlacement : Observer {
 		u32 target = 0;         // where ttwu sends it: prev, or set_task_cpu()'s CPU
 		bool enqueued = false;
 		CpuMask idle;             // idle CPUs at the wake-up
+		CpuMask sched_idle;       // CPUs running only SCHED_IDLE tasks that p may take as idle
 	};
 	std::vector<Armed> armed;
 	std::string bad;
@@ -210,18 +211,25 @@ struct WakePlacement : Observer {
 		const Config& cfg = sim.config();
 		const Topology& topo = sim.topology();
 		const u32 this_cpu = waker >= 0 ? sim.tasks()[static_cast<size_t>(waker)].cpu : p.timer_cpu;
-		CpuMask idle;
-		for (u32 c = 0; c < sim.nr_cpus(); c++)
+		CpuMask idle, sched_idle;
+		for (u32 c = 0; c < sim.nr_cpus(); c++) {
 			if (p.cpus_ptr.test(c) && selection::available_idle_cpu(sim, c))
 				idle.set(c);
+			if (p.cpus_ptr.test(c) && selection::choose_sched_idle_rq(sim, c, p))
+				sched_idle.set(c);
+		}
 		const u32 prev = p.cpu;
-		const bool a_holds = idle.test(prev) &&
+		// A CPU running only SCHED_IDLE tasks is as good as idle to
+		// select_idle_sibling(), which tests the target first: with one
+		// about, p may go there rather than to its idle prev (A is void),
+		// and (B) lands on an idle or such a CPU.
+		const bool a_holds = idle.test(prev) && sched_idle.empty() &&
 				     (topo.cpus_share_cache(prev, this_cpu) || cfg.features[Feature::WA_IDLE]);
 		const bool one_llc = topo.sd_llc(prev) && topo.sd_llc_size(prev) == sim.nr_cpus();
 		const bool b_holds = one_llc && !cfg.features[Feature::SIS_UTIL] && !idle.empty();
 		if (!a_holds && !b_holds)
 			return;
-		a = Armed{true, a_holds, false, t, 0, prev, this_cpu, prev, false, idle};
+		a = Armed{true, a_holds, false, t, 0, prev, this_cpu, prev, false, idle, sched_idle};
 		(a_holds ? checked_a : checked_b)++;
 	}
 	void on_wakeup(const Simulation& sim, u64 t, int task, int, bool new_task) override
@@ -239,9 +247,15 @@ struct WakePlacement : Observer {
 			report(task, "was woken at " + std::to_string(a.t) + " by CPU " + std::to_string(a.this_cpu) +
 					     " with its prev CPU " + std::to_string(a.prev) + " idle and was placed on CPU " +
 					     std::to_string(cpu) + " (at " + std::to_string(t) + ")");
-		else if (!a.idle.test(cpu))
+		else if (!a.idle.test(cpu) && !a.sched_idle.test(cpu))
 			report(task, "was woken at " + std::to_string(a.t) + " with an allowed CPU idle (SIS_UTIL off, one LLC)" +
 					     " and was placed on CPU " + std::to_string(cpu) + ", which was busy");
+		// On a CPU of SCHED_IDLE tasks the bound is void: an idle p waits its
+		// turn, and a non-idle p's preemption of the idle curr is lazy on 7.1,
+		// off without WAKEUP_PREEMPTION (6.12+), and can be handed back to
+		// the protected curr up to 6.12 (tests/test_sched_idle.cpp).
+		if (!a.idle.test(cpu))
+			a.on = false;
 		const Knobs& k = sim.config().knobs;
 		a.bound = cpu == a.this_cpu ? 0 : k.ipi_latency + k.idle_exit_latency;
 	}
@@ -425,8 +439,10 @@ Testable smp_vruntime_per_cpu(Bugs bugs)
 // exactly once IPIs take time: with a 32 us IPI latency a shrunk 3-task
 // case on 8 CPUs switches differently (F16). What holds: every task pinned
 // to one CPU (no affinity change), one LLC, no skew_tick and no tick jitter
-// (both functions of the CPU number), IPIs and idle exits instant; then
-// relabelling the CPUs relabels the schedule: pi(c)'s switches are c's, at
+// (both functions of the CPU number), IPIs and idle exits instant, and a
+// resume on the CPU of its suspend (events at one instant on two CPUs run
+// in CPU order, so a cross-CPU resume can meet its suspend by label: F16);
+// then relabelling the CPUs relabels the schedule: pi(c)'s switches are c's, at
 // the same instants, to the same tasks.
 Testable smp_relabel_pinned(Bugs bugs)
 {
@@ -442,6 +458,18 @@ Testable smp_relabel_pinned(Bugs bugs)
 		RC_PRE(!wl.tasks.empty());
 		for (TaskSpec& t : wl.tasks)
 			t.cpus = {*rc::gen::inRange<u32>(0, cfg.cpus)};
+		// A resume and its suspend share one CPU: across two CPUs they can
+		// meet at one instant, which runs in CPU order (F16's second cause).
+		std::vector<int> ref_cpu(wl.refs.size(), -1);
+		for (TaskSpec& t : wl.tasks)
+			for (const Phase& ph : t.phases)
+				for (const Event& e : ph.events)
+					if (e.kind == Event::Kind::Suspend || e.kind == Event::Kind::Resume) {
+						int& c = ref_cpu[static_cast<size_t>(e.ref)];
+						if (c < 0)
+							c = static_cast<int>(t.cpus[0]);
+						t.cpus = {static_cast<u32>(c)};
+					}
 		for (const TaskSpec& t : wl.tasks)
 			for (const Phase& ph : t.phases)
 				for (const Event& e : ph.events)

@@ -72,11 +72,14 @@ TEST_CASE("rt-app's SCHED_BATCH policy, per task or as default_policy, is read a
 	CHECK(parse_rtapp(to_rtapp_json(w), "back.json") == w);
 }
 
-TEST_CASE("a policy change within a task and SCHED_IDLE are refused with the reason")
+TEST_CASE("a policy change within a task and the RT policies are refused with the reason")
 {
 	CHECK_THROWS_WITH(parse_rtapp(R"({"tasks": {"t": {"policy": "SCHED_BATCH", "phases": {"p": {"policy": "SCHED_OTHER",
 		"run": 10}}}}})", "c.json"),
 			  Catch::Contains("tasks.t.phases.p.policy: a policy change within a task"));
-	CHECK_THROWS_WITH(parse_rtapp(R"({"tasks": {"t": {"policy": "SCHED_IDLE", "run": 10}}})", "i.json"),
-			  Catch::Contains("tasks.t.policy: SCHED_IDLE is not modelled yet"));
+	CHECK_THROWS_WITH(parse_rtapp(R"({"tasks": {"t": {"policy": "SCHED_IDLE", "phases": {"p": {"policy": "SCHED_OTHER",
+		"run": 10}}}}})", "c.json"),
+			  Catch::Contains("tasks.t.phases.p.policy: a policy change within a task"));
+	CHECK_THROWS_WITH(parse_rtapp(R"({"tasks": {"t": {"policy": "SCHED_FIFO", "run": 10}}})", "f.json"),
+			  Catch::Contains("tasks.t.policy: SCHED_FIFO is not modelled"));
 }

@@ -343,7 +343,7 @@ TEST_CASE("rtapp: a real-time policy is refused: the model is the fair class onl
 	std::string path = data_file("bad_fifo.json");
 	CHECK_THROWS_WITH(load_rtapp_file(path),
 			  path + ":4:15: tasks.rt_thread.policy: SCHED_FIFO is not modelled: the model covers the fair class "
-				 "(SCHED_OTHER, SCHED_BATCH) only");
+				 "(SCHED_OTHER, SCHED_BATCH, SCHED_IDLE) only");
 	CHECK_THROWS_WITH(parse(one_task(R"("policy": "SCHED_DEADLINE", "run": 1)")), Contains("SCHED_DEADLINE is not modelled"));
 	CHECK_THROWS_WITH(parse(one_task(R"("policy": "OTHER", "run": 1)")),
 			  Contains("unknown policy \"OTHER\"; accepted: \"SCHED_OTHER\", \"SCHED_BATCH\""));

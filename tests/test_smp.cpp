@@ -4,8 +4,10 @@
 // the balancer have their own tests (test_select.cpp, test_balance.cpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 
+#include "io/rtapp.hpp"
 #include "model/check.hpp"
 #include "sim_helpers.hpp"
 
@@ -355,4 +357,44 @@ TEST_CASE("F16: forked tasks take the lowest-numbered idle CPU, so CPU relabelli
 	REQUIRE(!r.on(1).empty());
 	CHECK(r.on(1).front().next == 1);
 	CHECK(r.on(2).front().next == 2);
+}
+
+// Finding F16, second cause: events at one instant on several CPUs run in
+// CPU order (docs/model.md, "Time and order"), so relabelling the CPUs can
+// reorder two that meet. smp_relabel_pinned's counterexample (all tasks
+// SCHED_BATCH, pinned): at 764082 us t0 finishes a run and resumes t0s,
+// and t0s, on another CPU, finishes its run and loops to its suspend. With
+// t0s on the lower-numbered CPU it suspends first and the resume wakes it at
+// once; with the labels swapped the resume comes first, finds no waiter
+// (rt-app's resume is a broadcast, lost without one), and t0s sleeps until
+// the next resume, 2.111 ms later. Both orders are interleavings the kernel
+// can run; the model picks one by CPU number.
+TEST_CASE("F16: one instant on two CPUs runs in CPU order, so a resume and its suspend meet by label", "[smp]")
+{
+	auto t0s_switch_ins = [](u32 t0_cpu, u32 t0s_cpu) {
+		const std::string a = std::to_string(t0_cpu), b = std::to_string(t0s_cpu);
+		const Workload wl = parse_rtapp(R"({"global": {"duration": 0.77}, "tasks": {
+			"t0": {"loop": -1, "policy": "SCHED_BATCH", "priority": -20, "dl-runtime": 100, "cpus": [)" + a + R"(],
+			       "run": 2011, "resume": "waket0", "sleep": 100},
+			"t0s": {"loop": -1, "policy": "SCHED_BATCH", "cpus": [)" + b + R"(], "suspend": "waket0", "run": 801},
+			"t1": {"loop": -1, "policy": "SCHED_BATCH", "dl-runtime": 100, "cpus": [)" + b + R"(],
+			       "run": 1422, "timer": {"ref": "timert1", "period": 4447}},
+			"t2": {"loop": -1, "policy": "SCHED_BATCH", "priority": -20, "dl-runtime": 100, "cpus": [1], "run": -1},
+			"t3": {"loop": -1, "policy": "SCHED_BATCH", "priority": -20, "dl-runtime": 100, "cpus": [3], "run": -1}}})",
+						"f16.json");
+		Config c = smp("6.6", 300, 7, 2250000);
+		for (Feature f : {Feature::PLACE_LAG, Feature::PLACE_DEADLINE_INITIAL, Feature::RUN_TO_PARITY,
+				  Feature::WAKEUP_PREEMPTION, Feature::TTWU_QUEUE, Feature::SIS_UTIL, Feature::WA_IDLE,
+				  Feature::WA_WEIGHT, Feature::WA_BIAS, Feature::UTIL_EST})
+			c.features.set(f, false);
+		c.features.set(Feature::HRTICK, true);
+		c.features.set(Feature::NO_HZ_FULL, true);
+		const Recorder r = simulate(c, wl, wl.duration);
+		return r.switch_ins(1);
+	};
+	const auto contains = [](const std::vector<u64>& v, u64 t) { return std::find(v.begin(), v.end(), t) != v.end(); };
+	const std::vector<u64> low = t0s_switch_ins(2, 0), high = t0s_switch_ins(0, 2);
+	CHECK(contains(low, 764082 * US));
+	CHECK_FALSE(contains(high, 764082 * US));
+	CHECK(contains(high, 766193 * US));
 }

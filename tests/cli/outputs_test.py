@@ -88,6 +88,18 @@ def a_batch_task_is_named_in_the_json_and_the_table_header():
 
 
 @test
+def an_idle_task_is_named_in_the_json_and_the_table_header():
+    w = path("idle.json")
+    with open(w, "w") as f:
+        json.dump({"global": {"duration": 0.05}, "tasks": {
+            "i": {"policy": "SCHED_IDLE", "loop": -1, "run": -1}, "n": {"loop": -1, "run": -1}}}, f)
+    d = json.loads(run("sim", w, "--json").stdout)
+    validate(d, "sim.schema.json")
+    assert [t.get("policy") for t in d["tasks"]] == ["SCHED_IDLE", None], d["tasks"]
+    assert "# task settings at start: SCHED_IDLE i" in run("sim", w).stdout
+
+
+@test
 def validator_self_test():
     jsonschema_lite.self_test()
 
