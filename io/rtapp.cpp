@@ -446,7 +446,9 @@ private:
 	// A condition variable's name: rt-app's "ref" of wait/sync, the string
 	// of signal/broad; for wait/sync also its mutex's ref (rt-app's "unknown"
 	// when the file names none).
-	const std::string& cond_ref(const Value& v, const std::string& path, bool object, int* mutex = nullptr)
+	// The condition's name; for wait and sync (object) also the mutex's
+	// name in *mutex ("unknown", rt-app's default, when none is given).
+	const std::string& cond_ref(const Value& v, const std::string& path, bool object, std::string* mutex = nullptr)
 	{
 		if (!object)
 			return name(v, path);
@@ -462,7 +464,7 @@ private:
 		if (!ref)
 			fail(v, path, "needs a \"ref\": the name of the condition");
 		if (mutex)
-			*mutex = mutex_ref(mtx ? mtx->value.text : "unknown");
+			*mutex = mtx ? mtx->value.text : "unknown";
 		return ref->value.text;
 	}
 
@@ -503,8 +505,11 @@ private:
 			return;
 		case Op::Wait:
 		case Op::Sync: {
-			int mutex = -1;
-			const int cond = w_.ref(cond_ref(v, path, true, &mutex));
+			// The condition's ref before the mutex's, the order in which
+			// the writer's signal + wait read back.
+			std::string mutex_name;
+			const int cond = w_.ref(cond_ref(v, path, true, &mutex_name));
+			const int mutex = mutex_ref(mutex_name);
 			if (en.op == Op::Sync)
 				push(Event::Kind::CondSignal, cond);
 			push(Event::Kind::CondWait, cond, mutex);

@@ -570,6 +570,21 @@ TEST_CASE("rtapp: every example file survives a write/read round trip", "[rtapp]
 	}
 }
 
+// fuzz_rtapp_parser found it (fuzz/corpus/fuzz_rtapp_parser/
+// roundtrip_sync_then_wait.json): a sync that is a mutex's first use named
+// the mutex's ref before the condition's, while its written form, signal
+// then wait, names the condition first; the refs came back renumbered.
+TEST_CASE("rtapp: a sync naming its mutex first round-trips with the same refs", "[rtapp][write]")
+{
+	const Workload w = parse_rtapp(R"({"tasks": {"ping": {"loop": -1, "sync": {"ref": "ball", "mutex": "m"},
+		"unlock": "m"}, "pong": {"loop": -1, "wait": {"ref": "ball", "mutex": "m"}, "run": 100, "unlock": "m"}}})",
+				       "s.json");
+	REQUIRE(w.refs.size() == 2);
+	CHECK(w.refs[0] == "ball");
+	CHECK(w.refs[1] == "mutex:m");
+	CHECK(parse_rtapp(to_rtapp_json(w), "back.json") == w);
+}
+
 TEST_CASE("rtapp: CPU hogs survive a round trip as run -1", "[rtapp][write]")
 {
 	Workload w = hogs_workload(3, 2 * NSEC_PER_SEC + 1);
