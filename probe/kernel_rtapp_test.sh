@@ -6,7 +6,8 @@
 # pinned to CPU 0 for 1 s (about 10 s with rt-app's calibration). Asserted,
 # with tolerances from repeated runs on this VM (docs/kernel-probe.md,
 # "rt-app files"): both threads found; the hog's median run within 10 % of
-# the model's; the sleeper's runs within 15 %; the sleeper never preempted.
+# the model's; the sleeper's runs within 15 %; the sleeper never preempted
+# (beyond the stopper's preemption when rt-app's affinity call moves it).
 # Skips (77) without root, tracefs or rt-app.
 # Usage: kernel_rtapp_test.sh EEVDF_PROBE EEVDF
 set -u
@@ -46,8 +47,15 @@ def near(key, tol):
         fails.append(f"{key}: kernel {k} model {m} (tolerance {tol:.0%})")
 near(("rthog", "run_p50_ms"), 0.10)
 near(("rtsleeper", "runs"), 0.15)
-if rows.get(("rtsleeper", "involuntary"), (1, 0))[0] != 0:
-    fails.append("the sleeper was preempted on the kernel")
+# rt-app pins a thread from the thread itself once it runs: a thread that
+# starts on CPU 1 is moved by the CPU stopper (migration_cpu_stop), which
+# preempts it, so each migration of the sleeper is one involuntary switch
+# the model (pinned from the fork) does not have. Any other is a preemption.
+inv = rows.get(("rtsleeper", "involuntary"), (1, 0))[0]
+mig = rows.get(("rtsleeper", "migrations"), (0, 0))[0]
+if inv > mig:
+    fails.append(f"the sleeper was preempted on the kernel ({inv:.0f} involuntary switches, {mig:.0f} of them "
+                 "explained by a migration)")
 for f in fails:
     print("FAIL", f)
 sys.exit(1 if fails else 0)
