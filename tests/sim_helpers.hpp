@@ -42,6 +42,20 @@ inline TaskSpec task(std::string name, std::vector<Event> events, s64 loop = LOO
 	return t;
 }
 
+// A task with an affinity mask (sched_setaffinity() before it forks).
+inline TaskSpec pinned(TaskSpec t, std::vector<u32> cpus)
+{
+	t.cpus = std::move(cpus);
+	return t;
+}
+
+// A task created at `delay` instead of 0.
+inline TaskSpec delayed(TaskSpec t, u64 delay)
+{
+	t.delay = delay;
+	return t;
+}
+
 inline Event run(u64 ns) { return Event{Event::Kind::Run, ns}; }
 inline Event sleep(u64 ns) { return Event{Event::Kind::Sleep, ns}; }
 inline Event set_nice(int n) { return Event{Event::Kind::SetNice, 0, -1, n}; }

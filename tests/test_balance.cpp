@@ -40,18 +40,6 @@ struct MigrationRecorder : Observer {
 	}
 };
 
-TaskSpec pinned(TaskSpec t, std::vector<u32> cpus)
-{
-	t.cpus = std::move(cpus);
-	return t;
-}
-
-TaskSpec delayed(TaskSpec t, u64 delay)
-{
-	t.delay = delay;
-	return t;
-}
-
 // The running 6.18.44's preset, NI_RANDOM off so that every newidle pass
 // runs (NI_RANDOM throws a seeded die; its own behaviour is not under test).
 Config smp(u32 hz, u32 cpus, u32 llc = 0)

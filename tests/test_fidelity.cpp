@@ -16,12 +16,6 @@ namespace {
 
 Event yield() { return Event{Event::Kind::Yield}; }
 
-TaskSpec with_delay(TaskSpec t, u64 delay)
-{
-	t.delay = delay;
-	return t;
-}
-
 TaskSpec with_slice(TaskSpec t, u64 slice)
 {
 	t.custom_slice = slice;
@@ -118,13 +112,13 @@ TEST_CASE("a yielding task keeps its fair share on 6.18.0 and loses it on 6.18.2
 //           With a 0.3 ms custom slice c takes the short path and preempts.
 TEST_CASE("6.18.33 lets a forked task preempt only with a shorter slice", "[fidelity]")
 {
-	const auto wl = workload({hog("a"), with_delay(hog("b"), 100 * US), with_delay(hog("c"), 2300 * US)});
+	const auto wl = workload({hog("a"), delayed(hog("b"), 100 * US), delayed(hog("c"), 2300 * US)});
 	CHECK(first_switch_in(simulate(config("6.18", 1000), wl, 10 * MS), 2) == 2300 * US);
 	CHECK(first_switch_in(simulate(config("6.18.17", 1000), wl, 10 * MS), 2) == 2300 * US);
 	CHECK(first_switch_in(simulate(config("6.18.33", 1000), wl, 10 * MS), 2) == 3 * MS);
 
 	const auto shorter =
-		workload({hog("a"), with_delay(hog("b"), 100 * US), with_delay(with_slice(hog("c"), 300 * US), 2300 * US)});
+		workload({hog("a"), delayed(hog("b"), 100 * US), delayed(with_slice(hog("c"), 300 * US), 2300 * US)});
 	CHECK(first_switch_in(simulate(config("6.18.33", 1000), shorter, 10 * MS), 2) == 2300 * US);
 }
 
@@ -299,7 +293,7 @@ TEST_CASE("v6.6 keeps curr on a deadline tie: equal hogs run two ticks", "[fidel
 // (d=1.575 < 1.85) c would preempt at 2.3.
 TEST_CASE("v6.6 gives a forked task a whole first slice", "[fidelity]")
 {
-	const auto wl = workload({hog("a"), with_delay(hog("b"), 100 * US), with_delay(hog("c"), 2300 * US)});
+	const auto wl = workload({hog("a"), delayed(hog("b"), 100 * US), delayed(hog("c"), 2300 * US)});
 	const Recorder r = simulate(config("6.6", 1000), wl, 10 * MS);
 	CHECK(first_switch_in(r, 2) == 4 * MS);
 	CHECK(r.switches[1] == Switch{1 * MS, 0, 1});

@@ -24,18 +24,6 @@ TaskSpec with_policy(TaskSpec t, Policy p)
 	return t;
 }
 
-TaskSpec delayed(TaskSpec t, u64 delay)
-{
-	t.delay = delay;
-	return t;
-}
-
-TaskSpec pinned(TaskSpec t, std::vector<u32> cpus)
-{
-	t.cpus = std::move(cpus);
-	return t;
-}
-
 // One CPU, HZ=250 (ticks at 0, 4, 8 ... ms), base slice 3 ms. A hog forked
 // at 0 runs alone; at 1 ms "b" forks with 100 us of work.
 Workload hog_then_fork(Policy hog_policy, Policy b_policy, u64 b_slice = 0)

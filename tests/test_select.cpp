@@ -30,18 +30,6 @@ Config smp(u32 cpus, u32 llc_size = 0, std::string_view preset = "6.18.33")
 	return c;
 }
 
-TaskSpec pinned(TaskSpec t, std::vector<u32> cpus)
-{
-	t.cpus = std::move(cpus);
-	return t;
-}
-
-TaskSpec delayed(TaskSpec t, u64 delay)
-{
-	t.delay = delay;
-	return t;
-}
-
 // A pinned CPU hog that starts at `delay` and runs `ns` (forever by default).
 TaskSpec pinned_hog(std::string name, u32 cpu, u64 delay = 0, u64 ns = RUN_FOREVER)
 {

@@ -57,12 +57,6 @@ void run_checked(Simulation& sim, Observer& obs)
 	sim.run();
 }
 
-TaskSpec pinned(TaskSpec t, std::vector<u32> cpus)
-{
-	t.cpus = std::move(cpus);
-	return t;
-}
-
 Config smp(std::string_view preset, u32 hz, u32 cpus, u64 slice = 0)
 {
 	Config c = make_config(*find_preset(preset), hz, cpus);
