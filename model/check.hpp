@@ -59,6 +59,15 @@
 //            (PREEMPT_LAZY) is a lazy one of a busy CPU, due at its next
 //            event; an idle CPU with queued tasks is being sent one
 //  events    each CPU's kept next event is what recomputing it gives
+//
+// Incremental: sums, tree, V, eligibility, existence, lag sum and pick read
+// nothing but one rq's cfs_rq and the entities queued on it (and its curr),
+// so they give the same verdict until one of those bytes changes. After
+// each event the checker compares those bytes (the CfsRq object, the ids of
+// the tasks queued on the CPU and each one's SchedEntity, curr's) with its
+// own copy from the rq's last check and re-checks only an rq that differs.
+// The copy is the checker's, not the model's idea of what an event touched,
+// so an rq changed behind the event loop's back is still checked at once.
 #pragma once
 
 #include <array>
@@ -108,10 +117,15 @@ public:
 	void on_yield(const Simulation& sim, u64 t, int task) override;
 
 	u64 events_checked() const { return events_; }
+	// Run queues given the per-rq checks (sums .. pick) so far; the others
+	// were byte-identical to their last check.
+	u64 rq_checks() const { return rq_checks_; }
 
 private:
 	[[noreturn]] void fail(const Simulation& sim, u64 t, const char* invariant, const std::string& detail) const;
 	void ensure(const Simulation& sim);
+	void bucket_by_cpu(const Simulation& sim);
+	bool rq_unchanged(const Simulation& sim, u32 cpu);
 	void check_sums(const Simulation& sim, u64 t, u32 cpu) const;
 	void check_tree(const Simulation& sim, u64 t, u32 cpu) const;
 	void check_v_and_pick(const Simulation& sim, u64 t, u32 cpu) const;
@@ -142,6 +156,16 @@ private:
 		// reweight, kept across a slice change, or pushed by a 6.6 yield).
 		bool request_exact = false;
 	};
+	// What the per-rq checks read, as bytes: the CfsRq, the ids of the
+	// tasks queued on the CPU with their SchedEntity, curr's if it is off
+	// the queue (extra_id).
+	struct RqBytes {
+		bool valid = false;
+		int extra_id = -1;
+		std::array<unsigned char, sizeof(CfsRq)> cfs{};
+		std::vector<int> ids;
+		std::vector<unsigned char> se;
+	};
 	struct PerCpu {
 		u64 ref = 0;        // min_vruntime seen last
 		u64 last_tick = 0;
@@ -152,13 +176,20 @@ private:
 		bool tick_continuous = false;  // the tick ran at every event since the last tick
 		u64 curr_pick_weight = 0;      // curr's weight when it was picked
 		bool curr_changed = false;     // curr was reweighted or given a new slice since its pick
+		RqBytes checked;               // the rq's bytes at its last per-rq check
 	};
 	std::vector<Track> track_;
 	std::vector<u32> on_list_;  // check_tasks()' scratch: wakelists each task is on (no allocation per event)
 	std::vector<u32> in_queue_; // and the wait queues (futex, condition, barrier) each task is in
 	std::vector<PerCpu> cpu_;
+	// This event's queued tasks by CPU: ids queued_[queued_start_[c] ..
+	// queued_start_[c + 1]) are on_rq with task_cpu() == c, in id order.
+	std::vector<int> queued_;
+	std::vector<u32> queued_start_;
+	std::vector<u32> fill_;             // bucket_by_cpu()'s scratch
 	bool started_ = false;
 	u64 events_ = 0;
+	u64 rq_checks_ = 0;
 	u64 last_t_ = 0;  // the previous event's time: the clock never goes back
 };
 
