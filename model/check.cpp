@@ -193,9 +193,14 @@ void InvariantChecker::bucket_by_cpu(const Simulation& sim)
 	// CPU's recount: check_sums() then finds the rq's counts off.
 	const u32 n = sim.nr_cpus();
 	queued_start_.assign(n + 1, 0);
+	queued_elsewhere_ = 0;
 	for (const Task& p : sim.tasks())
-		if (p.se.on_rq && p.cpu < n)
-			queued_start_[p.cpu + 1]++;
+		if (p.se.on_rq) {
+			if (p.cpu < n)
+				queued_start_[p.cpu + 1]++;
+			else
+				queued_elsewhere_++;
+		}
 	for (u32 c = 0; c < n; c++)
 		queued_start_[c + 1] += queued_start_[c];
 	queued_.resize(queued_start_[n]);
@@ -668,9 +673,7 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 		check_time(sim, t, cpu);
 	}
 	check_tasks(sim, t);
-	u64 queued = 0;
-	for (const Task& p : sim.tasks())
-		queued += p.se.on_rq;
+	const u64 queued = queued_start_[sim.nr_cpus()] + queued_elsewhere_;
 	u64 on_rqs = 0;
 	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++) {
 		on_rqs += sim.cfs_rq(cpu).nr_queued;

@@ -187,6 +187,7 @@ private:
 	std::vector<int> queued_;
 	std::vector<u32> queued_start_;
 	std::vector<u32> fill_;             // bucket_by_cpu()'s scratch
+	u64 queued_elsewhere_ = 0;          // on_rq tasks whose task_cpu() is no CPU
 	bool started_ = false;
 	u64 events_ = 0;
 	u64 rq_checks_ = 0;
