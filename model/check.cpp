@@ -212,9 +212,13 @@ void InvariantChecker::bucket_by_cpu(const Simulation& sim)
 	}
 }
 
-// Byte equality of n bytes, by hand: libFuzzer intercepts memcmp() (and
-// records each call's operands for its value profile), which here is pure
-// overhead on every event.
+// Byte equality. libc's memcmp() is the fastest (vector loads); but in the
+// libFuzzer builds memcmp() is intercepted and each call's operands go into
+// the value profile, pure overhead here, so those builds compare by words
+// (fuzz/CMakeLists.txt defines EEVDF_CHECK_WORD_COMPARE).
+#ifndef EEVDF_CHECK_WORD_COMPARE
+static bool same_bytes(const void* a, const void* b, size_t n) { return std::memcmp(a, b, n) == 0; }
+#else
 static bool same_bytes(const void* a, const void* b, size_t n)
 {
 	const auto* x = static_cast<const unsigned char*>(a);
@@ -231,6 +235,7 @@ static bool same_bytes(const void* a, const void* b, size_t n)
 			return false;
 	return true;
 }
+#endif
 
 // Padding bytes are compared too: one that changes makes a needless
 // re-check, never a skipped one. The comparison reads the live objects in
