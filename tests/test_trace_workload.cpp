@@ -131,3 +131,31 @@ TEST_CASE("a comm's bytes outside printable ASCII become '_' in the task's name"
 	CHECK(r.workload.tasks[0].name == "a_-10");
 	CHECK(parse_rtapp(to_rtapp_json(r.workload), "w.json").tasks == r.workload.tasks);
 }
+
+TEST_CASE("a run whose switch out is missing ends at the next task's wake-up, not at the end of the trace")
+{
+	// CPU 0 switches to c at 0; the next line on CPU 0 (2.5 ms) is in b's
+	// context, with no switch c -> b. b was woken at 2 ms, so c ran at least
+	// until then; the rest of [0, 2.5] ms is nobody's, as `trace stats`
+	// counts it. b runs from 2.5 ms and sleeps at 3 ms; the trace ends at 5 ms.
+	const ToWorkloadResult r = convert(
+		"# entries-in-buffer/entries-written: 6/6   #P:2\n"
+		"a-10 [000] d..2. 0.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=c next_pid=12 next_prio=120\n"
+		"<idle>-0 [001] dNh2. 0.002000: sched_waking: comm=b pid=11 prio=120 target_cpu=000\n"
+		"<idle>-0 [001] dNh2. 0.002000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=000\n"
+		"b-11 [000] d..2. 0.002500: sched_waking: comm=x pid=99 prio=120 target_cpu=001\n"
+		"b-11 [000] d..2. 0.003000: sched_switch: prev_comm=b prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+		"<idle>-0 [001] dNh2. 0.005000: sched_waking: comm=x pid=99 prio=120 target_cpu=001\n");
+	auto find = [&](const std::string& name) -> const TaskSpec* {
+		for (const TaskSpec& t : r.workload.tasks)
+			if (t.name == name)
+				return &t;
+		return nullptr;
+	};
+	const TaskSpec* c = find("c-12");
+	const TaskSpec* b = find("b-11");
+	REQUIRE(c);
+	REQUIRE(b);
+	CHECK(c->phases.at(0).events == std::vector<Event>{run(2000)});
+	CHECK(b->phases.at(0).events == std::vector<Event>{sleep_us(2000), run(500), sleep_us(2000)});
+}

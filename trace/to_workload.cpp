@@ -32,6 +32,7 @@ struct Task {
 	u64 sleep_start = 0;
 	bool exited = false;
 	bool woken = false;          // a waking was seen for the current sleep
+	u64 woken_at = NONE;         // its last sched_waking/sched_wakeup
 	std::map<u32, u64> cpu_ns_on;  // CPU time on each CPU
 	std::vector<Item> items;
 	u64 cpu_ns = 0;
@@ -110,12 +111,44 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 	auto wake_event = [&](const Event& ev) {
 		Task& t = get(ev.pid, ev.comm);
 		t.prio = ev.prio;
+		t.woken_at = ev.ts;
 		woken(ev.pid, ev.ts, in_irq(ev) ? 0 : ev.context_pid);
 	};
 	while (r.next(e)) {
 		if (first == NONE)
 			first = e.ts;
 		last = e.ts;
+		// The line's context is not what its CPU last switched to: that
+		// switch is missing (docs/trace.md). As `trace stats` counts it, the
+		// task switched to before ran until the context task's wake-up if
+		// that came later, else no longer: the rest of its stretch is
+		// unattributed, not a burst to the end of the trace. It is left
+		// runnable (its burst open); the context task runs from here.
+		if (auto c = running.find(e.cpu); c != running.end() && e.kind != EventKind::Lost && c->second != e.context_pid) {
+			if (!is_idle(c->second)) {
+				Task& gone = tasks[c->second];
+				if (gone.running && gone.on_cpu == static_cast<int>(e.cpu)) {
+					u64 until = gone.since;
+					const auto ctx = tasks.find(e.context_pid);
+					if (ctx != tasks.end() && ctx->second.woken_at != NONE && ctx->second.woken_at > gone.since &&
+					    ctx->second.woken_at <= e.ts)
+						until = ctx->second.woken_at;
+					gone.burst += until - gone.since;
+					gone.ran(until - gone.since);
+					gone.running = false;
+				}
+			}
+			running[e.cpu] = e.context_pid;
+			if (!is_idle(e.context_pid)) {
+				Task& n = get(e.context_pid, e.context_comm);
+				if (n.sleeping)  // its wake-up was not in the trace
+					woken(e.context_pid, e.ts, 0);
+				n.running = true;
+				n.seen_running = true;
+				n.since = e.ts;
+				n.on_cpu = static_cast<int>(e.cpu);
+			}
+		}
 		if (!running.count(e.cpu) && e.kind != EventKind::Lost && !is_idle(e.context_pid)) {
 			running[e.cpu] = e.context_pid;  // it ran since the start
 			Task& t = get(e.context_pid, e.context_comm);
