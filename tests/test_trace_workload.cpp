@@ -159,3 +159,21 @@ TEST_CASE("a run whose switch out is missing ends at the next task's wake-up, no
 	CHECK(c->phases.at(0).events == std::vector<Event>{run(2000)});
 	CHECK(b->phases.at(0).events == std::vector<Event>{sleep_us(2000), run(500), sleep_us(2000)});
 }
+
+TEST_CASE("after the ring buffer overwrote a trace's start, a CPU's first task ran since that CPU's first line")
+{
+	// 96 events overwritten: CPU 1's record begins at 0, CPU 0's at 5 ms, so
+	// p's time on CPU 0 before 5 ms is unknown. p is preempted at 5 ms, runs
+	// again 6..7 ms and sleeps: 1 ms known, not 6.
+	const ToWorkloadResult r = convert(
+		"# entries-in-buffer/entries-written: 4/100   #P:2\n"
+		"<idle>-0 [001] dNh2. 0.000000: sched_waking: comm=x pid=99 prio=120 target_cpu=001\n"
+		"p-10 [000] d..2. 0.005000: sched_switch: prev_comm=p prev_pid=10 prev_prio=120 prev_state=R ==> next_comm=q next_pid=11 next_prio=120\n"
+		"q-11 [000] d..2. 0.006000: sched_switch: prev_comm=q prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=p next_pid=10 next_prio=120\n"
+		"p-10 [000] d..2. 0.007000: sched_switch: prev_comm=p prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
+	REQUIRE(!r.workload.tasks.empty());
+	const TaskSpec& p = r.workload.tasks[0];
+	REQUIRE(p.name == "p-10");
+	REQUIRE(!p.phases.at(0).events.empty());
+	CHECK(p.phases.at(0).events.front() == run(1000));
+}

@@ -74,6 +74,12 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 	std::map<u32, int> running;  // per CPU
 	u64 first = NONE, last = 0;
 	Event e;
+	// What a CPU runs before its first line, it ran since the trace began,
+	// unless the ring buffer overwrote the start: then since that line (as
+	// `trace stats` counts it).
+	auto cpu_start = [&](u64 ts) {
+		return r.stats().overwritten() || !r.stats().buffer_started.empty() ? ts : first;
+	};
 	auto get = [&](int pid, const std::string& comm) -> Task& {
 		auto [it, fresh] = tasks.try_emplace(pid);
 		if (fresh)
@@ -154,7 +160,7 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 			Task& t = get(e.context_pid, e.context_comm);
 			if (!t.running && !t.sleeping && t.items.empty() && !t.burst) {
 				t.running = true;
-				t.since = first;
+				t.since = cpu_start(e.ts);
 				t.on_cpu = static_cast<int>(e.cpu);
 			}
 		}
@@ -164,7 +170,7 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 				Task& p = get(e.prev_pid, e.prev_comm);
 				p.prio = e.prev_prio;
 				if (!p.running && !p.sleeping && p.items.empty() && !p.burst) {
-					p.since = first;  // running since the trace began
+					p.since = cpu_start(e.ts);  // running since the trace began
 					p.running = true;
 				}
 				p.on_cpu = static_cast<int>(e.cpu);
