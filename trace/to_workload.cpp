@@ -120,6 +120,20 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 		t.woken_at = ev.ts;
 		woken(ev.pid, ev.ts, in_irq(ev) ? 0 : ev.context_pid);
 	};
+	// `pid` starts a stretch on `cpu` at `ts` (nullptr for the idle task)
+	auto switch_in = [&](u32 cpu, int pid, const std::string& comm, u64 ts) -> Task* {
+		running[cpu] = pid;
+		if (is_idle(pid))
+			return nullptr;
+		Task& n = get(pid, comm);
+		if (n.sleeping)  // its wake-up was not in the trace
+			woken(pid, ts, 0);
+		n.running = true;
+		n.seen_running = true;
+		n.since = ts;
+		n.on_cpu = static_cast<int>(cpu);
+		return &n;
+	};
 	while (r.next(e)) {
 		if (first == NONE)
 			first = e.ts;
@@ -144,16 +158,7 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 					gone.running = false;
 				}
 			}
-			running[e.cpu] = e.context_pid;
-			if (!is_idle(e.context_pid)) {
-				Task& n = get(e.context_pid, e.context_comm);
-				if (n.sleeping)  // its wake-up was not in the trace
-					woken(e.context_pid, e.ts, 0);
-				n.running = true;
-				n.seen_running = true;
-				n.since = e.ts;
-				n.on_cpu = static_cast<int>(e.cpu);
-			}
+			switch_in(e.cpu, e.context_pid, e.context_comm, e.ts);
 		}
 		if (!running.count(e.cpu) && e.kind != EventKind::Lost && !is_idle(e.context_pid)) {
 			running[e.cpu] = e.context_pid;  // it ran since the start
@@ -190,17 +195,8 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 					}
 				}
 			}
-			running[e.cpu] = e.next_pid;
-			if (!is_idle(e.next_pid)) {
-				Task& n = get(e.next_pid, e.next_comm);
-				n.prio = e.next_prio;
-				if (n.sleeping)  // its wake-up was not in the trace
-					woken(e.next_pid, e.ts, 0);
-				n.running = true;
-				n.seen_running = true;
-				n.since = e.ts;
-				n.on_cpu = static_cast<int>(e.cpu);
-			}
+			if (Task* n = switch_in(e.cpu, e.next_pid, e.next_comm, e.ts))
+				n->prio = e.next_prio;
 			break;
 		}
 		case EventKind::Waking:
