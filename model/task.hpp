@@ -54,13 +54,13 @@ struct Task {
 	                             // lll_cond_lock() do: it was woken from a mutex or condition wait
 	bool sched_remote_wakeup = false;  // queued on a wakelist after a migration (WF_MIGRATED)
 	bool sched_remote_delayed = false; // on a wakelist as a delayed task's wake-up (WF_DELAYED; experimental)
+	bool on_rq_migrating = false;      // task_on_rq_migrating(): between deactivate and activate of a move
+	bool waiting = false;     // runnable but not running (for run_delay)
 
 	// schedstats-like counters
 	u64 wakeups = 0, wakeups_local = 0, wakeups_remote = 0, wakeups_affine = 0, wakeups_migrate = 0;
 	u64 run_delay = 0;        // time runnable but not running
 	u64 last_queued = 0;      // when it last became runnable-but-waiting (for run_delay)
-	bool on_rq_migrating = false;      // task_on_rq_migrating(): between deactivate and activate of a move
-	bool waiting = false;     // runnable but not running (for run_delay)
 };
 
 }  // namespace eevdf
