@@ -183,8 +183,9 @@ void InvariantChecker::ensure(const Simulation& sim)
 		return;
 	started_ = true;
 	track_.resize(sim.tasks().size());
+	cpu_.resize(sim.nr_cpus());
 	for (u32 c = 0; c < sim.nr_cpus(); c++)
-		cpu_.push_back(PerCpu{sim.cfs_rq(c).ref_vruntime, 0, false, -1, 0, false, false, 0, false, {}});
+		cpu_[c].ref = sim.cfs_rq(c).ref_vruntime;
 }
 
 void InvariantChecker::bucket_by_cpu(const Simulation& sim)

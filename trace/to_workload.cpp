@@ -45,6 +45,13 @@ struct Task {
 			cpu_ns_on[static_cast<u32>(on_cpu)] += ns;
 	}
 
+	// The current stretch on a CPU lasted until `ts`: its time joins the burst.
+	void stretch_until(u64 ts)
+	{
+		burst += ts - since;
+		ran(ts - since);
+	}
+
 	void flush_burst()
 	{
 		if (burst)
@@ -103,8 +110,7 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 			auto w = tasks.find(context);
 			if (w != tasks.end() && w->second.running) {
 				Task& wt = w->second;
-				wt.burst += ts - wt.since;
-				wt.ran(ts - wt.since);
+				wt.stretch_until(ts);
 				wt.since = ts;
 				wt.flush_burst();
 				wt.items.push_back({Item::Wake, 0, pid});
@@ -134,32 +140,32 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 		n.on_cpu = static_cast<int>(cpu);
 		return &n;
 	};
+	// The line's context is not `was`, what its CPU last switched to: that
+	// switch is missing (docs/trace.md). As `trace stats` counts it
+	// (StatsBuilder::missed_switch), `was` ran until the context task's
+	// wake-up if that came later, else no longer: the rest of its stretch is
+	// unattributed, not a burst to the end of the trace. It is left runnable
+	// (its burst open); the context task runs from here.
+	auto missed_switch = [&](const Event& ev, int was) {
+		const auto gone = tasks.find(was);
+		if (!is_idle(was) && gone != tasks.end() && gone->second.running && gone->second.on_cpu == static_cast<int>(ev.cpu)) {
+			Task& g = gone->second;
+			u64 until = g.since;
+			const auto ctx = tasks.find(ev.context_pid);
+			if (ctx != tasks.end() && ctx->second.woken_at != NONE && ctx->second.woken_at > g.since &&
+			    ctx->second.woken_at <= ev.ts)
+				until = ctx->second.woken_at;
+			g.stretch_until(until);
+			g.running = false;
+		}
+		switch_in(ev.cpu, ev.context_pid, ev.context_comm, ev.ts);
+	};
 	while (r.next(e)) {
 		if (first == NONE)
 			first = e.ts;
 		last = e.ts;
-		// The line's context is not what its CPU last switched to: that
-		// switch is missing (docs/trace.md). As `trace stats` counts it, the
-		// task switched to before ran until the context task's wake-up if
-		// that came later, else no longer: the rest of its stretch is
-		// unattributed, not a burst to the end of the trace. It is left
-		// runnable (its burst open); the context task runs from here.
-		if (auto c = running.find(e.cpu); c != running.end() && e.kind != EventKind::Lost && c->second != e.context_pid) {
-			if (!is_idle(c->second)) {
-				Task& gone = tasks[c->second];
-				if (gone.running && gone.on_cpu == static_cast<int>(e.cpu)) {
-					u64 until = gone.since;
-					const auto ctx = tasks.find(e.context_pid);
-					if (ctx != tasks.end() && ctx->second.woken_at != NONE && ctx->second.woken_at > gone.since &&
-					    ctx->second.woken_at <= e.ts)
-						until = ctx->second.woken_at;
-					gone.burst += until - gone.since;
-					gone.ran(until - gone.since);
-					gone.running = false;
-				}
-			}
-			switch_in(e.cpu, e.context_pid, e.context_comm, e.ts);
-		}
+		if (auto c = running.find(e.cpu); c != running.end() && e.kind != EventKind::Lost && c->second != e.context_pid)
+			missed_switch(e, c->second);
 		if (!running.count(e.cpu) && e.kind != EventKind::Lost && !is_idle(e.context_pid)) {
 			running[e.cpu] = e.context_pid;  // it ran since the start
 			Task& t = get(e.context_pid, e.context_comm);
@@ -180,8 +186,7 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 				}
 				p.on_cpu = static_cast<int>(e.cpu);
 				if (p.running) {
-					p.burst += e.ts - p.since;
-					p.ran(e.ts - p.since);
+					p.stretch_until(e.ts);
 				}
 				p.running = false;
 				if (e.prev_state != 'R') {
@@ -237,8 +242,7 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 		return out;
 	for (auto& [pid, t] : tasks) {
 		if (t.running) {
-			t.burst += last - t.since;
-			t.ran(last - t.since);
+			t.stretch_until(last);
 			t.running = false;
 		}
 		t.flush_burst();
