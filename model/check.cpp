@@ -214,9 +214,10 @@ void InvariantChecker::bucket_by_cpu(const Simulation& sim)
 }
 
 // Byte equality. libc's memcmp() is the fastest (vector loads); but in the
-// libFuzzer builds memcmp() is intercepted and each call's operands go into
-// the value profile, pure overhead here, so those builds compare by words
-// (fuzz/CMakeLists.txt defines EEVDF_CHECK_WORD_COMPARE).
+// libFuzzer builds memcmp() and bcmp() are intercepted, and each call that
+// finds a difference feeds its operands to the value profile (a hash of up
+// to 64 bytes each, pure overhead here), so those builds compare 32-byte
+// blocks by hand (fuzz/CMakeLists.txt defines EEVDF_CHECK_WORD_COMPARE).
 #ifndef EEVDF_CHECK_WORD_COMPARE
 static bool same_bytes(const void* a, const void* b, size_t n) { return std::memcmp(a, b, n) == 0; }
 #else
@@ -224,6 +225,13 @@ static bool same_bytes(const void* a, const void* b, size_t n)
 {
 	const auto* x = static_cast<const unsigned char*>(a);
 	const auto* y = static_cast<const unsigned char*>(b);
+	for (; n >= 32; n -= 32, x += 32, y += 32) {
+		u64 u[4], v[4];
+		std::memcpy(u, x, 32);
+		std::memcpy(v, y, 32);
+		if ((u[0] ^ v[0]) | (u[1] ^ v[1]) | (u[2] ^ v[2]) | (u[3] ^ v[3]))
+			return false;
+	}
 	for (; n >= 8; n -= 8, x += 8, y += 8) {
 		u64 u, v;
 		std::memcpy(&u, x, 8);
@@ -385,7 +393,7 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu) c
 	}
 	for (bool protect : {true, false}) {
 		const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
-		const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect);
+		const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect, v);
 		if (!picks_agree(cfs, fast, slow))
 			fail(sim, t, "pick", std::string("__pick_eevdf(protect=") + (protect ? "true" : "false") + ") = " +
 						     id_of(fast) + ", brute force = " + id_of(slow));

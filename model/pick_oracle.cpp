@@ -30,11 +30,15 @@ ExactV exact_v(const CfsRq& cfs)
 
 const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect)
 {
+	return pick_eevdf_bruteforce(cfs, protect, exact_v(cfs));
+}
+
+const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect, const ExactV& v)
+{
 	const SchedEntity* c = cfs.curr && cfs.curr->on_rq ? cfs.curr : nullptr;
 	if (cfs.nr_queued == 1)
 		return c ? c : cfs.timeline.leftmost();
 
-	const ExactV v = exact_v(cfs);
 	if (c && !v.eligible(c->vruntime))
 		c = nullptr;
 	const bool honour = cfs.cfg().preset->paths.protect == KernelPaths::Protect::VlagStash

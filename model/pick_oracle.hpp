@@ -27,6 +27,8 @@ ExactV exact_v(const CfsRq& cfs);
 // curr (or one alone on the queue) is kept. The same contract as
 // __pick_eevdf(), computed by scanning every entity.
 const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect);
+// The same with `v` = exact_v(cfs) already taken.
+const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect, const ExactV& v);
 
 // Whether the tree pick `fast` is the pick `slow` of the definition. On the
 // 6.8+ deadline-keyed tree they are the same entity. v6.6's vruntime-keyed
