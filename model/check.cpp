@@ -282,15 +282,57 @@ bool InvariantChecker::rq_unchanged(const Simulation& sim, u32 cpu)
 	return false;
 }
 
-void InvariantChecker::check_sums(const Simulation& sim, u64 t, u32 cpu) const
+// What the sums, tree and V rules read of the tree, gathered in one
+// in-order walk: the kernel's Σ key·w and Σ avg_weight recounted, the exact
+// V (curr added after the walk), the entity count, the first entity, and
+// the last shape fault met (the order of in-order neighbours, curr in the
+// tree, an entity not queued or of another CPU).
+struct InvariantChecker::RqWalk {
+	s128 key_weight = 0;
+	u64 avg_load = 0;
+	u64 count = 0;
+	const SchedEntity* first = nullptr;
+	std::string why;
+	ExactV v;
+};
+
+InvariantChecker::RqWalk InvariantChecker::walk_rq(const Simulation& sim, u32 cpu) const
 {
 	const CfsRq& cfs = sim.cfs_rq(cpu);
-	s128 sum = 0;
-	u64 avg_load = 0, load = 0, queued = 0, delayed = 0, idle = 0;
-	cfs.timeline.for_each([&](const SchedEntity* se) {
-		sum += key_times_weight(cfs, se);
-		avg_load += static_cast<u64>(cfs.avg_weight(se));
+	const Timeline& tl = cfs.timeline;
+	const char* const key = tl.key() == Timeline::Key::Deadline ? "deadline" : "vruntime";
+	RqWalk w;
+	w.v.ref = cfs.ref_vruntime;
+	const SchedEntity* prev = nullptr;
+	tl.for_each([&](const SchedEntity* se) {
+		w.key_weight += key_times_weight(cfs, se);
+		w.avg_load += static_cast<u64>(cfs.avg_weight(se));
+		w.v.add(*se);
+		if (!w.count++)
+			w.first = se;
+		if (se == cfs.curr)
+			w.why = "curr (task " + std::to_string(se->id) + ") is in the tree";
+		if (!se->on_rq)
+			w.why = "task " + std::to_string(se->id) + " is in the tree but not on_rq";
+		if (sim.tasks()[static_cast<size_t>(se->id)].cpu != cpu)
+			w.why = "task " + std::to_string(se->id) + " is in CPU " + num(cpu) + "'s tree but task_cpu() is " +
+				num(sim.tasks()[static_cast<size_t>(se->id)].cpu);
+		if (prev && (tl.less(se, prev) || (tl.key_of(se) == tl.key_of(prev) && se->node_seq < prev->node_seq)))
+			w.why = "tree order: task " + std::to_string(se->id) + " (" + key + " " + num(tl.key_of(se)) +
+				") follows task " + std::to_string(prev->id) + " (" + key + " " + num(tl.key_of(prev)) + ")";
+		prev = se;
 	});
+	if (cfs.curr && cfs.curr->on_rq)
+		w.v.add(*cfs.curr);
+	return w;
+}
+
+void InvariantChecker::check_sums(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const
+{
+	const CfsRq& cfs = sim.cfs_rq(cpu);
+	const s128 sum = w.key_weight;
+	const u64 avg_load = w.avg_load;
+	u64 load = 0, queued = 0, delayed = 0, idle = 0;
 	for (u32 k = queued_start_[cpu]; k < queued_start_[cpu + 1]; k++) {
 		const Task& task = sim.tasks()[static_cast<size_t>(queued_[k])];
 		const SchedEntity& se = task.se;
@@ -319,30 +361,13 @@ void InvariantChecker::check_sums(const Simulation& sim, u64 t, u32 cpu) const
 		fail(sim, t, "sums", "h_nr_idle " + num(cfs.h_nr_idle) + " != queued SCHED_IDLE tasks " + num(idle));
 }
 
-void InvariantChecker::check_tree(const Simulation& sim, u64 t, u32 cpu) const
+void InvariantChecker::check_tree(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const
 {
 	const CfsRq& cfs = sim.cfs_rq(cpu);
 	const Timeline& tl = cfs.timeline;
-	const char* const key = tl.key() == Timeline::Key::Deadline ? "deadline" : "vruntime";
-	const SchedEntity* prev = nullptr;
-	u64 count = 0;
-	std::string why;
-	cfs.timeline.for_each([&](const SchedEntity* se) {
-		count++;
-		if (se == cfs.curr)
-			why = "curr (task " + std::to_string(se->id) + ") is in the tree";
-		if (!se->on_rq)
-			why = "task " + std::to_string(se->id) + " is in the tree but not on_rq";
-		if (sim.tasks()[static_cast<size_t>(se->id)].cpu != cpu)
-			why = "task " + std::to_string(se->id) + " is in CPU " + num(cpu) + "'s tree but task_cpu() is " +
-			      num(sim.tasks()[static_cast<size_t>(se->id)].cpu);
-		if (prev && (tl.less(se, prev) || (tl.key_of(se) == tl.key_of(prev) && se->node_seq < prev->node_seq)))
-			why = "tree order: task " + std::to_string(se->id) + " (" + key + " " + num(tl.key_of(se)) +
-			      ") follows task " + std::to_string(prev->id) + " (" + key + " " + num(tl.key_of(prev)) + ")";
-		prev = se;
-	});
-	if (!why.empty())
-		fail(sim, t, "tree", why);
+	const u64 count = w.count;
+	if (!w.why.empty())
+		fail(sim, t, "tree", w.why);
 	const u64 expect = cfs.nr_queued - (cfs.curr && cfs.curr->on_rq ? 1 : 0);
 	if (count != expect || count != cfs.timeline.size())
 		fail(sim, t, "tree", "tree holds " + num(count) + " entities, expected " + num(expect));
@@ -352,23 +377,20 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t, u32 cpu) const
 					     (root->rb_black ? "black" : "red") + " with parent link " + id_of(root->rb_parent));
 		const TreeRules rules{tl.min_slice_exact(), tl.max_slice_exact(), sim, {}};
 		Augment a;
+		std::string why;
 		if (!recompute(root, rules, a, why))
 			fail(sim, t, "tree", why);
 	}
-	const SchedEntity* first = nullptr;
-	cfs.timeline.for_each([&](const SchedEntity* se) {
-		if (!first)
-			first = se;
-	});
+	const SchedEntity* const first = w.first;
 	if (first != cfs.timeline.leftmost())
 		fail(sim, t, "tree", "cached leftmost is " + id_of(cfs.timeline.leftmost()) + ", in-order first is " +
 				     id_of(first));
 }
 
-void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu) const
+void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const
 {
 	const CfsRq& cfs = sim.cfs_rq(cpu);
-	const ExactV v = exact_v(cfs);
+	const ExactV& v = w.v;
 	if (cfs.avg_vruntime() != v.floor_v())
 		fail(sim, t, "V", "avg_vruntime() = " + num(cfs.avg_vruntime()) + ", floor of the exact average = " +
 				  num(v.floor_v()));
@@ -391,9 +413,10 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu) c
 		if (lagsum > 0 || lagsum <= -v.weight)
 			fail(sim, t, "lag sum", "Σ w (V - v) outside (-W, 0]");
 	}
+	const BruteForcePicks by_definition = pick_eevdf_bruteforce_both(cfs, v);
 	for (bool protect : {true, false}) {
 		const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
-		const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect, v);
+		const SchedEntity* slow = protect ? by_definition.protect : by_definition.no_protect;
 		if (!picks_agree(cfs, fast, slow))
 			fail(sim, t, "pick", std::string("__pick_eevdf(protect=") + (protect ? "true" : "false") + ") = " +
 						     id_of(fast) + ", brute force = " + id_of(slow));
@@ -680,9 +703,10 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++) {
 		if (!rq_unchanged(sim, cpu)) {
 			rq_checks_++;
-			check_sums(sim, t, cpu);
-			check_tree(sim, t, cpu);
-			check_v_and_pick(sim, t, cpu);
+			const RqWalk w = walk_rq(sim, cpu);
+			check_sums(sim, t, cpu, w);
+			check_tree(sim, t, cpu, w);
+			check_v_and_pick(sim, t, cpu, w);
 		}
 		check_time(sim, t, cpu);
 	}

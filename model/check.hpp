@@ -126,9 +126,11 @@ private:
 	void ensure(const Simulation& sim);
 	void bucket_by_cpu(const Simulation& sim);
 	bool rq_unchanged(const Simulation& sim, u32 cpu);
-	void check_sums(const Simulation& sim, u64 t, u32 cpu) const;
-	void check_tree(const Simulation& sim, u64 t, u32 cpu) const;
-	void check_v_and_pick(const Simulation& sim, u64 t, u32 cpu) const;
+	struct RqWalk;
+	RqWalk walk_rq(const Simulation& sim, u32 cpu) const;
+	void check_sums(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const;
+	void check_tree(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const;
+	void check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const;
 	void check_tasks(const Simulation& sim, u64 t);
 	void check_time(const Simulation& sim, u64 t, u32 cpu) const;
 

@@ -17,36 +17,19 @@ ExactV exact_v(const CfsRq& cfs)
 {
 	ExactV v;
 	v.ref = cfs.ref_vruntime;
-	auto add = [&](const SchedEntity* se) {
-		const s128 w = static_cast<s128>(scale_load_down(se->load.weight));
-		v.sum += static_cast<s128>(wrapped_diff(se->vruntime, v.ref)) * w;
-		v.weight += w;
-	};
-	cfs.timeline.for_each(add);
+	cfs.timeline.for_each([&](const SchedEntity* se) { v.add(*se); });
 	if (cfs.curr && cfs.curr->on_rq)
-		add(cfs.curr);
+		v.add(*cfs.curr);
 	return v;
 }
 
-const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect)
+namespace {
+
+// The tree's eligible entity with the earliest deadline, the one queued
+// first among equal deadlines; the only part of the pick that scans, and
+// the same for both protect values.
+const SchedEntity* earliest_eligible(const CfsRq& cfs, const ExactV& v)
 {
-	return pick_eevdf_bruteforce(cfs, protect, exact_v(cfs));
-}
-
-const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect, const ExactV& v)
-{
-	const SchedEntity* c = cfs.curr && cfs.curr->on_rq ? cfs.curr : nullptr;
-	if (cfs.nr_queued == 1)
-		return c ? c : cfs.timeline.leftmost();
-
-	if (c && !v.eligible(c->vruntime))
-		c = nullptr;
-	const bool honour = cfs.cfg().preset->paths.protect == KernelPaths::Protect::VlagStash
-				    ? cfs.cfg().features[Feature::RUN_TO_PARITY]
-				    : protect;
-	if (c && honour && cfs.protect_slice(c))
-		return c;
-
 	const SchedEntity* best = nullptr;
 	cfs.timeline.for_each([&](const SchedEntity* se) {
 		if (!v.eligible(se->vruntime))
@@ -55,9 +38,45 @@ const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect, const E
 		    (se->deadline == best->deadline && se->node_seq < best->node_seq))
 			best = se;
 	});
+	return best;
+}
+
+// The pick given the scan's result: a lone entity is picked; an eligible
+// curr that is protected (and honoured) is kept; else the scan's entity,
+// unless curr's deadline is earlier (curr loses ties).
+const SchedEntity* decide(const CfsRq& cfs, bool protect, const ExactV& v, const SchedEntity* best)
+{
+	const SchedEntity* c = cfs.curr && cfs.curr->on_rq ? cfs.curr : nullptr;
+	if (cfs.nr_queued == 1)
+		return c ? c : cfs.timeline.leftmost();
+	if (c && !v.eligible(c->vruntime))
+		c = nullptr;
+	const bool honour = cfs.cfg().preset->paths.protect == KernelPaths::Protect::VlagStash
+				    ? cfs.cfg().features[Feature::RUN_TO_PARITY]
+				    : protect;
+	if (c && honour && cfs.protect_slice(c))
+		return c;
 	if (!best || (c && wrapped_diff(c->deadline, best->deadline) < 0))
 		best = c;
 	return best;
+}
+
+}  // namespace
+
+const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect)
+{
+	return pick_eevdf_bruteforce(cfs, protect, exact_v(cfs));
+}
+
+const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect, const ExactV& v)
+{
+	return decide(cfs, protect, v, cfs.nr_queued == 1 ? nullptr : earliest_eligible(cfs, v));
+}
+
+BruteForcePicks pick_eevdf_bruteforce_both(const CfsRq& cfs, const ExactV& v)
+{
+	const SchedEntity* best = cfs.nr_queued == 1 ? nullptr : earliest_eligible(cfs, v);
+	return {decide(cfs, true, v, best), decide(cfs, false, v, best)};
 }
 
 bool picks_agree(const CfsRq& cfs, const SchedEntity* fast, const SchedEntity* slow)

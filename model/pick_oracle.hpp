@@ -18,6 +18,13 @@ struct ExactV {
 	}
 	// floor(sum / weight) + ref, as avg_vruntime() should return it.
 	u64 floor_v() const;
+	// Counts one more queued entity in (ref set first).
+	void add(const SchedEntity& se)
+	{
+		const s128 w = static_cast<s128>(scale_load_down(se.load.weight));
+		sum += static_cast<s128>(wrapped_diff(se.vruntime, ref)) * w;
+		weight += w;
+	}
 };
 
 ExactV exact_v(const CfsRq& cfs);
@@ -29,6 +36,12 @@ ExactV exact_v(const CfsRq& cfs);
 const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect);
 // The same with `v` = exact_v(cfs) already taken.
 const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect, const ExactV& v);
+// Both protect values from one scan of the queue.
+struct BruteForcePicks {
+	const SchedEntity* protect = nullptr;
+	const SchedEntity* no_protect = nullptr;
+};
+BruteForcePicks pick_eevdf_bruteforce_both(const CfsRq& cfs, const ExactV& v);
 
 // Whether the tree pick `fast` is the pick `slow` of the definition. On the
 // 6.8+ deadline-keyed tree they are the same entity. v6.6's vruntime-keyed
