@@ -365,12 +365,11 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t, u32 cpu, const R
 {
 	const CfsRq& cfs = sim.cfs_rq(cpu);
 	const Timeline& tl = cfs.timeline;
-	const u64 count = w.count;
 	if (!w.why.empty())
 		fail(sim, t, "tree", w.why);
 	const u64 expect = cfs.nr_queued - (cfs.curr && cfs.curr->on_rq ? 1 : 0);
-	if (count != expect || count != cfs.timeline.size())
-		fail(sim, t, "tree", "tree holds " + num(count) + " entities, expected " + num(expect));
+	if (w.count != expect || w.count != cfs.timeline.size())
+		fail(sim, t, "tree", "tree holds " + num(w.count) + " entities, expected " + num(expect));
 	if (const SchedEntity* root = cfs.timeline.root()) {
 		if (!root->rb_black || root->rb_parent)
 			fail(sim, t, "tree", "red-black: the root, task " + std::to_string(root->id) + ", is " +
@@ -381,10 +380,9 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t, u32 cpu, const R
 		if (!recompute(root, rules, a, why))
 			fail(sim, t, "tree", why);
 	}
-	const SchedEntity* const first = w.first;
-	if (first != cfs.timeline.leftmost())
+	if (w.first != cfs.timeline.leftmost())
 		fail(sim, t, "tree", "cached leftmost is " + id_of(cfs.timeline.leftmost()) + ", in-order first is " +
-				     id_of(first));
+				     id_of(w.first));
 }
 
 void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const

@@ -65,11 +65,7 @@ const SchedEntity* decide(const CfsRq& cfs, bool protect, const ExactV& v, const
 
 const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect)
 {
-	return pick_eevdf_bruteforce(cfs, protect, exact_v(cfs));
-}
-
-const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect, const ExactV& v)
-{
+	const ExactV v = exact_v(cfs);
 	return decide(cfs, protect, v, cfs.nr_queued == 1 ? nullptr : earliest_eligible(cfs, v));
 }
 

@@ -34,9 +34,7 @@ ExactV exact_v(const CfsRq& cfs);
 // curr (or one alone on the queue) is kept. The same contract as
 // __pick_eevdf(), computed by scanning every entity.
 const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect);
-// The same with `v` = exact_v(cfs) already taken.
-const SchedEntity* pick_eevdf_bruteforce(const CfsRq& cfs, bool protect, const ExactV& v);
-// Both protect values from one scan of the queue.
+// Both protect values from one scan of the queue, `v` = exact_v(cfs).
 struct BruteForcePicks {
 	const SchedEntity* protect = nullptr;
 	const SchedEntity* no_protect = nullptr;

@@ -134,4 +134,18 @@ inline Workload workload(std::vector<TaskSpec> tasks)
 	return w;
 }
 
+// Every kind of pick in one workload (for the pick oracles' lockstep tests):
+// hogs at three nice levels, a sleeper, a periodic task with a custom slice,
+// one that changes its nice and yields, a long runner.
+inline Workload mixed_pick_workload()
+{
+	TaskSpec s = task("s", {run(700 * US), sleep(2300 * US)});
+	TaskSpec p = task("p", {run(300 * US), Event{Event::Kind::Timer, 5 * MS, 0}});
+	p.custom_slice = 400 * US;
+	TaskSpec n = task("n", {run(5 * MS), set_nice(3), run(2 * MS), set_nice(-7), sleep(1 * MS), Event{Event::Kind::Yield}});
+	Workload wl = workload({hog("a"), hog("b", 4), s, p, n, hog("c", -3), task("d", {run(13 * MS), sleep(7 * MS)})});
+	wl.refs = {"t"};
+	return wl;
+}
+
 }  // namespace eevdf::test

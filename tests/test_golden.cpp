@@ -248,12 +248,7 @@ TEST_CASE("vruntime crossing 2^64 does not change the schedule", "[golden]")
 
 TEST_CASE("the tree pick equals the brute-force EEVDF pick after every event", "[golden]")
 {
-	TaskSpec s = task("s", {run(700 * US), sleep(2300 * US)});
-	TaskSpec p = task("p", {run(300 * US), Event{Event::Kind::Timer, 5 * MS, 0}});
-	p.custom_slice = 400 * US;
-	TaskSpec n = task("n", {run(5 * MS), set_nice(3), run(2 * MS), set_nice(-7), sleep(1 * MS), Event{Event::Kind::Yield}});
-	Workload wl = workload({hog("a"), hog("b", 4), s, p, n, hog("c", -3), task("d", {run(13 * MS), sleep(7 * MS)})});
-	wl.refs = {"t"};
+	Workload wl = mixed_pick_workload();
 	for (const KernelPreset& preset : kernel_presets()) {
 		for (u32 hz : {100u, 250u, 1000u}) {
 			Config cfg = make_config(preset, hz);

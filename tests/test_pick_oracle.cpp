@@ -11,12 +11,7 @@ using namespace eevdf::test;
 
 TEST_CASE("one scan gives the brute-force pick of both protect values", "[oracle]")
 {
-	TaskSpec s = task("s", {run(700 * US), sleep(2300 * US)});
-	TaskSpec p = task("p", {run(300 * US), Event{Event::Kind::Timer, 5 * MS, 0}});
-	p.custom_slice = 400 * US;
-	TaskSpec n = task("n", {run(5 * MS), set_nice(3), run(2 * MS), set_nice(-7), sleep(1 * MS), Event{Event::Kind::Yield}});
-	Workload wl = workload({hog("a"), hog("b", 4), s, p, n, hog("c", -3), task("d", {run(13 * MS), sleep(7 * MS)})});
-	wl.refs = {"t"};
+	Workload wl = mixed_pick_workload();
 	wl.duration = 1000 * MS;
 	u64 protect_mattered = 0;
 	for (const KernelPreset& preset : kernel_presets()) {
