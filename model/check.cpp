@@ -480,8 +480,11 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 			fail(sim, t, "smp", who() + " is on " + num(on_list[i]) + " wakelists" + (se.on_rq ? " and queued" : ""));
 		if (task.state == S::Runnable && !se.on_rq && !on_list[i])
 			fail(sim, t, "runnable", who() + " is runnable but neither queued nor on a wakelist (a lost wake-up)");
-		if ((task.state == S::Suspended) != (in_queue[i] == 1))
-			fail(sim, t, "waiting", who() + (task.state == S::Suspended ? " is suspended" : " is not suspended") +
+		// (A thread preempted inside pthread_cond_wait() is a waiter that
+		// has not gone to sleep yet: cond_pending.)
+		const bool waits = task.state == S::Suspended || task.cond_pending >= 0;
+		if (waits != (in_queue[i] == 1))
+			fail(sim, t, "waiting", who() + (task.state == S::Suspended ? " is suspended" : waits ? " is in a condition wait" : " is not suspended") +
 							" and in " + num(in_queue[i]) + " wait queues");
 		if ((se.on_rq || on_list[i]) && !task.cpus_ptr.test(task.cpu))
 			fail(sim, t, "affinity", who() + " is queued on CPU " + num(task.cpu) + ", outside its allowed CPUs");

@@ -151,6 +151,7 @@ private:
 	void mutex_unlock(u32 cpu, int word);
 	void cond_wait(u32 cpu, Task& t, int cond, int mutex);
 	void cond_signal(u32 cpu, int cond);
+	void cond_wake(u32 cpu, int woken);
 	void cond_broadcast(u32 cpu, int cond);
 	template <class Change>
 	void sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& change);

@@ -56,6 +56,10 @@ struct Task {
 	bool sched_remote_delayed = false; // on a wakelist as a delayed task's wake-up (WF_DELAYED; experimental)
 	bool on_rq_migrating = false;      // task_on_rq_migrating(): between deactivate and activate of a move
 	bool waiting = false;     // runnable but not running (for run_delay)
+	// pthread_cond_wait() between its mutex unlock and its futex_wait: the
+	// condition it waits on, while the unlock's wake-up has it preempted
+	// (-1 otherwise, and once a signal took it off the condition).
+	int cond_pending = -1;
 
 	// schedstats-like counters
 	u64 wakeups = 0, wakeups_local = 0, wakeups_remote = 0, wakeups_affine = 0, wakeups_migrate = 0;

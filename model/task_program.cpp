@@ -128,12 +128,35 @@ void Simulation::mutex_unlock(u32 cpu, int word)
 // condition variable (since 2.25) wakes waiters that started waiting before
 // the signal, in the futex's FIFO order; the model keeps one FIFO per
 // condition and no spurious wake-ups.
+//
+// The unlock and the sleep are two system calls (lll_unlock()'s FUTEX_WAKE,
+// then futex_wait on the condition's signal word): a wake-up of the first
+// that preempts the thread takes effect on its return to user space, before
+// the second. The thread is then preempted still registered as a waiter; it
+// goes to sleep when it next runs, unless a signal has taken it off the
+// condition meanwhile (its futex_wait then returns at once).
 void Simulation::cond_wait(u32 cpu, Task& t, int cond, int mutex)
 {
 	cond_waiters_[static_cast<size_t>(cond)].push(tasks_, t.se.id);
 	mutex_unlock(cpu, mutex);
 	t.lll_waiter = true;
+	if (rqs_[cpu].cfs.need_resched) {
+		t.cond_pending = cond;
+		return;
+	}
 	block_current(cpu, TaskState::Suspended, cond);
+}
+
+// A waiter the signal took off the condition: woken, or, if it has not yet
+// gone to sleep (cond_pending), left to find the signal when it runs.
+void Simulation::cond_wake(u32 cpu, int woken)
+{
+	Task& w = tasks_[static_cast<size_t>(woken)];
+	if (w.cond_pending >= 0) {
+		w.cond_pending = -1;
+		return;
+	}
+	try_to_wake_up(woken, rqs_[cpu].cfs.curr->id, cpu);
 }
 
 // pthread_cond_signal(): the longest waiter of the condition, if any.
@@ -141,7 +164,7 @@ void Simulation::cond_signal(u32 cpu, int cond)
 {
 	const int woken = cond_waiters_[static_cast<size_t>(cond)].pop(tasks_);
 	if (woken >= 0)
-		try_to_wake_up(woken, rqs_[cpu].cfs.curr->id, cpu);
+		cond_wake(cpu, woken);
 }
 
 // pthread_cond_broadcast() (rt-app broad and resume): every waiter, in the
@@ -152,7 +175,7 @@ void Simulation::cond_broadcast(u32 cpu, int cond)
 	WaitQueue q = cond_waiters_[static_cast<size_t>(cond)];
 	cond_waiters_[static_cast<size_t>(cond)] = {};
 	for (int woken; (woken = q.pop(tasks_)) >= 0;)
-		try_to_wake_up(woken, rqs_[cpu].cfs.curr->id, cpu);
+		cond_wake(cpu, woken);
 }
 
 // rt-app's barrier (rtapp_barrier in rt-app.c), under the barrier's mutex:
@@ -196,6 +219,12 @@ void Simulation::step_current(u32 cpu)
 	Task& t = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
 	const int self = rq.cfs.curr->id;
 
+	if (t.cond_pending >= 0) {  // preempted inside pthread_cond_wait(): its futex_wait now
+		const int cond = t.cond_pending;
+		t.cond_pending = -1;
+		block_current(cpu, TaskState::Suspended, cond);
+		return;
+	}
 	if (t.in_progress) {  // the Run or Runtime under way has completed
 		t.in_progress = t.in_runtime = false;
 		t.work_left = 0;

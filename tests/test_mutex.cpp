@@ -130,3 +130,42 @@ TEST_CASE("a resume after the program's last suspend ends it")
 	CHECK(r.switch_ins(0) == std::vector<u64>{0, 4 * MS});
 	CHECK(r.switch_outs(0) == std::vector<u64>{1 * MS, 4 * MS});
 }
+
+TEST_CASE("a waiter woken by pthread_cond_wait's unlock preempts the waiting thread before it sleeps")
+{
+	// One CPU, HZ=1000. a locks m and works 3 ms. b, forked behind it, is
+	// picked at the 1 ms tick (a's request is used up) and sleeps 1 ms; at
+	// 2 ms it wakes, preempts a (its lag is positive), finds m held and
+	// sleeps on it; a goes on. At 3 ms a calls pthread_cond_wait(q, m): the
+	// unlock's FUTEX_WAKE wakes b, and that wake-up preempts a on the return
+	// from the call, before its futex_wait: a is switched out still
+	// runnable. b takes m, works 1 ms and exits at 4 ms; a runs again and
+	// only then sleeps on q (before the fix a slept at 3 ms, and the CPU
+	// went idle at 4 ms straight from b).
+	const Recorder r = run_file(R"({"tasks": {
+		"a": {"loop": 1, "lock": "m", "run": 3000, "wait": {"ref": "q", "mutex": "m"}, "run1": 1000},
+		"b": {"loop": 1, "sleep": 1000, "lock": "m", "run": 1000, "unlock": "m"}}})",
+				    1, 20 * MS);
+	CHECK(r.switches == std::vector<Switch>{{0, IDLE, 0}, {1 * MS, 0, 1}, {1 * MS, 1, 0}, {2 * MS, 0, 1},
+						{2 * MS, 1, 0}, {3 * MS, 0, 1}, {4 * MS, 1, 0}, {4 * MS, 0, IDLE}});
+}
+
+TEST_CASE("a signal that finds the waiter preempted inside pthread_cond_wait keeps it from sleeping")
+{
+	// As above, but b signals q once it holds m: a is already a waiter of q
+	// (it registered before the unlock) and not yet asleep, so the signal
+	// takes it off q and wakes nobody; when a runs at 4 ms its futex_wait
+	// returns at once, it takes m again, works 1 ms and exits at 5 ms.
+	const Recorder r = run_file(R"({"tasks": {
+		"a": {"loop": 1, "lock": "m", "run": 3000, "wait": {"ref": "q", "mutex": "m"}, "run1": 1000, "unlock": "m"},
+		"b": {"loop": 1, "sleep": 1000, "lock": "m", "signal": "q", "run": 1000, "unlock": "m"}}})",
+				    1, 20 * MS);
+	CHECK(r.switches == std::vector<Switch>{{0, IDLE, 0}, {1 * MS, 0, 1}, {1 * MS, 1, 0}, {2 * MS, 0, 1},
+						{2 * MS, 1, 0}, {3 * MS, 0, 1}, {4 * MS, 1, 0}, {5 * MS, 0, IDLE}});
+	// a is enqueued once, at its fork: the signal woke nobody.
+	std::vector<u64> woken_a;
+	for (const auto& [t, task] : r.wakeups)
+		if (task == 0)
+			woken_a.push_back(t);
+	CHECK(woken_a == std::vector<u64>{0});
+}
