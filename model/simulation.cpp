@@ -394,12 +394,12 @@ void Simulation::advance_to(u64 t)
 	update_jiffies();
 }
 
-void Simulation::run_until(u64 until)
+void Simulation::run_until(u64 until, u64 max_events)
 {
 	const u64 limit = std::min(until, end_time());
 	u64 same_instant = 0;
 
-	while (live_tasks_ > 0 && now_ < limit) {
+	while (live_tasks_ > 0 && now_ < limit && events_ < max_events) {
 		u64 t;
 		u32 cpu;
 		const EventSource src = next_event(t, cpu);

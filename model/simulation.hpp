@@ -54,8 +54,10 @@ public:
 	void add_observer(Observer* o);  // before run(); not owned
 
 	// Runs until `until` (or the workload's duration, or until every task has
-	// exited). May be called repeatedly with increasing limits.
-	void run_until(u64 until);
+	// exited), or until `max_events` events have been handled since the
+	// start (a fuzzer's budget; the run then stops at its last event's
+	// instant). May be called repeatedly with increasing limits.
+	void run_until(u64 until, u64 max_events = NEVER);
 	void run() { run_until(end_time()); }
 
 	u64 end_time() const;
