@@ -38,17 +38,25 @@ std::string save_counterexample_in(const std::string& out, const std::string& pr
 
 std::string run_checked(const Config& cfg, const Workload& wl, std::vector<Observer*> extra)
 {
+	return run_checked_within(cfg, wl, std::move(extra), NEVER).violation;
+}
+
+CheckedRun run_checked_within(const Config& cfg, const Workload& wl, std::vector<Observer*> extra, u64 max_events)
+{
 	Simulation sim(cfg, wl);
 	InvariantChecker check;
 	sim.add_observer(&check);
 	for (Observer* o : extra)
 		sim.add_observer(o);
+	CheckedRun r;
 	try {
-		sim.run();
+		sim.run_until(sim.end_time(), max_events);
 	} catch (const InvariantViolation& v) {
-		return v.what() + std::string("\n") + v.failure.state;
+		r.violation = v.what() + std::string("\n") + v.failure.state;
 	}
-	return "";
+	r.end = sim.now();
+	r.budget_spent = sim.events() >= max_events && !sim.finished();
+	return r;
 }
 
 void ClampWatch::on_event(const Simulation& sim, u64 t)

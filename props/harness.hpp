@@ -25,6 +25,16 @@ std::string save_counterexample_in(const std::string& dir, const std::string& na
 // returns the violation message, or "" when every invariant held.
 std::string run_checked(const Config& cfg, const Workload& wl, std::vector<Observer*> extra = {});
 
+// The same within a budget of events (the workload fuzzer's): the run stops
+// at its duration or at the instant of its max_events-th event, whichever
+// comes first, every event checked.
+struct CheckedRun {
+	std::string violation;  // "" when every invariant held
+	u64 end = 0;            // where the run stopped
+	bool budget_spent = false;
+};
+CheckedRun run_checked_within(const Config& cfg, const Workload& wl, std::vector<Observer*> extra, u64 max_events);
+
 // One operation on a cfs_rq driven directly (property 7 and fuzz_differential):
 // entities are woken or forked with a given saved lag, sleep, run, are
 // picked at a scheduling point as __schedule() does it, or are woken while
