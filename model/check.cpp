@@ -389,15 +389,19 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, c
 {
 	const CfsRq& cfs = sim.cfs_rq(cpu);
 	const ExactV& v = w.v;
-	if (cfs.avg_vruntime() != v.floor_v())
+	const u64 floor_v = v.floor_v();
+	if (cfs.avg_vruntime() != floor_v)
 		fail(sim, t, "V", "avg_vruntime() = " + num(cfs.avg_vruntime()) + ", floor of the exact average = " +
-				  num(v.floor_v()));
+				  num(floor_v));
 	bool any_eligible = false;
+	// entity_eligible() is vruntime_eligible(se->vruntime) with V's two
+	// sums taken anew each call: take them once for the whole queue.
+	const CfsRq::Eligibility entity_eligible = cfs.eligibility();
 	for (u32 k = queued_start_[cpu]; k < queued_start_[cpu + 1]; k++) {
 		const SchedEntity& se = sim.tasks()[static_cast<size_t>(queued_[k])].se;
 		const bool exact = v.eligible(se.vruntime);
 		any_eligible = any_eligible || exact;
-		if (cfs.entity_eligible(&se) != exact)
+		if (entity_eligible(se.vruntime) != exact)
 			fail(sim, t, "eligibility", "entity_eligible(task " + std::to_string(se.id) + ") = " +
 							    (exact ? "false" : "true") + ", exact v <= V says " +
 							    (exact ? "true" : "false"));
@@ -406,7 +410,7 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, c
 		fail(sim, t, "existence", "no queued entity is eligible");
 	// Σ w_i (V - v_i) with V floored lies in (-W, 0].
 	if (v.weight) {
-		const s128 vf = static_cast<s128>(wrapped_diff(v.floor_v(), v.ref));
+		const s128 vf = static_cast<s128>(wrapped_diff(floor_v, v.ref));
 		const s128 lagsum = vf * v.weight - v.sum;
 		if (lagsum > 0 || lagsum <= -v.weight)
 			fail(sim, t, "lag sum", "Σ w (V - v) outside (-W, 0]");

@@ -7,8 +7,8 @@ u64 ExactV::floor_v() const
 {
 	if (weight == 0)
 		return ref;
-	s128 q = sum / weight;
-	if (sum % weight != 0 && sum < 0)
+	s128 q = sum / weight;  // truncates toward zero: one step down for a negative inexact quotient
+	if (sum < 0 && q * weight != sum)
 		q -= 1;
 	return ref + static_cast<u64>(static_cast<s64>(q));
 }
