@@ -87,6 +87,7 @@ struct Case {
 	Config cfg;
 	Workload wl;
 	bool default_slice = false;  // base slice left at the preset's default
+	bool default_features = false;  // the preset's features, none flipped
 };
 Case build(const Genome& g, Bugs bugs = {});
 

@@ -505,7 +505,7 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 			// enqueue RESTORE), which may move it by the lag rounding.
 			// Across CPUs vruntime has no common frame (lag travels), also
 			// for a task moved away and back within one event (two passes
-			// of one nohz idle balance; fuzz finding F17); a
+			// of one nohz idle balance; docs/fuzzing.md K3); a
 			// sched_setattr re-queues even an unchanged task.
 			if (tr.queued && tr.cpu == task.cpu && !tr.moved && !tr.requeued && tr.weight == se.load.weight &&
 			    tr.slice == se.slice && tr.custom == se.custom_slice && wrapped_diff(se.vruntime, tr.vruntime) < 0)
