@@ -25,34 +25,41 @@ Workload dense()
 
 Config two_cpus() { return make_config(*find_preset("6.18"), 1000, 2); }
 
+// The unlimited run: what every limited one is compared with.
+struct Whole {
+	Recorder rec;
+	std::vector<u64> event_times;  // of each event, in order
+	u64 events = 0, end = 0;
+	Whole()
+	{
+		Simulation sim(two_cpus(), dense());
+		rec.each_event = [this](const Simulation&, u64 t) { event_times.push_back(t); };
+		sim.add_observer(&rec);
+		sim.run();
+		events = sim.events();
+		end = sim.now();
+	}
+};
+
 }  // namespace
 
 TEST_CASE("run_until stops at its max_events-th event, at that event's instant")
 {
-	Simulation whole(two_cpus(), dense());
-	Recorder all;
-	whole.add_observer(&all);
-	std::vector<u64> event_times;
-	all.each_event = [&](const Simulation&, u64 t) { event_times.push_back(t); };
-	whole.run();
-	REQUIRE(whole.events() > 3000);
+	const Whole whole;
+	REQUIRE(whole.events > 3000);
 
 	for (u64 budget : {1ULL, 17ULL, 1000ULL, 2999ULL}) {
 		Simulation sim(two_cpus(), dense());
 		sim.run_until(sim.end_time(), budget);
 		CHECK(sim.events() == budget);
-		CHECK(sim.now() == event_times[budget - 1]);
+		CHECK(sim.now() == whole.event_times[budget - 1]);
 		CHECK_FALSE(sim.finished());
 	}
 }
 
 TEST_CASE("a run stopped by its event budget is the whole run's prefix, and resumes into it")
 {
-	Simulation whole(two_cpus(), dense());
-	Recorder all;
-	whole.add_observer(&all);
-	whole.run();
-
+	const Whole whole;
 	Simulation sim(two_cpus(), dense());
 	Recorder part;
 	InvariantChecker check;
@@ -61,27 +68,23 @@ TEST_CASE("a run stopped by its event budget is the whole run's prefix, and resu
 	sim.run_until(sim.end_time(), 2000);
 	const size_t k = part.switches.size();
 	REQUIRE(k > 100);
-	CHECK(std::equal(part.switches.begin(), part.switches.end(), all.switches.begin()));
+	CHECK(std::equal(part.switches.begin(), part.switches.end(), whole.rec.switches.begin()));
 	// Run on to the end: the same run as without the stop, every event checked.
 	sim.run();
-	CHECK(part.switches == all.switches);
-	CHECK(part.wakeups == all.wakeups);
-	CHECK(sim.events() == whole.events());
-	CHECK(check.events_checked() == whole.events());
+	CHECK(part.switches == whole.rec.switches);
+	CHECK(part.wakeups == whole.rec.wakeups);
+	CHECK(sim.events() == whole.events);
+	CHECK(check.events_checked() == whole.events);
 }
 
 TEST_CASE("a budget larger than the run's events changes nothing")
 {
-	Simulation whole(two_cpus(), dense());
-	Recorder all;
-	whole.add_observer(&all);
-	whole.run();
-
+	const Whole whole;
 	Simulation sim(two_cpus(), dense());
 	Recorder r;
 	sim.add_observer(&r);
-	sim.run_until(sim.end_time(), whole.events() + 1);
+	sim.run_until(sim.end_time(), whole.events + 1);
 	CHECK(sim.finished());
-	CHECK(sim.now() == whole.now());
-	CHECK(r.switches == all.switches);
+	CHECK(sim.now() == whole.end);
+	CHECK(r.switches == whole.rec.switches);
 }
