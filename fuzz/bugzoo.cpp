@@ -218,8 +218,7 @@ int main(int argc, char** argv)
 		    "  RapidCheck seed 20261129, at most %d cases each, no shrinking; the cases to the first\n"
 		    "  counterexample. \"by the invariant check\": the checker stopped the statement's\n"
 		    "  simulation before its bound was tested, so the proof itself caught nothing there.\n"
-		    "  No bug of the zoo breaks `wakeup_short_preempts`, `repick_equal_weights` or\n"
-		    "  `wakeup_waker_picked` within the budget.\n\n",
+		    "  No bug of the zoo breaks `repick_equal_weights` within the budget.\n\n",
 		    PROP_CASES, SMP_PROP_CASES, WORKLOAD_CASES, DIFF_CASES, PROP_CASES);
 	std::printf("| bug | fixed by | props (cases) | fuzz_workload | fuzz_differential | goldens | proofs |\n"
 		    "|---|---|---|---|---|---|---|\n");

@@ -810,7 +810,7 @@ bool CfsRq::preempt_idle_curr(const SchedEntity* pse, SchedEntity* se)
 // 6.6 - 6.16 (PREEMPT_SHORT exists from 6.12).
 void CfsRq::wakeup_preempt_pick(SchedEntity* pse, SchedEntity* se)
 {
-	if (do_preempt_short(pse, se))
+	if (do_preempt_short(pse, se) && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
 		cancel_protect_slice(se);
 	if (pick_eevdf() == pse)
 		need_resched = true;
@@ -822,7 +822,7 @@ void CfsRq::wakeup_preempt_protect_param(SchedEntity* pse, SchedEntity* se)
 {
 	const bool short_slice = feat(Feature::PREEMPT_SHORT) && pse->slice < se->slice;
 	if (pick_eevdf_protect(!short_slice) == pse) {
-		if (short_slice)
+		if (short_slice && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
 			cancel_protect_slice(se);
 		need_resched = true;
 		return;
@@ -845,7 +845,7 @@ void CfsRq::wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned w
 		const u64 failures = pick_failures;
 		SchedEntity* nse = pick_next_entity(!short_slice);
 		if (nse == pse) {
-			if (short_slice)
+			if (short_slice && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
 				cancel_protect_slice(se);
 			need_resched = true;
 			return;

@@ -247,7 +247,9 @@ Testable wakeup_short_preempts(Bugs bugs)
 		};
 		EntitySpec c = ent(0);
 		c.exec_start = *rc::gen::inRange<u64>(0, 1ULL << 40);
-		c.vprot = c.vruntime + static_cast<u64>(key_in(0));
+		// Half the time protected well past the wakeup's update_curr (up to
+		// 20 ms of running), so that a protected curr is drawn too.
+		c.vprot = c.vruntime + (*rc::gen::arbitrary<bool>() ? static_cast<u64>(key_in(0)) : *rc::gen::inRange<u64>(0, 1ULL << 25));
 		const EntitySpec b0 = ent(c.deadline), b1 = ent(c.deadline), p = ent(c.deadline);
 		const u64 clock = c.exec_start + *rc::gen::inRange<u64>(0, 20000000);
 		CfsRqState st(cfg, v0, clock, {b0, b1, p});

@@ -118,9 +118,9 @@ TEST_CASE("the newidle cost golden catches the 6.17 bump of a failed pass's cost
 // The proved statements fed to the model (props/proved_statements.hpp). The
 // decision statements catch bugs on their own conclusions; the request
 // statements' simulations are stopped by the invariant checker first (the
-// bug zoo's proofs column says which). wakeup_short_preempts,
-// repick_equal_weights and wakeup_waker_picked are broken by no bug of the
-// zoo (3,000 cases each against ten of them).
+// bug zoo's proofs column says which). The two wake-up statements are
+// broken by a waker that preempts without cancelling curr's protection;
+// repick_equal_weights by no bug of the zoo (3,000 cases against eleven).
 TEST_CASE("the proved pick_spec catches a pick that takes the first eligible entity", "[mutations]")
 {
 	CHECK(catches(proved::pick_spec(bug(Bug::PICK_FIRST_ELIGIBLE))));
@@ -144,4 +144,14 @@ TEST_CASE("the proved whole-tick runs catch a stale augmented tree (through the 
 TEST_CASE("the proved request bounds on several CPUs catch placement without lag inflation (through the invariant check)", "[mutations][smp]")
 {
 	CHECK(catches(proved::smp_request_bounds(bug(Bug::NO_LAG_INFLATION))));
+}
+
+TEST_CASE("the proved wakeup_short_preempts catches a preemption that keeps curr's protection", "[mutations]")
+{
+	CHECK(catches(proved::wakeup_short_preempts(bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))));
+}
+
+TEST_CASE("the proved wakeup_waker_picked catches a preemption that keeps curr's protection", "[mutations]")
+{
+	CHECK(catches(proved::wakeup_waker_picked(bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))));
 }
