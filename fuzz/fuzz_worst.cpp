@@ -219,8 +219,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 		// events) took 12 s, beyond libFuzzer's 10 s timeout. The worst values
 		// of the prefix are recorded; the full run, replayed, can only be
 		// worse (docs/fuzzing.md).
-		for (u64 t = NSEC_PER_MSEC; !sim.finished() && sim.events() < WORST_MAX_EVENTS; t += NSEC_PER_MSEC)
-			sim.run_until(std::min(t, sim.end_time()));
+		sim.run_until(sim.end_time(), WORST_MAX_EVENTS);
 		w.finish(sim);
 	}
 	const u64 R = largest_slice(c) + c.cfg.tick_ns;
