@@ -180,15 +180,21 @@ int main(int argc, char** argv)
 		{"smp_request_bounds", props::proved::smp_request_bounds},
 	};
 	// The properties in `ps` that fail with `bugs`, with the cases to the
-	// first counterexample.
-	auto failing = [&](const std::vector<P>& ps, Bugs bugs, double& seconds) {
+	// first counterexample (and, with --timing, the seconds of all of ps).
+	auto failing = [&](const std::vector<P>& ps, Bugs bugs) {
 		std::string caught;
+		double seconds = 0;
 		for (const auto& [name, make, cases] : ps) {
 			const Result r = timed([&] { return run_property(make(bugs), cases); });
 			seconds += r.seconds;
 			if (r.cases)
 				caught += (caught.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(r.cases) +
 					  (r.what.empty() ? "" : " (" + r.what + ")");
+		}
+		if (timing && !caught.empty()) {
+			char buf[32];
+			std::snprintf(buf, sizeof buf, " (all: %.1f s)", seconds);
+			caught += buf;
 		}
 		return caught;
 	};
@@ -225,19 +231,8 @@ int main(int argc, char** argv)
 	std::vector<std::string> gaps;
 	for (unsigned i = 0; i < bug_info.size(); i++) {
 		const Bugs bugs = Bugs{}.set(static_cast<Bug>(i));
-		double prop_seconds = 0, proof_seconds = 0;
-		std::string caught = failing(properties, bugs, prop_seconds);
-		std::string proofs = failing(proved, bugs, proof_seconds);
-		if (timing && !proofs.empty()) {
-			char buf[32];
-			std::snprintf(buf, sizeof buf, " (all: %.1f s)", proof_seconds);
-			proofs += buf;
-		}
-		if (timing && !caught.empty()) {
-			char buf[32];
-			std::snprintf(buf, sizeof buf, " (all: %.1f s)", prop_seconds);
-			caught += buf;
-		}
+		const std::string caught = failing(properties, bugs);
+		const std::string proofs = failing(proved, bugs);
 		const Result w = timed([&] { return fuzz_workload(bugs); });
 		const Result d = timed([&] { return fuzz_differential(bugs); });
 		std::string broken;

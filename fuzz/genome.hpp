@@ -105,8 +105,9 @@ inline constexpr u64 EVENT_BUDGET = 10'000;
 // windowed-fairness bounds and 2ae891b82695's default-slice claim, each
 // where its preconditions hold. Returns "" or what was violated. Every
 // violation within the budget is one of the whole run too: the run is the
-// same up to where the budget stops it, and each bound is on a maximum
-// over the run.
+// same up to where the budget stops it, the invariants and bounds are on
+// each event or a maximum over the run, and the one mean (2ae891b82695's
+// claim) is checked only on a run the budget did not stop.
 std::string check_case(const Case& c, u64 max_events = EVENT_BUDGET);
 
 // The differential checks of fuzz_differential. diff_cfs_ops: the bytes
