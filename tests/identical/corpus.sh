@@ -41,7 +41,7 @@ run() {
 		for f in $(cd "$dir" && find . -type f | LC_ALL=C sort); do
 			echo "## file $f"; cat "$dir/$f"
 		done
-	} | sed -E -e "s|$work|<work>|g" -e 's/"git": ?"[^"]*"/"git":"<git>"/g' -e 's/\(git [^)]*\)/(git <git>)/g' \
+	} | sed -E -e "s|$work|<work>|g" -e "s|$root|<root>|g" -e 's/"git": ?"[^"]*"/"git":"<git>"/g' -e 's/\(git [^)]*\)/(git <git>)/g' \
 		-e 's/eevdf [0-9]+\.[0-9]+\.[0-9]+ \([^)]*\)/eevdf <version>/g' >"$out/$name.txt"
 	rm -rf "$dir"
 }
