@@ -6,8 +6,6 @@
 namespace eevdf {
 namespace {
 
-using P = KernelPaths;
-
 constexpr Feature FSMP_LIST[] = {Feature::TTWU_QUEUE, Feature::SIS_UTIL, Feature::WA_IDLE, Feature::WA_WEIGHT,
 				 Feature::WA_BIAS, Feature::UTIL_EST};
 
@@ -34,108 +32,175 @@ constexpr auto F612 = {Feature::PLACE_LAG, Feature::PLACE_DEADLINE_INITIAL, Feat
 // Each preset is checked against the stored source of the release it names
 // (docs/model.md, "Presets"); 6.15 has no stored copy and follows 6.12.0 plus
 // the two later commits it lists.
+//
+// v6.6 names every field; each later preset is the one before it with the
+// fields its release changed, each beside the commit that changed it, so a
+// row reads as the release's changelog (the order `eevdf presets` prints).
+// A field added to KernelPaths must be set in v6_6_paths() (designated
+// initialisers must follow the declaration order, so the compiler checks
+// the order; the size assertion below makes an unset new field a build
+// break rather than a silent false).
+namespace {
+
+constexpr KernelPaths v6_6_paths()
+{
+	using P = KernelPaths;
+	return KernelPaths{
+		.tree = P::Tree::VruntimeKeyed,
+		.ref_point = P::RefPoint::MinVruntime,
+		.protect = P::Protect::VlagStash,
+		.vprot_is_vlag = false,
+		.did_preempt_short = false,
+		.lag_clamp = P::LagClamp::TwiceSlice,
+		.custom_slices = false,
+		.protect_only_at_pick = false,
+		.yield = P::Yield::PushDeadline,
+		.fork_enqueue_initial = false,
+		.reweight_rescales_rel_deadline = false,
+		.wakeup_preempt = P::WakeupPreempt::Pick,
+		.hrtick_rearm_on_repick = true,
+		.normalized_base_slice = 750000,
+		.newidle_bump_on_failure = false,
+		.lb_skips_delayed = false,
+		.lb_prefers_eligible = false,
+		.wa_idle_sync_minus_delayed = false,
+		.wakeup_stats_allowed_only = false,
+		.calc_delta_divides = false,
+		.avg_full_weight = false,
+		.delayed_lag_floor = false,
+		.hrtick_rework = false,
+		.newidle_rate = false,
+		.has_preempt_lazy = false,
+		.preempt_lazy_default = false,
+		.avg_idle_at_idle_exit = false,
+		.util_est_after_ageing = false,
+		.idle_policy_reweights = false,
+		.idle_preempt_first = true,
+		.idle_preempt_cancels_protect = false,
+		.sched_idle_skips_idle_wakee = false,
+	};
+}
+// A structured binding must name every field, so a field added to
+// KernelPaths breaks the build here until it is set in v6_6_paths() (and in
+// the preset whose release introduced it) and counted below.
+constexpr bool kernel_paths_fields_named()
+{
+	[[maybe_unused]] auto [f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20,
+			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32] = v6_6_paths();
+	return true;
+}
+static_assert(kernel_paths_fields_named());
+
+}  // namespace
+
 const std::vector<KernelPreset>& kernel_presets()
 {
-	using T = P::Tree;
-	using R = P::RefPoint;
-	using Pr = P::Protect;
-	using L = P::LagClamp;
-	using Y = P::Yield;
-	using W = P::WakeupPreempt;
-	static const std::vector<KernelPreset> presets = {
-		{"6.6", "v6.6.0: first EEVDF; vruntime-keyed tree, curr keeps deadline ties; vlag==deadline protection; "
-			"a forked task's first request is a full slice; 0.75 ms base slice",
-		 "147f3efaa241 (EEVDF), b01db23d5923, 8dafa9d0eb1a",
-		 P{T::VruntimeKeyed, R::MinVruntime, Pr::VlagStash, false, false, L::TwiceSlice, false, false,
-		   Y::PushDeadline, false, false, W::Pick, true, 750000, false, false, false, false, false,
-		   false, false, false, false, false, false, false, false, false,
-		   false, true, false, false},
-		 features_of(F66)},
-		{"6.12", "v6.12.0: deadline-keyed tree, delayed dequeue, PREEMPT_SHORT, custom slices; "
-			 "an off-queue reweight keeps the relative deadline unscaled; 0.75 ms base slice",
-		 "2227a957e1d5 (tree by deadline), 152e11f6df29 (DELAY_DEQUEUE), 857b158dc5e8 (custom slices), "
-		 "85e511df3cec (PREEMPT_SHORT)",
-		 P{T::DeadlineKeyed, R::MinVruntime, Pr::VlagStash, false, true, L::TwiceSlice, true, false,
-		   Y::PushDeadline, true, false, W::Pick, false, 750000, false, false, false, false, false,
-		   false, false, false, false, false, false, false, false, false,
-		   true, false, false, false},
-		 features_of(F612)},
-		{"6.15", "v6.15 (no stored source: 6.12.0 with the three commits listed): reweight rescales the "
-			 "relative deadline; 0.70 ms base slice; a SCHED_IDLE curr preempted by a waker loses its protection",
-		 "6d71a9c61604 (reweight rescale, 6.13), 2ae891b82695 (0.70 ms, 6.15), f553741ac8c0 (idle entity "
-		 "protection cancelled, 6.15)",
-		 P{T::DeadlineKeyed, R::MinVruntime, Pr::VlagStash, false, true, L::TwiceSlice, true, false,
-		   Y::PushDeadline, true, true, W::Pick, false, 700000, false, true, true, false, false,
-		   false, false, false, false, false, true, false, false, false,
-		   true, false, true, false},
-		 features_of(F612)},
-		{"6.18", "v6.18.0 (= 6.18-rc5 fair.c): vprot protection limited to the min slice, resched at its end; "
-			 "yield pushes the deadline",
-		 "0b9ca2dcabc3, 052c3d87c82e, 74eec63661d4 (vprot, 6.17), 9de74a9850b9 (no did_preempt_short)",
-		 P{T::DeadlineKeyed, R::MinVruntime, Pr::Vprot, true, false, L::TwiceSlice, true, false,
-		   Y::PushDeadline, true, true, W::ProtectParam, false, 700000, true, true, true, true, false,
-		   false, false, false, false, false, true, false, false, false,
-		   true, false, true, false},
-		 features_of(F612)},
-		{"6.18.2", "6.18.2: yield forfeits the rest of the request (if eligible); one-CPU decisions also of 6.18.3 "
-			   "and 6.18.4 (6.18.3 drops the newidle cost bump)",
-		 "79104becf42b (stable backport)",
-		 P{T::DeadlineKeyed, R::MinVruntime, Pr::Vprot, true, false, L::TwiceSlice, true, false,
-		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000, true, true, true, true, false,
-		   false, false, false, false, false, true, false, false, false,
-		   true, false, true, false},
-		 features_of(F612)},
-		{"6.18.5", "6.18.5 .. 6.18.16: zero_vruntime re-centred at every tree insert/erase (6.18.4); "
-			   "one-CPU decisions as 6.18.2",
-		 "79f3f9bedd14 (zero_vruntime, 6.18.4), 33cf66d88306 (NI_RANDOM newidle, 6.18.5)",
-		 P{T::DeadlineKeyed, R::ZeroVruntimeAtQueue, Pr::Vprot, true, false, L::TwiceSlice, true, false,
-		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000, false, true, true, true, false,
-		   false, false, false, false, false, true, false, false, false,
-		   true, false, true, false},
-		 features_of(F612, true)},
-		{"6.18.17", "6.18.17 .. 6.18.32: lag clamp max_slice + TICK_NSEC, protection set only at pick, "
-			    "zero_vruntime pulled by avg_vruntime(); vlag and vprot still share storage",
-		 "6e3c0a4e1ad1 (lag clamp), bcd74b2ffdd0 (protection at pick), b3d99f43c72b (zero_vruntime tracking)",
-		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
-		   Y::ForfeitVruntime, true, true, W::ProtectParam, false, 700000, false, true, true, true, false,
-		   false, false, false, false, false, true, false, false, false,
-		   true, false, true, false},
-		 features_of(F612, true)},
-		{"6.18.33", "6.18.33 .. 6.18.38: reworked wakeup preemption (fork and delayed wakers do not preempt "
-			    "unless shorter; a delayed pick is dequeued and the pick retried; protection shrinks after "
-			    "every wakeup that does not preempt)",
-		 "e837456fdca8 (\"Reimplement NEXT_BUDDY to align with EEVDF goals\": preempt_wakeup_action; stable backport)",
-		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
-		   Y::ForfeitVruntime, true, true, W::Actions, false, 700000, false, true, true, true, false,
-		   false, false, false, false, false, true, false, false, false,
-		   true, false, true, false},
-		 features_of(F612, true)},
-		{"6.18.39", "6.18.39 .. 6.18.44 (the running kernel here): fork placement sums only the allowed CPUs of a "
-			    "group (update_sg_wakeup_stats)",
-		 "(6.18.39 stable: update_sg_wakeup_stats() iterates sched_group_span & p->cpus_ptr)",
-		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, true, false, L::MaxSlicePlusTick, true, true,
-		   Y::ForfeitVruntime, true, true, W::Actions, false, 700000, false, true, true, true, true,
-		   false, false, false, false, false, true, false, false, false,
-		   true, false, true, false},
-		 features_of(F612, true)},
-		{"7.1.5", "v7.1.5 (mainline 7.1): vlag and vprot split; __calc_delta divides in 64 bits; the avg_vruntime "
-			  "sums at full weight, eligibility in 128 bits; a delayed task's lag kept at least its lag at "
-			  "the delay (DELAY_ZERO caps it at 0) and re-placed on requeue when that changed it; util_est "
-			  "sampled after the dequeue's ageing; avg_idle sampled at every idle exit; NI_RATE; PREEMPT_LAZY by "
-			  "default (x86); the reworked hrtick, on by default (x86)",
-		 "101f3498b4bd (reweight without place_entity: flat tasks reweight off the queue, no change here); "
-		 "7.0/7.1 fair.c: avg_vruntime_weight(), vruntime_eligible() __int128, update_entity_lag() for "
-		 "sched_delayed, requeue_delayed_entity(), util_est_update() under UPDATE_UTIL_EST, 64-bit "
-		 "__calc_delta(), update_newidle_stats() NI_RATE, update_rq_avg_idle() in put_prev_task_idle(); "
-		 "Kconfig.preempt (PREEMPT_LAZY default with ARCH_HAS_PREEMPT_LAZY); core.c hrtick_start(), "
-		 "hrtick_schedule_exit() and fair.c hrtick_start_fair() by vdelta, HRTICK default on under "
-		 "CONFIG_HRTIMER_REARM_DEFERRED",
-		 P{T::DeadlineKeyed, R::ZeroVruntimeAtAvg, Pr::Vprot, false, false, L::MaxSlicePlusTick, true, true,
-		   Y::ForfeitVruntime, true, true, W::Actions, false, 700000, false, true, true, true, true,
-		   true, true, true, true, true, true, true, true, true,
-		   true, false, true, true},
-		 features_of(F612, true).set(Feature::HRTICK, true)},
-	};
+	using P = KernelPaths;
+	static const std::vector<KernelPreset> presets = [] {
+		std::vector<KernelPreset> v;
+		KernelPaths p = v6_6_paths();
+		v.push_back({"6.6", "v6.6.0: first EEVDF; vruntime-keyed tree, curr keeps deadline ties; vlag==deadline protection; "
+			     "a forked task's first request is a full slice; 0.75 ms base slice",
+			     "147f3efaa241 (EEVDF), b01db23d5923, 8dafa9d0eb1a", p, features_of(F66)});
+
+		p.tree = P::Tree::DeadlineKeyed;  // 2227a957e1d5 (6.8)
+		p.fork_enqueue_initial = true;    // 6.8: wake_up_new_task() activates with ENQUEUE_INITIAL
+		p.hrtick_rearm_on_repick = false; // a re-pick leaves the hrtick cleared by __schedule()
+		p.idle_policy_reweights = true;   // 6.11: set_load_weight() reweights a SCHED_IDLE task
+		p.idle_preempt_first = false;     // the idle-curr preemption after the WAKEUP_PREEMPTION test
+		p.custom_slices = true;           // 857b158dc5e8
+		p.did_preempt_short = true;       // 85e511df3cec (PREEMPT_SHORT)
+		v.push_back({"6.12", "v6.12.0: deadline-keyed tree, delayed dequeue, PREEMPT_SHORT, custom slices; "
+			     "an off-queue reweight keeps the relative deadline unscaled; 0.75 ms base slice",
+			     "2227a957e1d5 (tree by deadline), 152e11f6df29 (DELAY_DEQUEUE), 857b158dc5e8 (custom slices), "
+			     "85e511df3cec (PREEMPT_SHORT)",
+			     p, features_of(F612)});
+
+		p.reweight_rescales_rel_deadline = true;  // 6d71a9c61604 (6.13)
+		p.has_preempt_lazy = true;                // 6.13: CONFIG_PREEMPT_LAZY
+		p.lb_skips_delayed = true;                // c2a295bffeaf, 61b82dfb6b7e (6.14)
+		p.normalized_base_slice = 700000;         // 2ae891b82695 (6.15)
+		p.lb_prefers_eligible = true;             // 873199d27bb2 (6.15)
+		p.idle_preempt_cancels_protect = true;    // f553741ac8c0 (6.15, stable 6.14.2)
+		v.push_back({"6.15", "v6.15 (no stored source: 6.12.0 with the three commits listed): reweight rescales the "
+			     "relative deadline; 0.70 ms base slice; a SCHED_IDLE curr preempted by a waker loses its "
+			     "protection",
+			     "6d71a9c61604 (reweight rescale, 6.13), 2ae891b82695 (0.70 ms, 6.15), f553741ac8c0 (idle entity "
+			     "protection cancelled, 6.15)",
+			     p, features_of(F612)});
+
+		p.wa_idle_sync_minus_delayed = true;   // aa3ee4f0b754 (6.16)
+		p.protect = P::Protect::Vprot;         // 0b9ca2dcabc3, 052c3d87c82e, 74eec63661d4 (6.17)
+		p.vprot_is_vlag = true;                // 6.17: vprot in a union with vlag
+		p.did_preempt_short = false;           // 9de74a9850b9
+		p.wakeup_preempt = P::WakeupPreempt::ProtectParam;  // 6.17
+		p.newidle_bump_on_failure = true;      // 155213a2aed4 (6.17)
+		v.push_back({"6.18", "v6.18.0 (= 6.18-rc5 fair.c): vprot protection limited to the min slice, resched at its "
+			     "end; yield pushes the deadline",
+			     "0b9ca2dcabc3, 052c3d87c82e, 74eec63661d4 (vprot, 6.17), 9de74a9850b9 (no did_preempt_short)",
+			     p, features_of(F612)});
+
+		p.yield = P::Yield::ForfeitVruntime;  // 79104becf42b (stable 6.18.2)
+		v.push_back({"6.18.2", "6.18.2: yield forfeits the rest of the request (if eligible); one-CPU decisions also "
+			     "of 6.18.3 and 6.18.4 (6.18.3 drops the newidle cost bump)",
+			     "79104becf42b (stable backport)", p, features_of(F612)});
+
+		p.newidle_bump_on_failure = false;            // 6.18.3: 155213a2aed4 reverted
+		p.ref_point = P::RefPoint::ZeroVruntimeAtQueue;  // 79f3f9bedd14 (6.18.4)
+		v.push_back({"6.18.5", "6.18.5 .. 6.18.16: zero_vruntime re-centred at every tree insert/erase (6.18.4); "
+			     "one-CPU decisions as 6.18.2",
+			     "79f3f9bedd14 (zero_vruntime, 6.18.4), 33cf66d88306 (NI_RANDOM newidle, 6.18.5)",
+			     p, features_of(F612, true)});
+
+		p.lag_clamp = P::LagClamp::MaxSlicePlusTick;   // 6e3c0a4e1ad1
+		p.protect_only_at_pick = true;                 // bcd74b2ffdd0
+		p.ref_point = P::RefPoint::ZeroVruntimeAtAvg;  // b3d99f43c72b
+		v.push_back({"6.18.17", "6.18.17 .. 6.18.32: lag clamp max_slice + TICK_NSEC, protection set only at pick, "
+			     "zero_vruntime pulled by avg_vruntime(); vlag and vprot still share storage",
+			     "6e3c0a4e1ad1 (lag clamp), bcd74b2ffdd0 (protection at pick), b3d99f43c72b (zero_vruntime "
+			     "tracking)",
+			     p, features_of(F612, true)});
+
+		p.wakeup_preempt = P::WakeupPreempt::Actions;  // e837456fdca8 (stable 6.18.33)
+		v.push_back({"6.18.33", "6.18.33 .. 6.18.38: reworked wakeup preemption (fork and delayed wakers do not "
+			     "preempt unless shorter; a delayed pick is dequeued and the pick retried; protection shrinks "
+			     "after every wakeup that does not preempt)",
+			     "e837456fdca8 (\"Reimplement NEXT_BUDDY to align with EEVDF goals\": preempt_wakeup_action; "
+			     "stable backport)",
+			     p, features_of(F612, true)});
+
+		p.wakeup_stats_allowed_only = true;  // 6.18.39 stable: update_sg_wakeup_stats() & p->cpus_ptr
+		v.push_back({"6.18.39", "6.18.39 .. 6.18.44 (the running kernel here): fork placement sums only the allowed "
+			     "CPUs of a group (update_sg_wakeup_stats)",
+			     "(6.18.39 stable: update_sg_wakeup_stats() iterates sched_group_span & p->cpus_ptr)", p,
+			     features_of(F612, true)});
+
+		// Mainline 7.0 / 7.1 (each read in v7.1.5's source).
+		p.vprot_is_vlag = false;          // 80390ead2080: vlag and vprot split
+		p.calc_delta_divides = true;      // 64-bit __calc_delta()
+		p.avg_full_weight = true;         // avg_vruntime_weight(), vruntime_eligible() in __int128
+		p.delayed_lag_floor = true;       // update_entity_lag() of sched_delayed, requeue_delayed_entity()
+		p.hrtick_rework = true;           // hrtick_start(), hrtick_schedule_exit(), hrtick_start_fair() by vdelta
+		p.newidle_rate = true;            // update_newidle_stats() NI_RATE
+		p.preempt_lazy_default = true;    // Kconfig.preempt: PREEMPT_LAZY default with ARCH_HAS_PREEMPT_LAZY
+		p.avg_idle_at_idle_exit = true;   // update_rq_avg_idle() in put_prev_task_idle()
+		p.util_est_after_ageing = true;   // util_est_update() under UPDATE_UTIL_EST
+		p.sched_idle_skips_idle_wakee = true;  // choose_idle_cpu()
+		v.push_back({"7.1.5", "v7.1.5 (mainline 7.1): vlag and vprot split; __calc_delta divides in 64 bits; the "
+			     "avg_vruntime sums at full weight, eligibility in 128 bits; a delayed task's lag kept at least its "
+			     "lag at the delay (DELAY_ZERO caps it at 0) and re-placed on requeue when that changed it; "
+			     "util_est sampled after the dequeue's ageing; avg_idle sampled at every idle exit; NI_RATE; "
+			     "PREEMPT_LAZY by default (x86); the reworked hrtick, on by default (x86)",
+			     "101f3498b4bd (reweight without place_entity: flat tasks reweight off the queue, no change here); "
+			     "7.0/7.1 fair.c: avg_vruntime_weight(), vruntime_eligible() __int128, update_entity_lag() for "
+			     "sched_delayed, requeue_delayed_entity(), util_est_update() under UPDATE_UTIL_EST, 64-bit "
+			     "__calc_delta(), update_newidle_stats() NI_RATE, update_rq_avg_idle() in put_prev_task_idle(); "
+			     "Kconfig.preempt (PREEMPT_LAZY default with ARCH_HAS_PREEMPT_LAZY); core.c hrtick_start(), "
+			     "hrtick_schedule_exit() and fair.c hrtick_start_fair() by vdelta, HRTICK default on under "
+			     "CONFIG_HRTIMER_REARM_DEFERRED",
+			     p, features_of(F612, true).set(Feature::HRTICK, true)});
+		return v;
+	}();
 	return presets;
 }
 
