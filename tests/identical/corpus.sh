@@ -16,8 +16,9 @@
 # error paths; each runs for a short simulated time so the whole corpus
 # takes about a minute.
 set -u
-out=$1
-eevdf=$2
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+eevdf=$(command -v "$2") || { echo "corpus: $2: no such program" >&2; exit 2; }
+eevdf=$(cd "$(dirname "$eevdf")" && pwd)/$(basename "$eevdf")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 data=$root/tests/data
 mkdir -p "$out"
@@ -41,7 +42,7 @@ run() {
 		for f in $(cd "$dir" && find . -type f | LC_ALL=C sort); do
 			echo "## file $f"; cat "$dir/$f"
 		done
-	} | sed -E -e "s|$work|<work>|g" -e "s|$root|<root>|g" -e 's/"git": ?"[^"]*"/"git":"<git>"/g' -e 's/\(git [^)]*\)/(git <git>)/g' \
+	} | sed -E -e "s|$eevdf|eevdf|g" -e "s|$work|<work>|g" -e "s|$root|<root>|g" -e 's/"git": ?"[^"]*"/"git":"<git>"/g' -e 's/\(git [^)]*\)/(git <git>)/g' \
 		-e 's/eevdf [0-9]+\.[0-9]+\.[0-9]+ \([^)]*\)/eevdf <version>/g' >"$out/$name.txt"
 	rm -rf "$dir"
 }
