@@ -91,8 +91,9 @@ public:
 	constexpr bool operator==(const Bugs&) const = default;
 
 private:
-	static constexpr unsigned bit(Bug b) { return 1u << static_cast<unsigned>(b); }
-	unsigned bits_ = 0;
+	static_assert(static_cast<unsigned>(Bug::COUNT) <= 64, "one bit per bug in a u64");
+	static constexpr unsigned long long bit(Bug b) { return 1ULL << static_cast<unsigned>(b); }
+	unsigned long long bits_ = 0;
 };
 
 }  // namespace eevdf

@@ -427,6 +427,10 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, c
 	}
 	if (cfs.pick_failures)
 		fail(sim, t, "pick", "a pick found no eligible entity");
+	if (cfs.warnings.any())
+		fail(sim, t, "warn",
+		     "WARN_ON_ONCE at " + std::string(warn_site_name(cfs.warnings.first())) + " fired (" +
+			     num(cfs.warnings.count()) + " times)");
 }
 
 void InvariantChecker::check_tasks(const Simulation& sim, u64 t)

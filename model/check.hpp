@@ -59,6 +59,9 @@
 //            (PREEMPT_LAZY) is a lazy one of a busy CPU, due at its next
 //            event; an idle CPU with queued tasks is being sent one
 //  events    each CPU's kept next event is what recomputing it gives
+//  warn      no WARN_ON_ONCE() site the model shares with fair.c fired
+//            (model/warn.hpp: the local checks, made where the code relies
+//            on them)
 //
 // Incremental: sums, tree, V, eligibility, existence, lag sum and pick read
 // nothing but one rq's cfs_rq and the entities queued on it (and its curr),
@@ -84,11 +87,11 @@ namespace eevdf {
 // The names a violation reports (CheckFailure::invariant), one per rule or
 // part of a rule above; `eevdf sim --check` counts them in its success line
 // and a unit test keeps the list equal to the names check.cpp uses.
-inline constexpr std::array<std::string_view, 31> INVARIANT_NAMES = {
+inline constexpr std::array<std::string_view, 32> INVARIANT_NAMES = {
 	"V", "affinity", "clock", "deadline", "delayed", "eligibility", "events", "existence",
 	"idle", "lag clamp", "lag sum", "migration", "min_vruntime", "nohz", "others",
 	"overflow", "pick", "placement", "request", "resched", "reweight", "runnable", "slice",
-	"smp", "sums", "tick", "time", "tree", "vruntime", "waiting", "wakelist"
+	"smp", "sums", "tick", "time", "tree", "vruntime", "waiting", "wakelist", "warn"
 };
 
 struct CheckFailure {

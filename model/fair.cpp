@@ -427,6 +427,7 @@ void CfsRq::set_next_entity(SchedEntity* se, bool first)
 			set_protect_slice(se);
 	}
 	se->exec_start = clock_task;
+	warnings.on(Warn::SET_NEXT_WITH_CURR, curr != nullptr);
 	curr = se;
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
@@ -460,6 +461,7 @@ void CfsRq::put_prev_entity(SchedEntity* prev)
 		enqueue_in_tree(prev);
 		update_load_avg(prev, 0);
 	}
+	warnings.on(Warn::PUT_PREV_NOT_CURR, curr != prev);
 	curr = nullptr;
 }
 
@@ -493,7 +495,7 @@ void CfsRq::place_entity(SchedEntity* se, unsigned flags)
 			// 7.x: an entity heavier than the rest will pull V to itself,
 			// so v0 follows it and its large weight meets a small key.
 			update_zero = paths_->avg_full_weight && avg_weight(se) > wsum;
-			if (!wsum)
+			if (warnings.on(Warn::PLACE_ENTITY_NO_LOAD, !wsum))
 				wsum = 1;
 			lag = div_s64(lag, wsum);
 		}
@@ -529,6 +531,7 @@ u64 CfsRq::lag_limit(SchedEntity* se) const
 
 bool CfsRq::update_entity_lag(SchedEntity* se)
 {
+	warnings.on(Warn::UPDATE_ENTITY_LAG_NOT_QUEUED, !se->on_rq);
 	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
 		update_zero_vruntime();
 	const u64 v = avg_vruntime();
@@ -580,8 +583,11 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 	const bool sleep = flags & DEQUEUE_SLEEP;
 
 	update_curr();
-	if (!(flags & DEQUEUE_DELAYED)) {
+	if (flags & DEQUEUE_DELAYED) {
+		warnings.on(Warn::DEQUEUE_DELAYED_NOT_DELAYED, !se->sched_delayed);
+	} else {
 		const bool delay = sleep && !(flags & DEQUEUE_SPECIAL);
+		warnings.on(Warn::DEQUEUE_SLEEP_ALREADY_DELAYED, delay && se->sched_delayed);
 		// An ineligible sleeper stays queued and keeps competing until
 		// it has burnt off its negative lag (152e11f6df29).
 		if (feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(se)) {
@@ -643,6 +649,10 @@ void CfsRq::finish_delayed_dequeue_entity(SchedEntity* se)
 // its lag from V - v: clamped, raised to its lag at the delay, or capped at 0.
 void CfsRq::requeue_delayed_entity(SchedEntity* se)
 {
+	// "se->sched_delayed should imply: se->on_rq == 1": a delayed entity
+	// is still queued, competing until it is eligible.
+	warnings.on(Warn::REQUEUE_NOT_DELAYED, !se->sched_delayed);
+	warnings.on(Warn::REQUEUE_NOT_QUEUED, !se->on_rq);
 	if (paths_->delayed_lag_floor) {
 		if (update_entity_lag(se) && !bug(Bug::DELAY_ZERO_REQUEUE_KEEPS)) {
 			nr_queued--;
@@ -768,6 +778,7 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 		return;
 	if (!feat(Feature::WAKEUP_PREEMPTION))
 		return;
+	warnings.on(Warn::WAKEUP_PREEMPT_NO_WAKEE, pse == nullptr);  // after find_matching_se() in the kernel
 	if (!paths_->idle_preempt_first && preempt_idle_curr(pse, se))
 		return;
 	// Batch and idle tasks do not preempt (their preemption is driven by the

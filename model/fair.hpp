@@ -8,6 +8,7 @@
 #include "model/config.hpp"
 #include "model/sched_entity.hpp"
 #include "model/timeline.hpp"
+#include "model/warn.hpp"
 
 namespace eevdf {
 
@@ -62,6 +63,8 @@ public:
 	bool need_resched = false;
 	// Picks that found no eligible entity (impossible unless arithmetic overflowed).
 	u64 pick_failures = 0;
+	// The WARN_ON_ONCE() sites of fair.c that fired here (model/warn.hpp).
+	Warnings warnings;
 	// Called after a pick (at __schedule() or a 6.18.33+ wake-up) dequeued a
 	// delayed entity for good: the rest of dequeue_entities(), which is the
 	// core's (hrtick_update() for rq->donor).

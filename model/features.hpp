@@ -61,6 +61,7 @@ public:
 	constexpr bool operator==(const Features&) const = default;
 
 private:
+	static_assert(static_cast<unsigned>(Feature::COUNT) <= 32, "one bit per feature in an unsigned");
 	static constexpr unsigned bit(Feature f) { return 1u << static_cast<unsigned>(f); }
 	unsigned bits_ = 0;
 };

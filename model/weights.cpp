@@ -31,6 +31,25 @@ constexpr u32 prio_to_wmult[40] = {
 	119304647, 148102320, 186737708, 238609294, 286331153,
 };
 
+// The tables' own relations, as the kernel states them: nice 0 weighs
+// NICE_0_LOAD (unscaled), the weights fall with nice, and each inverse is
+// 2^32 / w up to rounding (the kernel rounded some entries up).
+constexpr bool prio_tables_consistent()
+{
+	if (prio_to_weight[0 - MIN_NICE] != scale_load_down(NICE_0_LOAD))
+		return false;
+	for (int i = 0; i < 40; i++) {
+		if (i && prio_to_weight[i] >= prio_to_weight[i - 1])
+			return false;
+		const u64 w = prio_to_weight[i], product = static_cast<u64>(prio_to_wmult[i]) * w, two32 = 1ULL << 32;
+		if (product + w <= two32 || product >= two32 + w)
+			return false;
+	}
+	return true;
+}
+static_assert(prio_tables_consistent());
+static_assert(MAX_NICE - MIN_NICE + 1 == 40);
+
 int prio_index(int nice)
 {
 	if (nice < MIN_NICE)
