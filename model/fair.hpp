@@ -9,6 +9,7 @@
 #include "model/sched_entity.hpp"
 #include "model/timeline.hpp"
 #include "model/warn.hpp"
+#include "model/wrapping.hpp"
 
 namespace eevdf {
 
@@ -219,5 +220,66 @@ private:
 	const Config* cfg_;
 	const KernelPaths* paths_;
 };
+
+// ---- inline: small functions on every pick's path, defined here so the
+// files of the fair class (fair*.cpp) share them without a call each.
+
+inline CfsRq::Eligibility CfsRq::eligibility() const
+{
+	Eligibility e{avg_vruntime_sum, static_cast<s64>(avg_load), ref_vruntime, bug(Bug::ELIGIBLE_STRICT),
+		      paths_->avg_full_weight};
+
+	if (curr && curr->on_rq) {
+		e.avg = wadd(e.avg, wmul(entity_key(curr), avg_weight(curr)));
+		e.wsum += avg_weight(curr);
+	}
+	return e;
+}
+
+inline u64& CfsRq::vprot_of(SchedEntity* se) const
+{
+	// 6.17 / 6.18.0 keep vprot in a union with vlag (split by 80390ead2080).
+	if (paths_->vprot_is_vlag)
+		return reinterpret_cast<u64&>(se->vlag);
+	return se->vprot;
+}
+
+inline u64 CfsRq::vprot_of(const SchedEntity* se) const
+{
+	return paths_->vprot_is_vlag ? static_cast<u64>(se->vlag) : se->vprot;
+}
+
+inline bool CfsRq::protect_slice(const SchedEntity* se) const
+{
+	if (paths_->protect == KernelPaths::Protect::VlagStash)
+		return static_cast<u64>(se->vlag) == se->deadline;
+	return wrapped_diff(vprot_of(se), se->vruntime) > 0;
+}
+// list_add() at the head, list_del(), list_move() to the head.
+inline void CfsRq::list_add_task(SchedEntity* se)
+{
+	se->group_prev = nullptr;
+	se->group_next = tasks_head;
+	if (tasks_head)
+		tasks_head->group_prev = se;
+	else
+		tasks_tail = se;
+	tasks_head = se;
+}
+
+inline void CfsRq::list_del_task(SchedEntity* se)
+{
+	(se->group_prev ? se->group_prev->group_next : tasks_head) = se->group_next;
+	(se->group_next ? se->group_next->group_prev : tasks_tail) = se->group_prev;
+	se->group_prev = se->group_next = nullptr;
+}
+
+inline void CfsRq::list_move_task_head(SchedEntity* se)
+{
+	if (tasks_head == se)
+		return;
+	list_del_task(se);
+	list_add_task(se);
+}
 
 }  // namespace eevdf

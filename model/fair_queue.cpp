@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Queueing on one cfs_rq (kernel/sched/fair.c): place_entity() and the
+// saved lag (update_entity_lag(), its clamp), enqueue_entity() and
+// dequeue_entity() with delayed dequeue (DELAY_DEQUEUE, DELAY_ZERO),
+// requeue_delayed_entity(), the task level (enqueue_task_fair(),
+// dequeue_task_fair() with util_est), PELT's update_load_avg() call and the
+// cfs_tasks list the load balancer walks.
+#include "model/fair.hpp"
+#include "model/wrapping.hpp"
+
+namespace eevdf {
+
+// place_entity(). Joining a queue of weight W with virtual lag vl moves V by
+// -w vl / (W + w), leaving the entity only vl W / (W + w); so the lag is
+// inflated to vl (W + w) / W beforehand, and after joining it is vl. W counts
+// the others only (the entity is not yet accounted): joining an empty queue
+// forfeits the lag.
+void CfsRq::place_entity(SchedEntity* se, unsigned flags)
+{
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
+		update_zero_vruntime();
+	const u64 vruntime = avg_vruntime();
+	s64 lag = 0;
+
+	if (!se->custom_slice)
+		se->slice = cfg_->base_slice_ns;
+	u64 vslice = vdelta(se->slice, se->load);
+
+	bool update_zero = false;
+	if (feat(Feature::PLACE_LAG) && nr_queued && se->vlag) {
+		s64 wsum = static_cast<s64>(avg_load);
+		if (curr && curr->on_rq)
+			wsum += avg_weight(curr);
+		if (bug(Bug::NO_LAG_INFLATION)) {
+			lag = se->vlag;
+		} else {
+			lag = wmul(se->vlag, wsum + avg_weight(se));
+			// 7.x: an entity heavier than the rest will pull V to itself,
+			// so v0 follows it and its large weight meets a small key.
+			update_zero = paths_->avg_full_weight && avg_weight(se) > wsum;
+			if (warnings.on(Warn::PLACE_ENTITY_NO_LOAD, !wsum))
+				wsum = 1;
+			lag = div_s64(lag, wsum);
+		}
+	}
+	se->vruntime = vruntime - static_cast<u64>(lag);
+	if (update_zero) {
+		avg_vruntime_update(-lag);
+		ref_vruntime -= static_cast<u64>(lag);
+	}
+
+	if (se->rel_deadline) {
+		se->deadline += se->vruntime;
+		se->rel_deadline = false;
+		return;
+	}
+	// A joining task meets others that are on average halfway through
+	// their slice, so it starts with half a slice.
+	if (feat(Feature::PLACE_DEADLINE_INITIAL) && (flags & ENQUEUE_INITIAL))
+		vslice /= 2;
+	se->deadline = se->vruntime + vslice;
+}
+
+u64 CfsRq::lag_limit(SchedEntity* se) const
+{
+	const u64 tick = cfg_->tick_ns;
+	if (paths_->lag_clamp == KernelPaths::LagClamp::TwiceSlice) {
+		const u64 r = 2 * se->slice > tick ? 2 * se->slice : tick;
+		return vdelta(r, se->load);
+	}
+	// 6e3c0a4e1ad1: the paper's steady-state bound -r_max < lag < max(r_max, q).
+	return vdelta(cfs_rq_max_slice() + tick, se->load);
+}
+
+bool CfsRq::update_entity_lag(SchedEntity* se)
+{
+	warnings.on(Warn::UPDATE_ENTITY_LAG_NOT_QUEUED, !se->on_rq);
+	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
+		update_zero_vruntime();
+	const u64 v = avg_vruntime();
+	const s64 raw = wrapped_diff(v, se->vruntime);
+	const s64 limit = static_cast<s64>(lag_limit(se));
+	s64 vlag = raw < -limit ? -limit : (raw > limit ? limit : raw);
+	if (bug(Bug::NO_LAG_CLAMP))
+		vlag = raw;
+	// 7.x: delayed dequeue exists to burn off negative lag, so the lag it
+	// leaves with is never below what it had when the dequeue was delayed
+	// (se->vlag, saved then), and DELAY_ZERO forfeits any positive lag.
+	if (paths_->delayed_lag_floor && se->sched_delayed) {
+		vlag = vlag > se->vlag ? vlag : se->vlag;
+		if (feat(Feature::DELAY_ZERO) && !bug(Bug::DELAY_ZERO_KEEPS_LAG))
+			vlag = vlag < 0 ? vlag : 0;
+	}
+	se->vlag = vlag;
+	return v - static_cast<u64>(vlag) != se->vruntime;
+}
+
+void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
+{
+	const bool is_curr = curr == se;
+
+	// curr is renormalised before update_curr(); others are placed after
+	// it, against a V that includes curr's latest runtime.
+	if (is_curr)
+		place_entity(se, flags);
+	update_curr();
+	update_load_avg(se, UPDATE_TG | DO_ATTACH);
+	if (!is_curr && !(bug(Bug::MIGRATE_KEEPS_VRUNTIME) && (flags & ENQUEUE_MIGRATED)))
+		place_entity(se, flags);
+
+	load += se->load.weight;
+	nr_queued++;
+	h_nr_idle += se->idle_policy;
+	if (se->sched_delayed)
+		nr_delayed++;  // it arrives delayed (enqueue_task_fair(): task_new, h_nr_runnable 0)
+	list_add_task(se);  // account_entity_enqueue()
+	if (flags & ENQUEUE_MIGRATED)
+		se->exec_start = 0;  // cold for task_hot()
+	if (!is_curr)
+		enqueue_in_tree(se);
+	se->on_rq = true;
+}
+
+bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
+{
+	const bool sleep = flags & DEQUEUE_SLEEP;
+
+	update_curr();
+	if (flags & DEQUEUE_DELAYED) {
+		warnings.on(Warn::DEQUEUE_DELAYED_NOT_DELAYED, !se->sched_delayed);
+	} else {
+		const bool delay = sleep && !(flags & DEQUEUE_SPECIAL);
+		warnings.on(Warn::DEQUEUE_SLEEP_ALREADY_DELAYED, delay && se->sched_delayed);
+		// An ineligible sleeper stays queued and keeps competing until
+		// it has burnt off its negative lag (152e11f6df29).
+		if (feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(se)) {
+			update_load_avg(se, 0);
+			if (paths_->util_est_after_ageing)
+				util_est_sample(se);
+			if (paths_->delayed_lag_floor)
+				update_entity_lag(se);  // the lag at the delay: the floor it leaves with
+			se->sched_delayed = true;
+			nr_delayed++;
+			return false;
+		}
+	}
+
+	update_load_avg(se, UPDATE_TG | ((flags & DEQUEUE_MIGRATING) ? DO_DETACH : 0));
+	if (paths_->util_est_after_ageing && sleep && !(flags & DEQUEUE_DELAYED))
+		util_est_sample(se);
+	update_entity_lag(se);
+	if (feat(Feature::PLACE_REL_DEADLINE) && !sleep) {
+		se->deadline -= se->vruntime;
+		se->rel_deadline = true;
+	}
+	if (se != curr)
+		dequeue_from_tree(se);
+	se->on_rq = false;
+	load -= se->load.weight;
+	nr_queued--;
+	list_del_task(se);  // account_entity_dequeue()
+	// Only the last non-idle task leaving can make the queue all idle.
+	if (se->idle_policy)
+		h_nr_idle--;
+	else if (sched_idle_rq() && became_sched_idle)
+		became_sched_idle(became_sched_idle_arg);
+
+	// DEQUEUE_SAVE without DEQUEUE_MOVE (a nice change) leaves min_vruntime alone.
+	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime &&
+	    (flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
+		update_min_vruntime();
+	if (flags & DEQUEUE_DELAYED)
+		finish_delayed_dequeue_entity(se);
+	else if (se->sched_delayed)
+		nr_delayed--;  // a migration or sched_change takes it off still delayed
+	return true;
+}
+
+void CfsRq::finish_delayed_dequeue_entity(SchedEntity* se)
+{
+	se->sched_delayed = false;
+	nr_delayed--;
+	// 7.x: update_entity_lag() has applied DELAY_ZERO already.
+	if (!paths_->delayed_lag_floor && feat(Feature::DELAY_ZERO) && se->vlag > 0 &&
+	    !bug(Bug::DELAY_ZERO_KEEPS_LAG))
+		se->vlag = 0;
+}
+
+// A delayed task woken while still queued keeps its vruntime and deadline,
+// unless DELAY_ZERO finds it eligible by now: then it restarts at zero lag
+// with a fresh request. 7.x re-places it whenever update_entity_lag() changed
+// its lag from V - v: clamped, raised to its lag at the delay, or capped at 0.
+void CfsRq::requeue_delayed_entity(SchedEntity* se)
+{
+	// "se->sched_delayed should imply: se->on_rq == 1": a delayed entity
+	// is still queued, competing until it is eligible.
+	warnings.on(Warn::REQUEUE_NOT_DELAYED, !se->sched_delayed);
+	warnings.on(Warn::REQUEUE_NOT_QUEUED, !se->on_rq);
+	if (paths_->delayed_lag_floor) {
+		if (update_entity_lag(se) && !bug(Bug::DELAY_ZERO_REQUEUE_KEEPS)) {
+			nr_queued--;
+			if (se != curr)
+				dequeue_from_tree(se);
+			place_entity(se, 0);
+			if (se != curr)
+				enqueue_in_tree(se);
+			nr_queued++;
+		}
+	} else if (feat(Feature::DELAY_ZERO)) {
+		update_entity_lag(se);
+		if (se->vlag > 0 && !bug(Bug::DELAY_ZERO_REQUEUE_KEEPS)) {
+			nr_queued--;
+			if (se != curr)
+				dequeue_from_tree(se);
+			se->vlag = 0;
+			place_entity(se, 0);
+			if (se != curr)
+				enqueue_in_tree(se);
+			nr_queued++;
+		}
+	}
+	update_load_avg(se, 0);
+	se->sched_delayed = false;
+	nr_delayed--;
+}
+
+// enqueue_task_fair() / dequeue_task_fair() of a flat hierarchy: the task's
+// util_est joins (leaves) the root's, and a sleep folds util_avg into its
+// estimate before the dequeue's own PELT update.
+void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
+{
+	const PeltFeatures pf{feat(Feature::UTIL_EST), true};
+	if (tracks_load() && (!se->sched_delayed || (flags & ENQUEUE_DELAYED)))
+		util_est_enqueue(avg, se->avg, pf);
+	if (flags & ENQUEUE_DELAYED) {
+		requeue_delayed_entity(se);
+		return;
+	}
+	enqueue_entity(se, flags);
+}
+
+bool CfsRq::dequeue_task_fair(SchedEntity* se, unsigned flags)
+{
+	const PeltFeatures pf{feat(Feature::UTIL_EST), true};
+	if (tracks_load()) {
+		if (!se->sched_delayed)
+			util_est_dequeue(avg, se->avg, pf);
+		if (!paths_->util_est_after_ageing)
+			util_est_update(se->avg, (flags & DEQUEUE_SLEEP) != 0, pf);
+	}
+	return dequeue_entity(se, flags);
+}
+
+// 7.x: update_load_avg(UPDATE_UTIL_EST) samples util_est after the ageing.
+void CfsRq::util_est_sample(SchedEntity* se)
+{
+	if (tracks_load())
+		util_est_update(se->avg, true, PeltFeatures{feat(Feature::UTIL_EST), true});
+}
+
+void CfsRq::update_load_avg(SchedEntity* se, int flags)
+{
+	if (!tracks_load())
+		return;
+	const EntityState st = task_entity_state(se->on_rq, se->sched_delayed, curr == se);
+	const CfsRqLoad rq{load, static_cast<u32>(nr_queued - nr_delayed), curr != nullptr};
+	eevdf::update_load_avg(avg, se->avg, pelt_now(), se_weight_of(se->load), st, rq, flags,
+			       PeltFeatures{feat(Feature::UTIL_EST), true});
+}
+
+}  // namespace eevdf

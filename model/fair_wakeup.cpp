@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Wake-up preemption (kernel/sched/fair.c check_preempt_wakeup_fair()) in
+// each release's shape: the pick (6.6 .. 6.16, with PREEMPT_SHORT's
+// do_preempt_short() from 6.12), the protect parameter (6.17 .. 6.18.32)
+// and preempt_wakeup_action's enum (6.18.33+, 7.x); and the SCHED_IDLE
+// curr that any non-idle waker preempts.
+#include "model/fair.hpp"
+
+namespace eevdf {
+
+bool CfsRq::do_preempt_short(const SchedEntity* pse, const SchedEntity* se) const
+{
+	if (!feat(Feature::PREEMPT_SHORT))
+		return false;
+	if (pse->slice >= se->slice)
+		return false;
+	if (!entity_eligible(pse) && !bug(Bug::PREEMPT_INELIGIBLE))
+		return false;
+	return entity_before(pse, se) || !entity_eligible(se);
+}
+
+// check_preempt_wakeup_fair(): preempt iff the woken entity is what the pick
+// would choose now. The caller handles an idle CPU (always rescheduled).
+void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
+{
+	SchedEntity* se = curr;
+	if (!se || se == pse)
+		return;
+	if (need_resched)
+		return;
+	if (paths_->idle_preempt_first && preempt_idle_curr(pse, se))
+		return;
+	if (!feat(Feature::WAKEUP_PREEMPTION))
+		return;
+	warnings.on(Warn::WAKEUP_PREEMPT_NO_WAKEE, pse == nullptr);  // after find_matching_se() in the kernel
+	if (!paths_->idle_preempt_first && preempt_idle_curr(pse, se))
+		return;
+	// Batch and idle tasks do not preempt (their preemption is driven by the
+	// tick): check_preempt_wakeup_fair() returns before update_curr(), 6.6
+	// to 7.1. An idle wakee with a non-idle curr returns here too (6.12+
+	// return one test earlier, on cse_is_idle != pse_is_idle: the same).
+	if (!pse->normal_policy)
+		return;
+
+	update_curr();
+
+	switch (paths_->wakeup_preempt) {
+	case KernelPaths::WakeupPreempt::Pick:
+		wakeup_preempt_pick(pse, se);
+		return;
+	case KernelPaths::WakeupPreempt::ProtectParam:
+		wakeup_preempt_protect_param(pse, se);
+		return;
+	case KernelPaths::WakeupPreempt::Actions:
+		wakeup_preempt_actions(pse, se, wake_flags);
+		return;
+	}
+}
+
+// "Idle tasks are by definition preempted by non-idle tasks": a SCHED_IDLE
+// curr is rescheduled for any other waker without update_curr() or a pick.
+// The pick that follows is the schedule's: up to 6.12 RUN_TO_PARITY can
+// give the CPU straight back to a still protected idle curr; f553741ac8c0
+// (6.15+) cancels that protection first. Returns true when it decided.
+bool CfsRq::preempt_idle_curr(const SchedEntity* pse, SchedEntity* se)
+{
+	if (!se->idle_policy || pse->idle_policy)
+		return false;
+	if (paths_->idle_preempt_cancels_protect)
+		cancel_protect_slice(se);
+	need_resched = true;
+	return true;
+}
+
+// 6.6 - 6.16 (PREEMPT_SHORT exists from 6.12).
+void CfsRq::wakeup_preempt_pick(SchedEntity* pse, SchedEntity* se)
+{
+	if (do_preempt_short(pse, se) && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
+		cancel_protect_slice(se);
+	if (pick_eevdf() == pse)
+		need_resched = true;
+}
+
+// 6.17 - 6.18.32: a shorter-slice waker is judged without curr's protection;
+// if it still does not win, curr's protection shrinks to the min slice.
+void CfsRq::wakeup_preempt_protect_param(SchedEntity* pse, SchedEntity* se)
+{
+	const bool short_slice = feat(Feature::PREEMPT_SHORT) && pse->slice < se->slice;
+	if (pick_eevdf_protect(!short_slice) == pse) {
+		if (short_slice && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
+			cancel_protect_slice(se);
+		need_resched = true;
+		return;
+	}
+	if (feat(Feature::RUN_TO_PARITY) && short_slice)
+		update_protect_slice(se);
+}
+
+// 6.18.33+ and 7.x (preempt_wakeup_action, NEXT_BUDDY off): a fork or a
+// delayed waker never preempts unless its slice is shorter. The wakeup's pick
+// is pick_next_entity(), so a delayed entity it chooses is dequeued for good
+// and the pick is retried. Every wakeup that reaches the pick and does not
+// preempt shrinks curr's protection to the queue's min slice.
+void CfsRq::wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned wake_flags)
+{
+	const bool short_slice = feat(Feature::PREEMPT_SHORT) && pse->slice < se->slice;
+	if (!short_slice && ((wake_flags & WF_FORK) || pse->sched_delayed))
+		return;
+	for (;;) {
+		const u64 failures = pick_failures;
+		SchedEntity* nse = pick_next_entity(!short_slice);
+		if (nse == pse) {
+			if (short_slice && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
+				cancel_protect_slice(se);
+			need_resched = true;
+			return;
+		}
+		if (nse || !nr_queued || pick_failures != failures)
+			break;
+	}
+	if (feat(Feature::RUN_TO_PARITY))
+		update_protect_slice(se);
+}
+
+}  // namespace eevdf
