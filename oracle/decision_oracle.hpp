@@ -128,7 +128,7 @@ public:
 		bool resync = true;  // adopt the model's state after a disagreement
 		size_t keep = 0;     // also keep the first `keep` disagreements of any class
 	};
-	struct Rules;  // a version's code paths (decision_oracle.cpp)
+	struct Rules;  // a version's code paths (rules.hpp)
 
 	// Throws std::invalid_argument if the preset is not one the oracle knows.
 	explicit DecisionOracle(const Config& cfg) : DecisionOracle(cfg, Options{}) {}
