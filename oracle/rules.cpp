@@ -4,6 +4,9 @@
 // sched_feat()s a release has (DecisionOracle::feat()).
 #include "oracle/internal.hpp"
 
+#include <cstddef>
+#include <iterator>
+
 namespace eevdf::oracle {
 
 std::optional<Version> version_of(std::string_view n)
@@ -45,45 +48,210 @@ std::string_view version_name(Version v)
 	return "?";
 }
 
-// One row per version, each checked against that version's source. The
-// 6.18.17 row follows 6.18.22's placement of the zero_vruntime pull (in
-// update_deadline(); 6.18.17-.21 pulled it in entity_tick()): the two differ
-// only in v0, which decides nothing while anything is queued.
+// ---- the table: each release as the delta from the release before it
+
+namespace {
+
+using Rules = DecisionOracle::Rules;
+using Ref = Rules::Ref;
+using Preempt = Rules::Preempt;
+
+// v6.6.0: the first EEVDF (147f3efaa241), every field named.
+constexpr Rules RULES_6_6 = {
+	.vruntime_tree = true,
+	.ref = Ref::MinVruntime,
+	.stash = true,
+	.did_preempt_short = false,
+	.custom_slices = false,
+	.v612_code = false,
+	.lag_clamp_max_slice = false,
+	.protect_first_only = false,
+	.yield_forfeit = false,
+	.yield_min_vruntime = false,
+	.fork_initial = false,
+	.rel_deadline_613 = false,
+	.preempt = Preempt::V66,
+	.hrtick_every_pick = true,
+	.avg_in_update_deadline = false,
+	.normalized_slice = 750000,
+	.calc_div = false,
+	.full_weight = false,
+	.vprot_split = false,
+	.delayed_floor = false,
+	.hrtick_v7 = false,
+};
+
+// v6.12.0: the tree keyed by deadline and the 6.12 "Complete EEVDF" series.
+constexpr Rules RULES_6_12 = [] {
+	Rules r = RULES_6_6;
+	r.vruntime_tree = false;     // 2227a957e1d5: the tree keyed by deadline
+	r.did_preempt_short = true;  // 85e511df3cec (PREEMPT_SHORT)
+	r.custom_slices = true;      // 857b158dc5e8
+	r.v612_code = true;          // 152e11f6df29 (DELAY_DEQUEUE), 85e511df3cec, PLACE_REL_DEADLINE
+	r.fork_initial = true;       // 6.8: wake_up_new_task() passes ENQUEUE_INITIAL
+	r.preempt = Preempt::V612;   // 85e511df3cec: a shorter wakee cancels curr's protection
+	r.hrtick_every_pick = false; // 6.12: armed in __set_next_task_fair(first), for a new task only
+	return r;
+}();
+
+// v6.15 (no stored source: 6.12.0 with its commits). f553741ac8c0 (6.15,
+// a SCHED_IDLE curr's protection cancelled) is idle_curr_preempted()'s.
+constexpr Rules RULES_6_15 = [] {
+	Rules r = RULES_6_12;
+	r.rel_deadline_613 = true;   // 6d71a9c61604 (6.13): an off-queue reweight rescales d - v
+	r.normalized_slice = 700000; // 2ae891b82695 (6.15): 0.70 ms
+	return r;
+}();
+
+// v6.18.0 (= 6.18-rc5): the 6.17 RUN_TO_PARITY series (74eec63661d4,
+// 052c3d87c82e, 0b9ca2dcabc3, 9de74a9850b9).
+constexpr Rules RULES_6_18_0 = [] {
+	Rules r = RULES_6_15;
+	r.stash = false;                   // 74eec63661d4: vprot; 0b9ca2dcabc3: resched at its end
+	r.did_preempt_short = false;       // 9de74a9850b9
+	r.preempt = Preempt::ProtectParam; // the series: a shorter wakee picks without curr's protection
+	return r;
+}();
+
+// 6.18.2 .. 6.18.3 (stable backport of 79104becf42b, v6.19).
+constexpr Rules RULES_6_18_2 = [] {
+	Rules r = RULES_6_18_0;
+	r.yield_forfeit = true;      // 79104becf42b
+	r.yield_min_vruntime = true; // 79104becf42b on min_vruntime
+	return r;
+}();
+
+// 6.18.5 .. 6.18.16: zero_vruntime (79f3f9bedd14, 6.18.4).
+constexpr Rules RULES_6_18_5 = [] {
+	Rules r = RULES_6_18_2;
+	r.ref = Ref::ZeroAtTreeOps;   // 79f3f9bedd14
+	r.yield_min_vruntime = false; // 79f3f9bedd14: no update_min_vruntime() left
+	return r;
+}();
+
+// 6.18.17 .. 6.18.32. The row follows 6.18.22's placement of the
+// zero_vruntime pull (in update_deadline(); 6.18.17-.21 pulled it in
+// entity_tick()): the two differ only in v0, which decides nothing while
+// anything is queued.
+constexpr Rules RULES_6_18_17 = [] {
+	Rules r = RULES_6_18_5;
+	r.ref = Ref::ZeroAtAvg;          // b3d99f43c72b
+	r.lag_clamp_max_slice = true;    // 6e3c0a4e1ad1
+	r.protect_first_only = true;     // bcd74b2ffdd0
+	r.avg_in_update_deadline = true; // 6.18.22
+	return r;
+}();
+
+// 6.18.33 .. 6.18.44 (6.18.39 differs only in fork placement across CPUs).
+constexpr Rules RULES_6_18_33 = [] {
+	Rules r = RULES_6_18_17;
+	r.preempt = Preempt::Actions; // e837456fdca8 (stable backport)
+	return r;
+}();
+
+// v7.1.5 (fair.c, core.c); the commits as kernel-eevdf.md §16.6 names them.
+constexpr Rules RULES_7_1_5 = [] {
+	Rules r = RULES_6_18_33;
+	r.calc_div = true;      // 7.1 "Use full weight to __calc_delta()"
+	r.full_weight = true;   // 7.1 "Increase weight bits for avg_vruntime" (a3f4a6cd5449, peterz's queue)
+	r.vprot_split = true;   // 7.0 "Separate se->vlag from se->vprot" (80390ead2080)
+	r.delayed_floor = true; // "Prevent negative lag increase during delayed dequeue" (059258b0d424, tip)
+	r.hrtick_v7 = true;     // the 2026 hrtick rework ("Fix HRTICK duration", "Limit hrtick work", ...)
+	return r;
+}();
+
+struct Row {
+	Version version;
+	Rules rules;
+};
+
+// One row per version, each checked against that version's source.
+constexpr Row ROWS[] = {
+	{Version::V6_6, RULES_6_6},
+	{Version::V6_12, RULES_6_12},
+	{Version::V6_15, RULES_6_15},
+	{Version::V6_18_0, RULES_6_18_0},
+	{Version::V6_18_2, RULES_6_18_2},
+	{Version::V6_18_5, RULES_6_18_5},
+	{Version::V6_18_17, RULES_6_18_17},
+	{Version::V6_18_33, RULES_6_18_33},
+	{Version::V7_1_5, RULES_7_1_5},
+};
+
+// rules_for() indexes the table by the enumerator: a row for each, in order
+// (V7_1_5 is the last enumerator).
+constexpr bool rows_in_version_order()
+{
+	for (size_t i = 0; i < std::size(ROWS); i++)
+		if (ROWS[i].version != static_cast<Version>(i))
+			return false;
+	return true;
+}
+static_assert(std::size(ROWS) == static_cast<size_t>(Version::V7_1_5) + 1, "one row per Version");
+static_assert(rows_in_version_order(), "the rows in the order of Version's enumerators");
+
+// Fields that only make sense together: a row that contradicts itself does
+// not compile.
+constexpr bool consistent(const Rules& r)
+{
+	const bool v66_tree = r.vruntime_tree == (r.preempt == Preempt::V66) && r.vruntime_tree == !r.v612_code;
+	const bool short_resched_stashes = !r.did_preempt_short || r.stash;         // 6.12 .. 6.16 only
+	const bool vprot_where_protected = !(r.stash && (r.protect_first_only || r.vprot_split));
+	const bool yield_then_min = !r.yield_min_vruntime || (r.yield_forfeit && r.ref == Ref::MinVruntime);
+	const bool slice = r.normalized_slice == 750000 || r.normalized_slice == 700000;
+	return v66_tree && short_resched_stashes && vprot_where_protected && yield_then_min && slice;
+}
+constexpr bool all_consistent()
+{
+	for (const Row& row : ROWS)
+		if (!consistent(row.rules))
+			return false;
+	return true;
+}
+static_assert(all_consistent(), "a Rules row whose fields contradict each other");
+
+}  // namespace
+
 const DecisionOracle::Rules* rules_for(Version v)
 {
-	using Rl = DecisionOracle::Rules;
-	using P = Rl::Preempt;
-	static const Rl r66{true, Rl::Ref::MinVruntime, true, false, false, false, false, false, false, false, false,
-			    false, P::V66, true, false, 750000, false, false, false, false, false};
-	static const Rl r612{false, Rl::Ref::MinVruntime, true, true, true, true, false, false, false, false, true,
-			     false, P::V612, false, false, 750000, false, false, false, false, false};
-	static const Rl r615{false, Rl::Ref::MinVruntime, true, true, true, true, false, false, false, false, true,
-			     true, P::V612, false, false, 700000, false, false, false, false, false};
-	static const Rl r6180{false, Rl::Ref::MinVruntime, false, false, true, true, false, false, false, false, true,
-			      true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
-	static const Rl r6182{false, Rl::Ref::MinVruntime, false, false, true, true, false, false, true, true, true,
-			      true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
-	static const Rl r6185{false, Rl::Ref::ZeroAtTreeOps, false, false, true, true, false, false, true, false, true,
-			      true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
-	static const Rl r61817{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
-			       true, P::ProtectParam, false, true, 700000, false, false, false, false, false};
-	static const Rl r61833{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
-			       true, P::Actions, false, true, 700000, false, false, false, false, false};
-	static const Rl r715{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
-			     true, P::Actions, false, true, 700000, true, true, true, true, true};
-	switch (v) {
-	case Version::V6_6: return &r66;
-	case Version::V6_12: return &r612;
-	case Version::V6_15: return &r615;
-	case Version::V6_18_0: return &r6180;
-	case Version::V6_18_2: return &r6182;
-	case Version::V6_18_5: return &r6185;
-	case Version::V6_18_17: return &r61817;
-	case Version::V6_18_33: return &r61833;
-	case Version::V7_1_5: return &r715;
-	}
-	return nullptr;
+	const size_t i = static_cast<size_t>(v);
+	return i < std::size(ROWS) ? &ROWS[i].rules : nullptr;
 }
+
+// TEMPORARY: the positional rows this table replaces, field by field.
+namespace {
+using Rl = DecisionOracle::Rules;
+using P = Rl::Preempt;
+constexpr Rl r66{true, Rl::Ref::MinVruntime, true, false, false, false, false, false, false, false, false,
+		 false, P::V66, true, false, 750000, false, false, false, false, false};
+constexpr Rl r612{false, Rl::Ref::MinVruntime, true, true, true, true, false, false, false, false, true,
+		  false, P::V612, false, false, 750000, false, false, false, false, false};
+constexpr Rl r615{false, Rl::Ref::MinVruntime, true, true, true, true, false, false, false, false, true,
+		  true, P::V612, false, false, 700000, false, false, false, false, false};
+constexpr Rl r6180{false, Rl::Ref::MinVruntime, false, false, true, true, false, false, false, false, true,
+		   true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
+constexpr Rl r6182{false, Rl::Ref::MinVruntime, false, false, true, true, false, false, true, true, true,
+		   true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
+constexpr Rl r6185{false, Rl::Ref::ZeroAtTreeOps, false, false, true, true, false, false, true, false, true,
+		   true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
+constexpr Rl r61817{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
+		    true, P::ProtectParam, false, true, 700000, false, false, false, false, false};
+constexpr Rl r61833{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
+		    true, P::Actions, false, true, 700000, false, false, false, false, false};
+constexpr Rl r715{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
+		  true, P::Actions, false, true, 700000, true, true, true, true, true};
+constexpr Rl OLD[] = {r66, r612, r615, r6180, r6182, r6185, r61817, r61833, r715};
+static_assert(std::size(OLD) == std::size(ROWS));
+static_assert(ROWS[0].rules == OLD[0]);
+static_assert(ROWS[1].rules == OLD[1]);
+static_assert(ROWS[2].rules == OLD[2]);
+static_assert(ROWS[3].rules == OLD[3]);
+static_assert(ROWS[4].rules == OLD[4]);
+static_assert(ROWS[5].rules == OLD[5]);
+static_assert(ROWS[6].rules == OLD[6]);
+static_assert(ROWS[7].rules == OLD[7]);
+static_assert(ROWS[8].rules == OLD[8]);
+}  // namespace
 
 // A sched_feat() that the version has: 6.6 has no DELAY_DEQUEUE,
 // DELAY_ZERO, PLACE_REL_DEADLINE or PREEMPT_SHORT code, so flipping them
