@@ -49,6 +49,11 @@ std::string_view version_name(Version v)
 }
 
 // ---- the table: each release as the delta from the release before it
+//
+// A new release: its enumerator last in Version (decision_oracle.hpp), its
+// names in version_of() and version_name(), and a row below copied from the
+// release before, with each field it changes set beside the commit that
+// changed it. A new field goes into Rules (rules.hpp) and RULES_6_6.
 
 namespace {
 
@@ -190,25 +195,30 @@ constexpr bool rows_in_version_order()
 static_assert(std::size(ROWS) == static_cast<size_t>(Version::V7_1_5) + 1, "one row per Version");
 static_assert(rows_in_version_order(), "the rows in the order of Version's enumerators");
 
-// Fields that only make sense together: a row that contradicts itself does
-// not compile.
-constexpr bool consistent(const Rules& r)
-{
-	const bool v66_tree = r.vruntime_tree == (r.preempt == Preempt::V66) && r.vruntime_tree == !r.v612_code;
-	const bool short_resched_stashes = !r.did_preempt_short || r.stash;         // 6.12 .. 6.16 only
-	const bool vprot_where_protected = !(r.stash && (r.protect_first_only || r.vprot_split));
-	const bool yield_then_min = !r.yield_min_vruntime || (r.yield_forfeit && r.ref == Ref::MinVruntime);
-	const bool slice = r.normalized_slice == 750000 || r.normalized_slice == 700000;
-	return v66_tree && short_resched_stashes && vprot_where_protected && yield_then_min && slice;
-}
-constexpr bool all_consistent()
+// Fields that only make sense together, one fact each: a row that
+// contradicts itself does not compile.
+template <class Fact>
+constexpr bool every_row(Fact fact)
 {
 	for (const Row& row : ROWS)
-		if (!consistent(row.rules))
+		if (!fact(row.rules))
 			return false;
 	return true;
 }
-static_assert(all_consistent(), "a Rules row whose fields contradict each other");
+static_assert(every_row([](const Rules& r) { return r.vruntime_tree == !r.v612_code; }),
+	      "only 6.6 keys the tree on vruntime, and 6.6 has none of the 6.12 code");
+static_assert(every_row([](const Rules& r) { return r.vruntime_tree == (r.preempt == Preempt::V66); }),
+	      "6.6's wake-up preemption goes with 6.6's tree");
+static_assert(every_row([](const Rules& r) { return !r.did_preempt_short || r.stash; }),
+	      "update_curr()'s did_preempt_short() resched only where protection is the vlag stash");
+static_assert(every_row([](const Rules& r) { return !r.stash || (!r.protect_first_only && !r.vprot_split); }),
+	      "vprot set only at a pick, or split from vlag, only where protection is vprot");
+static_assert(every_row([](const Rules& r) {
+		      return !r.yield_min_vruntime || (r.yield_forfeit && r.ref == Ref::MinVruntime);
+	      }),
+	      "yield's update_min_vruntime() follows the forfeit, and only while v0 is min_vruntime");
+static_assert(every_row([](const Rules& r) { return !r.avg_in_update_deadline || r.ref == Ref::ZeroAtAvg; }),
+	      "update_deadline() calls avg_vruntime() only where that pulls zero_vruntime");
 
 }  // namespace
 
@@ -217,41 +227,6 @@ const DecisionOracle::Rules* rules_for(Version v)
 	const size_t i = static_cast<size_t>(v);
 	return i < std::size(ROWS) ? &ROWS[i].rules : nullptr;
 }
-
-// TEMPORARY: the positional rows this table replaces, field by field.
-namespace {
-using Rl = DecisionOracle::Rules;
-using P = Rl::Preempt;
-constexpr Rl r66{true, Rl::Ref::MinVruntime, true, false, false, false, false, false, false, false, false,
-		 false, P::V66, true, false, 750000, false, false, false, false, false};
-constexpr Rl r612{false, Rl::Ref::MinVruntime, true, true, true, true, false, false, false, false, true,
-		  false, P::V612, false, false, 750000, false, false, false, false, false};
-constexpr Rl r615{false, Rl::Ref::MinVruntime, true, true, true, true, false, false, false, false, true,
-		  true, P::V612, false, false, 700000, false, false, false, false, false};
-constexpr Rl r6180{false, Rl::Ref::MinVruntime, false, false, true, true, false, false, false, false, true,
-		   true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
-constexpr Rl r6182{false, Rl::Ref::MinVruntime, false, false, true, true, false, false, true, true, true,
-		   true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
-constexpr Rl r6185{false, Rl::Ref::ZeroAtTreeOps, false, false, true, true, false, false, true, false, true,
-		   true, P::ProtectParam, false, false, 700000, false, false, false, false, false};
-constexpr Rl r61817{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
-		    true, P::ProtectParam, false, true, 700000, false, false, false, false, false};
-constexpr Rl r61833{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
-		    true, P::Actions, false, true, 700000, false, false, false, false, false};
-constexpr Rl r715{false, Rl::Ref::ZeroAtAvg, false, false, true, true, true, true, true, false, true,
-		  true, P::Actions, false, true, 700000, true, true, true, true, true};
-constexpr Rl OLD[] = {r66, r612, r615, r6180, r6182, r6185, r61817, r61833, r715};
-static_assert(std::size(OLD) == std::size(ROWS));
-static_assert(ROWS[0].rules == OLD[0]);
-static_assert(ROWS[1].rules == OLD[1]);
-static_assert(ROWS[2].rules == OLD[2]);
-static_assert(ROWS[3].rules == OLD[3]);
-static_assert(ROWS[4].rules == OLD[4]);
-static_assert(ROWS[5].rules == OLD[5]);
-static_assert(ROWS[6].rules == OLD[6]);
-static_assert(ROWS[7].rules == OLD[7]);
-static_assert(ROWS[8].rules == OLD[8]);
-}  // namespace
 
 // A sched_feat() that the version has: 6.6 has no DELAY_DEQUEUE,
 // DELAY_ZERO, PLACE_REL_DEADLINE or PREEMPT_SHORT code, so flipping them

@@ -31,8 +31,6 @@ struct DecisionOracle::Rules {
 	bool vprot_split;            // se->vprot is not se->vlag's union partner
 	bool delayed_floor;          // update_entity_lag(): a delayed entity's lag >= its lag at the delay
 	bool hrtick_v7;              // hrtick to the virtual deadline, deferred inside __schedule()
-
-	bool operator==(const Rules&) const = default;  // TEMPORARY: rules.cpp compares old and new rows
 };
 
 // The rules of a release.
