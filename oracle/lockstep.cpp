@@ -14,17 +14,6 @@ namespace {
 
 const char* kind_of_wakeup(unsigned wake_flags) { return (wake_flags & 0x04) ? "fork" : "wakeup"; }
 
-// True when the model simulates several CPUs (a Config that counts online
-// CPUs apart from simulated ones); the oracle follows one CPU.
-template <class C>
-bool several_cpus(const C& cfg)
-{
-	if constexpr (requires { cfg.online_cpus; })
-		return cfg.cpus > 1;
-	else
-		return false;
-}
-
 }  // namespace
 
 std::string Disagreement::describe() const
@@ -40,7 +29,7 @@ DecisionOracle::DecisionOracle(const Config& cfg, Options opt) : cfg_(cfg), opt_
 	const auto v = version_of(cfg.preset->name);
 	if (!v)
 		throw std::invalid_argument("decision oracle: no rules for preset \"" + std::string(cfg.preset->name) + "\"");
-	if (several_cpus(cfg))
+	if (cfg.cpus > 1)  // the oracle follows one CPU
 		throw std::invalid_argument("decision oracle: one CPU only (cpus = " + std::to_string(cfg.cpus) + ")");
 	version_ = *v;
 	rules_ = rules_for(version_);
