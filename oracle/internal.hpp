@@ -7,8 +7,8 @@
 // The decision oracle (see decision_oracle.hpp for the design). Every
 // function of oracle/ is named after the kernel function whose rule it
 // applies and notes the versions where that rule differs; the sources are
-// v6.6.0, v6.12.0 and the 6.18.y stable tree (6.18-rc5 = 6.18.0, .2, .4/.5,
-// .17, .22, .33, .44).
+// v6.6.0, v6.12.0, the 6.18.y stable tree (6.18-rc5 = 6.18.0, .2, .4/.5,
+// .17, .22, .33, .44) and v7.1.5.
 #pragma once
 
 #include <string>

@@ -39,8 +39,6 @@ void DecisionOracle::prio_changed_fair(const Simulation& sim, Ent& e, int old_pr
 	}
 }
 
-// set_user_nice(): dequeue (SAVE), put_prev, reweight off the queue,
-// enqueue (RESTORE), set_next_task(first = false), prio_changed.
 void DecisionOracle::adopt_saved_lag(Ent& e, const s64* model_vlag)
 {
 	if (e.slice_augment_dependent && model_vlag && *model_vlag != e.vlag()) {
@@ -50,6 +48,8 @@ void DecisionOracle::adopt_saved_lag(Ent& e, const s64* model_vlag)
 	e.slice_augment_dependent = false;
 }
 
+// set_user_nice(): dequeue (SAVE), put_prev, reweight off the queue,
+// enqueue (RESTORE), set_next_task(first = false), prio_changed.
 void DecisionOracle::set_user_nice(Ent& e, int nice, const s64* model_vlag)
 {
 	if (e.nice == nice || nice < MIN_NICE || nice > MAX_NICE)
