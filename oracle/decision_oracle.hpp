@@ -9,14 +9,16 @@
 // both values.
 //
 // Design:
-//  - Own per-task state (vruntime, deadline, the 64-bit vlag word, slice,
-//    custom, weight, on_rq, sched_delayed, rel_deadline, exec_start,
-//    sum_exec_runtime, prev_sum_exec_runtime, tree membership and insertion
-//    order), own cfs_rq->curr, rq->curr, nr_queued, need_resched, hrtick
-//    expiry and reference point v0. No incremental sums and no tree.
+//  - Own per-task state (vruntime, deadline, the 64-bit vlag word, 7.x's
+//    vprot word, slice, custom, weight, on_rq, sched_delayed, rel_deadline,
+//    exec_start, sum_exec_runtime, prev_sum_exec_runtime, tree membership
+//    and insertion order), own cfs_rq->curr, rq->curr, nr_queued,
+//    need_resched, hrtick expiry and reference point v0. No incremental sums
+//    and no tree.
 //  - V is recomputed from scratch whenever the kernel calls avg_vruntime():
 //    V = v0 + floor(S / W), S = Σ w_i (s64)(v_i - v0), W = Σ w_i over the
-//    tree and curr (if on_rq), w_i = scale_load_down(weight), in 128 bits.
+//    tree and curr (if on_rq), w_i = scale_load_down(weight) (7.x: the full
+//    weight), in 128 bits.
 //    The kernel keeps S incrementally (avg_vruntime_add/sub when entities
 //    enter and leave the tree, avg_vruntime_update when v0 moves, curr's term
 //    added on the fly); every one of those steps is an addition or a
@@ -65,15 +67,25 @@
 //    default) so that later, independent disagreements can still be found.
 //
 // Presets (KernelPreset::name): 6.6, 6.12, 6.15, 6.18 (= 6.18.0; alias
-// "6.18.0"), 6.18.2, 6.18.5, 6.18.17 (alias "6.18.y"), 6.18.33. The oracle
-// refuses any other name (7.1 is not implemented: its avg weights, lag,
-// reweight, placement and hrtick rules differ).
+// "6.18.0"), 6.18.2, 6.18.5, 6.18.17 (alias "6.18.y"), 6.18.33 (alias
+// "6.18.39", which differs only in fork placement across CPUs), 7.1.5 (its
+// full-weight sums, 64-bit __calc_delta(), vprot apart from vlag, delayed
+// lag floor and hrtick are rules of their own). The oracle refuses any other
+// name.
 //
 // The 6.18.17 preset spans .17-.32; v0 follows 6.18.22 (zero_vruntime
 // pulled in update_deadline(), .17-.21 pulled it in entity_tick()), which
 // changes no decision. Features a version does not have (6.6: DELAY_*,
 // PLACE_REL_DEADLINE, PREEMPT_SHORT) are ignored there. One CPU only: the
 // constructor refuses a Config that simulates several.
+//
+// Files: rules.hpp and rules.cpp hold a release's rules (one Rules row per
+// Version); avg_vruntime.cpp, update_curr.cpp, pick_eevdf.cpp,
+// place_entity.cpp, enqueue_entity.cpp, wakeup_preempt.cpp,
+// reweight_entity.cpp, yield_task_fair.cpp, wake_up_new_task.cpp and
+// hrtick.cpp the kernel's rules, each named after the kernel function it
+// follows; lockstep.cpp, lockstep_hooks.cpp and lockstep_compare.cpp the
+// protocol above; internal.hpp what they share.
 //
 // Conventions taken from the model, not from the kernel: a task's nice and
 // custom slice (TaskSpec) are in force when it forks; the tasks' programs
@@ -95,6 +107,8 @@
 
 namespace eevdf::oracle {
 
+// The releases the oracle has rules for, oldest first: rules.cpp has a row
+// for each, in this order, and counts them up to the last enumerator.
 enum class Version { V6_6, V6_12, V6_15, V6_18_0, V6_18_2, V6_18_5, V6_18_17, V6_18_33, V7_1_5 };
 
 // The version a preset name follows, or nullopt (unknown to the oracle).
@@ -128,7 +142,7 @@ public:
 		bool resync = true;  // adopt the model's state after a disagreement
 		size_t keep = 0;     // also keep the first `keep` disagreements of any class
 	};
-	struct Rules;  // a version's code paths (decision_oracle.cpp)
+	struct Rules;  // a version's code paths (rules.hpp)
 
 	// Throws std::invalid_argument if the preset is not one the oracle knows.
 	explicit DecisionOracle(const Config& cfg) : DecisionOracle(cfg, Options{}) {}
@@ -184,7 +198,7 @@ private:
 		std::vector<int> tied;           // non-empty: undetermined among these (6.6)
 	};
 
-	// ---- hook plumbing
+	// ---- hook plumbing (lockstep.cpp, lockstep_hooks.cpp, lockstep_compare.cpp)
 	enum class Hook { Wakeup, Block, Reweight, Attr, Yield, Tick, Schedule, Event };
 	bool begin(const Simulation& sim, u64 t, std::string stimulus, bool program_side, Hook hook);
 	void apply_pending_wakeup(const Simulation& sim, Hook next);
@@ -197,7 +211,7 @@ private:
 	void note_tick_need(u64 t);
 	const Event* attr_event(const Simulation& sim, int task) const;
 
-	// ---- V, eligibility, reference point
+	// ---- V, eligibility, reference point (avg_vruntime.cpp)
 	u64 avg_w(const Ent& e) const;
 	void sums(s128& S, s128& W) const;
 	void need_s64(s128 x);
@@ -213,7 +227,9 @@ private:
 	void note_slice(u64 slice);
 	u64 cdf(u64 delta, const Ent& e) const;
 
-	// ---- fair.c
+	// ---- fair.c and core.c (rules.cpp, update_curr.cpp, pick_eevdf.cpp, place_entity.cpp,
+	// enqueue_entity.cpp, wakeup_preempt.cpp, reweight_entity.cpp, yield_task_fair.cpp,
+	// wake_up_new_task.cpp, hrtick.cpp)
 	bool feat(Feature f) const;
 	Ent* cur() { return curr_ == IDLE ? nullptr : &ents_[static_cast<size_t>(curr_)]; }
 	int id_of(const Ent& e) const { return static_cast<int>(&e - ents_.data()); }

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The code paths of fair.c and core.c that differ between the releases the
+// oracle follows, one field each (DecisionOracle::Rules), and the row of a
+// release (rules_for(), rules.cpp). Private to oracle/.
+#pragma once
+
+#include "oracle/decision_oracle.hpp"
+
+namespace eevdf::oracle {
+
+struct DecisionOracle::Rules {
+	bool vruntime_tree;          // 6.6: vruntime-keyed tree, min_deadline heap walk
+	enum class Ref { MinVruntime, ZeroAtTreeOps, ZeroAtAvg } ref;
+	bool stash;                  // 6.6-6.16: protection is vlag == deadline
+	bool did_preempt_short;      // 6.12-6.16: update_curr() resched on did_preempt_short()
+	bool custom_slices;          // 6.12+: se->custom_slice
+	bool v612_code;              // 6.12+: DELAY_*, PLACE_REL_DEADLINE, PREEMPT_SHORT, nr_queued == 1 pick
+	bool lag_clamp_max_slice;    // 6.18.17+ (6e3c0a4e1ad1): clamp to max_slice + TICK_NSEC
+	bool protect_first_only;     // 6.18.17+ (bcd74b2ffdd0): set_protect_slice() only when first
+	bool yield_forfeit;          // 6.18.2+ (79104becf42b): vruntime = deadline if eligible
+	bool yield_min_vruntime;     // 6.18.2/.3: ... followed by update_min_vruntime()
+	bool fork_initial;           // 6.8+: wake_up_new_task() passes ENQUEUE_INITIAL
+	bool rel_deadline_613;       // 6.13+ (6d71a9c61604): off-queue reweight rescales d - v
+	enum class Preempt { V66, V612, ProtectParam, Actions } preempt;
+	bool hrtick_every_pick;      // 6.6: pick_next_task_fair() re-arms even for a re-pick
+	bool avg_in_update_deadline; // 6.18.22+: update_deadline() calls avg_vruntime()
+	u64 normalized_slice;        // normalized_sysctl_sched_base_slice
+	// 7.x (v7.1.5 fair.c, core.c):
+	bool calc_div;               // 64-bit __calc_delta(): (delta * weight) / lw->weight
+	bool full_weight;            // avg_vruntime_weight(): load.weight; vruntime_eligible() in __int128
+	bool vprot_split;            // se->vprot is not se->vlag's union partner
+	bool delayed_floor;          // update_entity_lag(): a delayed entity's lag >= its lag at the delay
+	bool hrtick_v7;              // hrtick to the virtual deadline, deferred inside __schedule()
+};
+
+// The rules of a release.
+const DecisionOracle::Rules* rules_for(Version v);
+
+}  // namespace eevdf::oracle
