@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/proved_bounds.hpp"
 #include "model/simulation.hpp"
 #include "proofs/encoding.hpp"
 #include "proofs/obligation.hpp"
@@ -108,7 +109,7 @@ bool crosscheck_nohz(std::string& msg)
 							sim.run();
 							runs++;
 							const u64 w = o.max_wait.size() > 1 ? o.max_wait[1] : ~0ULL;
-							const u64 bound = r + T + J - 1;
+							const u64 bound = request_bound(r, T, J);
 							if (w > bound || o.first_wakeup_ticks != 0)
 								bad++;
 							else
