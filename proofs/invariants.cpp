@@ -10,13 +10,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
+#include "model/proved_bounds.hpp"
 #include "model/simulation.hpp"
 #include "model/weights.hpp"
 #include "model/workload.hpp"
 #include "proofs/encoding.hpp"
 #include "proofs/int_rules.hpp"
-#include "props/bounds.hpp"
 
 namespace eevdf::proofs {
 
@@ -218,7 +219,7 @@ void build_lag_invariant(Query& q, unsigned m)
 std::vector<std::vector<int>> lag_weighted_nices()
 {
 	std::vector<std::vector<int>> out;
-	const std::vector<int> levels = {-20, -10, 0, 10, 19};
+	const std::vector<int> levels(std::begin(WEIGHTED_NICES), std::end(WEIGHTED_NICES));
 	// curr first, then a non-decreasing list of the others (their order does not matter)
 	for (int c : levels)
 		for (size_t i = 0; i < levels.size(); i++) {
@@ -226,7 +227,7 @@ std::vector<std::vector<int>> lag_weighted_nices()
 			for (size_t j = i; j < levels.size(); j++) {
 				out.push_back({c, levels[i], levels[j]});
 				for (size_t k = j; k < levels.size(); k++)
-					if (levels[i] != -10 && levels[j] != -10 && levels[k] != -10 && c != -10)
+					if (weighted_case_proved(c, {levels[i], levels[j], levels[k]}))
 						out.push_back({c, levels[i], levels[j], levels[k]});
 			}
 		}
@@ -549,7 +550,8 @@ bool crosscheck_whole_ticks(std::string& msg)
 		for (int n = 2; n <= 8; n++)
 			for (u64 r : {100000ULL, 750000ULL, 1000000ULL, 2500000ULL, 3000000ULL, 4000000ULL, 10000000ULL, 33333333ULL, 100000000ULL}) {
 				const Config cfg = config_for(hz, r);
-				const u64 T = cfg.tick_ns, k = (r + T - 1) / T, k0 = (r / 2 + T - 1) / T;
+				const u64 T = cfg.tick_ns;
+				const u64 k = hog_run_ticks(r, T, false), k0 = hog_run_ticks(r, T, true);
 				Simulation sim(cfg, hogs_workload(n, 3 * NSEC_PER_SEC));
 				Runs o;
 				sim.add_observer(&o);
@@ -567,9 +569,10 @@ bool crosscheck_whole_ticks(std::string& msg)
 }
 
 // The executable cross-checks of lag_weighted and run_weighted: hogs at
-// mixed nice levels under props::WeightedWatch, which holds every state to
-// U_i and w_i (V - v_i) <= sum_{j != i} w_j U_j (V = avg_vruntime(), the
-// kernel's floor) and every run to L_c, and records how close they came.
+// mixed nice levels under WeightedWatch (model/proved_bounds.hpp), which
+// holds every state to U_i and w_i (V - v_i) <= sum_{j != i} w_j U_j
+// (V = avg_vruntime(), the kernel's floor) and every run to L_c, and
+// records how close they came.
 struct WeightedSims {
 	u64 sims = 0, states = 0, runs = 0, longest_ns = 0;
 	int longest_nice = 0;
@@ -604,7 +607,7 @@ WeightedSims weighted_sims()
 					Workload wl = hogs_workload(static_cast<int>(mix.size()), 2 * NSEC_PER_SEC);
 					for (size_t i = 0; i < mix.size(); i++)
 						wl.tasks[i].nice = mix[i];
-					props::WeightedWatch o(cfg, mix);
+					WeightedWatch o(cfg, mix);
 					Longest l;
 					Simulation sim(cfg, wl);
 					sim.add_observer(&o);

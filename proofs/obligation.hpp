@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// One proof obligation of `eevdf prove` (obligations.cpp runs them) and the
+// One proof obligation of `eevdf prove` (prove.cpp runs them) and the
 // replay that confirms a refutation on the simulator.
 #pragma once
 
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <z3++.h>
 
@@ -14,7 +15,7 @@
 
 namespace eevdf::proofs {
 
-struct RunObserver;  // run lengths and re-picks (obligations.cpp)
+struct RunObserver;  // run lengths and re-picks (run_observer.hpp)
 
 // What a replay must show, measured on the simulation.
 struct Replay {
@@ -55,6 +56,16 @@ struct Obligation {
 	const char* recheck_note = nullptr;
 };
 
+// Every obligation, in the order of `eevdf-prove --list` (obligations.cpp).
+std::vector<Obligation> make_obligations();
+
+// The families it lists, one file each.
+std::vector<Obligation> run_obligations();       // 1-4: requests, re-picks, whole runs (run_obligations.cpp)
+std::vector<Obligation> pick_obligations_bv();   // 6 over bit-vectors, run only when named (pick_obligations.cpp)
+std::vector<Obligation> wakeup_obligations();    // 7: wake-up preemption and waits (wakeup_obligations.cpp)
+std::vector<Obligation> nohz_obligations();      // 8: NO_HZ_FULL (nohz_obligations.cpp)
+std::vector<Obligation> pick_obligations();      // 6: eligibility, lag sum, overflow, pick_spec (pick_obligations.cpp)
+std::vector<Obligation> lag_obligations();       // 5 and run_weighted: lag bounds (lag_obligations.cpp)
 // The balancer's decisions on a flat LLC (lb_obligations.cpp).
 std::vector<Obligation> balance_obligations();
 

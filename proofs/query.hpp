@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // One proof query: a Z3 solver, its variables and the values a
-// counterexample shows; shared by the obligations (obligations.cpp) and the
+// counterexample shows; shared by the obligations (*_obligations.cpp) and the
 // integer-level invariants (invariants.cpp).
 #pragma once
 

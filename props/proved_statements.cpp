@@ -5,6 +5,7 @@
 
 #include "model/cfs_rq_state.hpp"
 #include "model/pick_oracle.hpp"
+#include "model/proved_bounds.hpp"
 #include "model/simulation.hpp"
 #include "model/weights.hpp"
 #include "model/workload.hpp"
@@ -413,7 +414,7 @@ Testable request_bounds(Bugs bugs)
 		RC_PRE(wl.tasks.size() >= 2);  // (one hog alone: company comes from a sleeper, or never)
 		Requests r;
 		run_valid(cfg, wl, {&r});
-		const u64 bound = cfg.base_slice_ns + cfg.tick_ns + cfg.knobs.tick_jitter - 1;
+		const u64 bound = request_bound(cfg.base_slice_ns, cfg.tick_ns, cfg.knobs.tick_jitter);
 		for (const Requests::Req& q : r.done) {
 			RC_ASSERT(q.end - q.start <= bound);
 			if (short_slice && q.on_tick_pick)
@@ -438,7 +439,8 @@ Testable hog_runs_whole_ticks(Bugs bugs)
 		const int n = *rc::gen::inRange(2, 9);
 		props::SwitchLog log;
 		run_valid(cfg, hogs_workload(n, 2 * NSEC_PER_SEC), {&log});
-		const u64 T = cfg.tick_ns, r = cfg.base_slice_ns, k = (r + T - 1) / T, k0 = (r / 2 + T - 1) / T;
+		const u64 T = cfg.tick_ns, r = cfg.base_slice_ns;
+		const u64 k = hog_run_ticks(r, T, false), k0 = hog_run_ticks(r, T, true);
 		std::vector<int> runs(static_cast<size_t>(n), 0);
 		for (size_t i = 0; i + 1 < log.switches.size(); i++) {
 			const int who = log.switches[i].second;
@@ -486,7 +488,7 @@ Testable smp_request_bounds(Bugs bugs)
 		Requests r;
 		r.cpu = 0;
 		run_valid(cfg, wl, {&r});
-		const u64 bound = cfg.base_slice_ns + cfg.tick_ns + cfg.knobs.tick_jitter - 1;
+		const u64 bound = request_bound(cfg.base_slice_ns, cfg.tick_ns, cfg.knobs.tick_jitter);
 		for (const Requests::Req& q : r.done)
 			RC_ASSERT(q.end - q.start <= bound);
 		RC_TAG(cfg.features[Feature::TTWU_QUEUE] ? "wakelist IPIs" : "remote enqueue + resched IPI");

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "model/weights.hpp"
+#include "model/proved_bounds.hpp"
 
 namespace eevdf::trace {
 namespace {
@@ -11,36 +11,18 @@ namespace {
 bool is_fair(int prio) { return prio >= 100 && prio <= 139; }
 int nice_of(int prio) { return prio - 120; }
 
-bool proved_nice(int n) { return n == -20 || n == -10 || n == 0 || n == 10 || n == 19; }
-
-u64 cdf(u64 x, int nice)
-{
-	LoadWeight lw = task_load_weight(nice);
-	return calc_delta_fair(x, lw);
-}
-
 }  // namespace
 
 u64 weighted_run_bound(int nice_c, const std::vector<int>& others, const RunBoundParams& p, u64 resolution_ns)
 {
-	if (others.empty() || others.size() > 3 || !proved_nice(nice_c))
+	if (!weighted_case_proved(nice_c, others))
 		return 0;
-	for (int n : others)
-		if (!proved_nice(n) || (others.size() == 3 && (n == -10 || nice_c == -10)))
-			return 0;
-	auto U = [&](int nice) { return cdf(p.slice_ns, nice) + cdf(p.tick_ns + p.jitter_ns, nice) - 1; };
-	const u64 wc = nice_to_weight(nice_c);
-	u64 W = wc;
-	for (int n : others)
-		W += nice_to_weight(n);
-	const u64 Wo = W - wc;
+	std::vector<int> nices{nice_c};  // curr is entity 0
+	nices.insert(nices.end(), others.begin(), others.end());
+	const WeightedBounds b = weighted_bounds(nices, p.slice_ns, p.tick_ns + p.jitter_ns, InvWeight::Table);
+	const u64 wc = b.w[0];
 	// L_c = U_c + W sum_j w_j U_j / (W_o w_c), rounded up
-	unsigned __int128 num = 0;
-	for (int n : others)
-		num += static_cast<unsigned __int128>(nice_to_weight(n)) * U(n);
-	num *= W;
-	const unsigned __int128 den = static_cast<unsigned __int128>(Wo) * wc;
-	const unsigned __int128 Lc = U(nice_c) + (num + den - 1) / den;
+	const unsigned __int128 Lc = b.run(0, true);
 	// real time: L_c w_c / 1024, then calc_delta_fair's truncation
 	unsigned __int128 real = (Lc * wc + 1023) / 1024;
 	real += real >> 15;
@@ -178,7 +160,8 @@ void RunChecker::add(const Event& e, const ReadStats& rs)
 		from_ = e.ts + std::min(from_, MAX_TIME_NS);
 		if (to_ != ~0ULL)
 			to_ = e.ts + std::min(to_, MAX_TIME_NS);
-		out_.equal_bound = p_.slice_ns + p_.tick_ns + p_.jitter_ns - 1 + resolution_ - 1 + p_.tolerance_ns;
+		out_.equal_bound =
+			request_bound(p_.slice_ns, p_.tick_ns, p_.jitter_ns) + resolution_ - 1 + p_.tolerance_ns;
 	}
 	Cpu& here = cpu(e.cpu);
 	if (here.curr < 0 && e.kind != EventKind::Lost)

@@ -19,6 +19,7 @@
 //            relative 2^-15): the proof bounds virtual time; this reading of
 //            it in real time is exact only up to that rounding.
 //
+// (model/proved_bounds.hpp computes both: request_bound, weighted_bounds)
 // and under preconditions it cannot show, which the user vouches for: one
 // cfs_rq for the tasks (no cpu-controller cgroups between them), no custom
 // slices (sched_setattr) unless --slice says the common one, no SCHED_IDLE
