@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 build=${BUILD_DIR:-build}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# EEVDF_CMAKE_ARGS: extra cache settings (scripts/test.sh adds -DEEVDF_WERROR=ON).
+# shellcheck disable=SC2086
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${EEVDF_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" -j "$(nproc)"
