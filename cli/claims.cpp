@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/args.hpp"
 #include "cli/schbench_cmd.hpp"
 #include "cli/version.hpp"
 #include "io/input_error.hpp"
@@ -17,6 +16,7 @@
 #include "io/json.hpp"
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
+#include "io/values.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
 

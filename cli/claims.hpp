@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli/options.hpp"
+#include "io/model_options.hpp"
 #include "model/types.hpp"
 
 namespace eevdf::cli {

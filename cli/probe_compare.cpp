@@ -22,10 +22,11 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
-#include "cli/args.hpp"
 #include "cli/claims.hpp"
 #include "cli/companion.hpp"
-#include "cli/options.hpp"
+#include "cli/write_file.hpp"
+#include "io/model_options.hpp"
+#include "io/values.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
 

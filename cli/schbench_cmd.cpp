@@ -6,12 +6,12 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/args.hpp"
 #include "cli/outputs.hpp"
 #include "cli/run_record.hpp"
 #include "cli/version.hpp"
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
+#include "io/values.hpp"
 #include "model/simulation.hpp"
 
 namespace eevdf::cli {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "cli/schbench_stats.hpp"
+#include "io/model_options.hpp"
 #include "model/observer.hpp"
 
 namespace eevdf::cli {

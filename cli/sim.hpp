@@ -7,7 +7,7 @@
 
 #include "io/rtapp.hpp"
 
-#include "cli/options.hpp"
+#include "io/model_options.hpp"
 #include "model/workload.hpp"
 
 namespace eevdf::cli {

@@ -8,13 +8,13 @@
 #include <memory>
 #include <sstream>
 
-#include "cli/args.hpp"
 #include "cli/fixed_decimal.hpp"
 #include "cli/json_writer.hpp"
 #include "cli/metrics_json.hpp"
 #include "cli/trace_input.hpp"
 #include "cli/version.hpp"
 #include "io/input_error.hpp"
+#include "io/values.hpp"
 
 namespace eevdf::cli {
 

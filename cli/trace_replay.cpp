@@ -8,15 +8,16 @@
 #include <iterator>
 #include <sstream>
 
-#include "cli/args.hpp"
 #include "cli/fixed_decimal.hpp"
 #include "cli/metrics_json.hpp"
-#include "cli/options.hpp"
-#include "cli/trace_cmd.hpp"
 #include "cli/side_by_side.hpp"
+#include "cli/trace_cmd.hpp"
 #include "cli/trace_input.hpp"
+#include "cli/write_file.hpp"
 #include "io/input_error.hpp"
+#include "io/model_options.hpp"
 #include "io/rtapp.hpp"
+#include "io/values.hpp"
 #include "model/cpumask.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Parsing of command-line values: durations and feature lists.
+// A claim file's settings are read with the same (claims/), hence
+// namespace cli.
 #pragma once
 
 #include <stdexcept>

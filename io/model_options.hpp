@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The model options shared by the commands that run the model (sim,
 // slice-table, check), and turning them into a Config.
+// They are the command line's flags and a claim file's settings alike
+// (claims/ reads them without the CLI), hence namespace cli.
 #pragma once
 
 #include <string>
@@ -34,12 +36,5 @@ Bugs parse_bugs(const std::vector<std::string>& names);
 
 // Throws UsageError naming the flag and value.
 Config build_config(const ModelOptions& o);
-
-// Writes `text` to `path` whole or not at all: a temporary file renamed over
-// it. `flag` names the option in the error.
-// Whole or not at all (io/output_file.hpp); refuses a path that is one of
-// the run's `inputs`. Throws UsageError naming the flag and path.
-void write_file_atomic(const std::string& path, const std::string& text, const std::string& flag,
-		       const std::vector<std::string>& inputs = {});
 
 }  // namespace eevdf::cli

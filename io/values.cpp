@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/args.hpp"
+#include "io/values.hpp"
 
 #include <cctype>
 #include <limits>

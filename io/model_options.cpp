@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/options.hpp"
+#include "io/model_options.hpp"
 
-#include <iostream>
-
-#include "cli/args.hpp"
-#include "io/output_file.hpp"
+#include "io/values.hpp"
 #include "model/cpumask.hpp"
 
 namespace eevdf::cli {
@@ -92,18 +89,6 @@ Config build_config(const ModelOptions& o)
 				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");
 	cfg.seed = o.seed;
 	return cfg;
-}
-
-void write_file_atomic(const std::string& path, const std::string& text, const std::string& flag,
-		       const std::vector<std::string>& inputs)
-{
-	if (path == "-") {  // the standard output; the caller prints nothing else there
-		std::cout << text;
-		return;
-	}
-	const std::string err = write_output_file(path, text, flag, inputs);
-	if (!err.empty())
-		throw UsageError(err);
 }
 
 }  // namespace eevdf::cli
