@@ -9,8 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/schbench_cmd.hpp"
-#include "cli/version.hpp"
 #include "io/input_error.hpp"
 #include "io/input_file.hpp"
 #include "io/json.hpp"
@@ -19,6 +17,8 @@
 #include "io/values.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/schbench_meter.hpp"
+#include "report/version.hpp"
 
 namespace eevdf::cli {
 namespace {

@@ -85,4 +85,7 @@ bool row_agrees(const Claim& c, const ClaimRow& r, double claimed, double value)
 std::string format_claim(const Claim& c, const std::vector<RowResult>& rows);
 std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult>>>& all);
 
+// Claimed and model value of every row, grouped by row.
+std::string claims_figure(const std::vector<std::pair<Claim, std::vector<RowResult>>>& all);
+
 }  // namespace eevdf::cli

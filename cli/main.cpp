@@ -15,15 +15,12 @@
 #include "cli/claims.hpp"
 #include "cli/companion.hpp"
 #include "cli/diff.hpp"
-#include "cli/plots.hpp"
 #include "cli/probe_compare.hpp"
-#include "cli/report.hpp"
 #include "cli/schbench_cmd.hpp"
 #include "cli/sim.hpp"
 #include "cli/slice_table.hpp"
 #include "cli/sweep.hpp"
 #include "cli/trace_cmd.hpp"
-#include "cli/version.hpp"
 #include "cli/write_file.hpp"
 #include "io/input_error.hpp"
 #include "io/model_options.hpp"
@@ -33,6 +30,9 @@
 #include "model/cpumask.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/plots.hpp"
+#include "report/report.hpp"
+#include "report/version.hpp"
 
 namespace eevdf::cli {
 namespace {

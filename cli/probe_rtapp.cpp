@@ -18,7 +18,6 @@
 
 #include "cli/companion.hpp"
 #include "cli/probe_compare.hpp"
-#include "cli/side_by_side.hpp"
 #include "cli/trace_input.hpp"
 #include "io/input_error.hpp"
 #include "io/model_options.hpp"
@@ -26,6 +25,7 @@
 #include "io/values.hpp"
 #include "model/cpumask.hpp"
 #include "model/simulation.hpp"
+#include "report/side_by_side.hpp"
 
 namespace eevdf::cli {
 

@@ -8,9 +8,6 @@
 #include <iterator>
 #include <sstream>
 
-#include "cli/fixed_decimal.hpp"
-#include "cli/metrics_json.hpp"
-#include "cli/side_by_side.hpp"
 #include "cli/trace_cmd.hpp"
 #include "cli/trace_input.hpp"
 #include "cli/write_file.hpp"
@@ -21,6 +18,9 @@
 #include "model/cpumask.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/fixed_decimal.hpp"
+#include "report/metrics_json.hpp"
+#include "report/side_by_side.hpp"
 #include "trace/to_workload.hpp"
 
 namespace eevdf::cli {

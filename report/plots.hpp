@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// The project's figures, as SVG (cli/svg.hpp): lag and vruntime over time
-// per task (sim --svg-lag), the run-length distribution per configuration
-// (plot runs) and a claim's claimed-vs-model bars (check --svg).
+// The project's figures, as SVG (report/svg.hpp): lag and vruntime over time
+// per task (sim --svg-lag) and the run-length distribution per configuration
+// (plot runs); a claim's claimed-vs-model bars (check --svg) are drawn with
+// svg.hpp by the claims engine.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "cli/claims.hpp"
-#include "cli/record.hpp"
+#include "report/record.hpp"
 
 namespace eevdf::cli {
 
@@ -24,8 +24,5 @@ std::string lag_figure(const Recorder& r, const std::string& title, u64 from = 0
 std::string sweep_figure(const std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>>& lines,
 			 const std::string& title, const std::string& xlabel, const std::string& ylabel);
 std::string runs_figure(const std::vector<std::pair<std::string, std::vector<u64>>>& runs, const std::string& title);
-
-// Claimed and model value of every row, grouped by row.
-std::string claims_figure(const std::vector<std::pair<Claim, std::vector<RowResult>>>& all);
 
 }  // namespace eevdf::cli

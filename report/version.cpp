@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/version.hpp"
+#include "report/version.hpp"
 
-#include "cli/json_writer.hpp"
+#include "report/json_writer.hpp"
 
 namespace eevdf::cli {
 

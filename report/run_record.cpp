@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/run_record.hpp"
+#include "report/run_record.hpp"
 
 #include <cstdio>
 #include <iostream>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/ftrace.hpp"
+#include "report/ftrace.hpp"
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/svg.hpp"
+#include "report/svg.hpp"
 
 #include <algorithm>
 #include <cmath>

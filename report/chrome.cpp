@@ -18,7 +18,7 @@
 // say the CPU in "cat" and args. One CPU has none of this.
 #include <nlohmann/json.hpp>
 
-#include "cli/outputs.hpp"
+#include "report/outputs.hpp"
 
 namespace eevdf::cli {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/record.hpp"
+#include "report/record.hpp"
 
 #include "model/simulation.hpp"
 

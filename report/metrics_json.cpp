@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/metrics_json.hpp"
+#include "report/metrics_json.hpp"
 
 namespace eevdf::cli {
 

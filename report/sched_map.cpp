@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "cli/outputs.hpp"
+#include "report/outputs.hpp"
 
 namespace eevdf::cli {
 

@@ -4,7 +4,7 @@
 // the switch that ended the run: R preempted, S blocked, X exited; cpu is the
 // CPU it ran on (the rows of all CPUs interleave by end time). Task names
 // are quoted as RFC 4180 does when they hold a comma, quote or newline.
-#include "cli/outputs.hpp"
+#include "report/outputs.hpp"
 
 namespace eevdf::cli {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <map>
 
-#include "cli/outputs.hpp"
+#include "report/outputs.hpp"
 
 namespace eevdf::cli {
 namespace {

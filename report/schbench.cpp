@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "cli/outputs.hpp"
+#include "report/outputs.hpp"
 
 namespace eevdf::cli {
 

@@ -8,7 +8,7 @@
 #include <map>
 #include <vector>
 
-#include "cli/outputs.hpp"
+#include "report/outputs.hpp"
 
 namespace eevdf::cli {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/side_by_side.hpp"
+#include "report/side_by_side.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
 
-#include "cli/metrics_json.hpp"
+#include "report/metrics_json.hpp"
 
 namespace eevdf::cli {
 namespace {

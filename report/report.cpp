@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/report.hpp"
+#include "report/report.hpp"
 
 #include <charconv>
 #include <cstdio>
@@ -7,12 +7,12 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
-#include "cli/fixed_decimal.hpp"
-#include "cli/json_writer.hpp"
-#include "cli/metrics_json.hpp"
-#include "cli/run_record.hpp"
-#include "cli/version.hpp"
 #include "model/fair.hpp"
+#include "report/fixed_decimal.hpp"
+#include "report/json_writer.hpp"
+#include "report/metrics_json.hpp"
+#include "report/run_record.hpp"
+#include "report/version.hpp"
 
 namespace eevdf::cli {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/schbench_stats.hpp"
+#include "report/schbench_stats.hpp"
 
 #include <algorithm>
 #include <bit>

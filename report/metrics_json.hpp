@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "cli/json_writer.hpp"
 #include "model/metrics.hpp"
+#include "report/json_writer.hpp"
 
 namespace eevdf::cli {
 

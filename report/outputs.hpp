@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/record.hpp"
 #include "model/metrics.hpp"
+#include "report/record.hpp"
 
 namespace eevdf::cli {
 

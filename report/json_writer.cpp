@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/json_writer.hpp"
+#include "report/json_writer.hpp"
 
 #include <charconv>
 #include <cmath>
