@@ -12,7 +12,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "cli/claims.hpp"
+#include "claims/claims.hpp"
 #include "cli/companion.hpp"
 #include "cli/diff.hpp"
 #include "cli/probe_compare.hpp"

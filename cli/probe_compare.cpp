@@ -22,7 +22,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
-#include "cli/claims.hpp"
+#include "claims/claims.hpp"
 #include "cli/companion.hpp"
 #include "cli/write_file.hpp"
 #include "io/model_options.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // `eevdf check --svg`: a claim's claimed and model values as bars
 // (report/svg.hpp), one panel per claim and metric.
-#include "cli/claims.hpp"
+#include "claims/claims.hpp"
 
 #include <filesystem>
 

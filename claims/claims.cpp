@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "cli/claims.hpp"
+#include "claims/claims.hpp"
 
 #include <cmath>
 #include <cstdio>
