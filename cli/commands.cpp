@@ -3,9 +3,11 @@
 // them share: the model's options and the SVG file check.
 #include "cli/commands.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 
+#include "model/config.hpp"
 #include "model/cpumask.hpp"
 
 namespace eevdf::cli {
@@ -27,9 +29,28 @@ std::vector<std::unique_ptr<Command>> commands()
 	return c;
 }
 
+namespace {
+
+// --kernel's help: every preset by name, from the presets themselves, so a
+// new release cannot be left out; "6.18 (= 6.18.0)" where find_preset()
+// also takes the name with ".0".
+std::string kernel_help()
+{
+	std::string s = "kernel preset (eevdf presets lists them): ";
+	for (const KernelPreset& p : kernel_presets()) {
+		const std::string name(p.name), zero = name + ".0";
+		s += (&p == &kernel_presets().front() ? "" : ", ") + name;
+		if (std::count(name.begin(), name.end(), '.') == 1 && find_preset(zero) == &p)
+			s += " (= " + zero + ")";
+	}
+	return s;
+}
+
+}  // namespace
+
 void add_model_options(CLI::App* app, ModelOptions& o)
 {
-	app->add_option("--kernel", o.kernel, "kernel preset (eevdf presets lists them): 6.6, 6.12, 6.15, 6.18 (= 6.18.0), 6.18.2, 6.18.5, 6.18.17, 6.18.33, 6.18.39")->capture_default_str();
+	app->add_option("--kernel", o.kernel, kernel_help())->capture_default_str();
 	app->add_option("--hz", o.hz, "CONFIG_HZ; TICK_NSEC = (1e9 + HZ/2) / HZ")->capture_default_str();
 	app->add_option("--cpus", o.cpus, "CPUs to simulate (1.." + std::to_string(MAX_CPUS) + ")")->capture_default_str();
 	app->add_option("--online-cpus", o.online_cpus,
