@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Kernel patch claims as files, checked against the model (`eevdf check`).
-// The format is documented in claims/README.md.
+// The format is documented in claims/README.md. The engine: parse_claim.cpp
+// reads a claim file, evaluate.cpp runs its rows on the model,
+// format_claim.cpp and claims_figure.cpp print the verdicts.
 #pragma once
 
 #include <optional>
@@ -54,6 +56,10 @@ struct Claim {
 // The metric a row is measured by: its own, else the claim's.
 inline const Metric& metric_of_row(const Claim& c, const ClaimRow& r) { return r.metric ? *r.metric : c.metric; }
 
+// "hz=1000 slice=3ms": settings as a row's label, and as the key of a run
+// that several rows share (parse_claim.cpp).
+std::string label_of(const Settings& s);
+
 // Reads and validates a claim file; throws InputError naming file, field and value.
 Claim load_claim(const std::string& path);
 // The same for a claim file's text; `path` names it in errors and is where
@@ -81,6 +87,10 @@ std::vector<RowResult> evaluate(const Claim& c);
 // Whether `value` satisfies row `r` of claim `c` against `claimed`
 // (compare mode and tolerance).
 bool row_agrees(const Claim& c, const ClaimRow& r, double claimed, double value);
+
+// How a row is judged against its claimed value, in words: "within 5 %",
+// "at most +0.050", "exact" (format_claim.cpp).
+std::string judged_text(const std::string& compare, const Tolerance& t);
 
 std::string format_claim(const Claim& c, const std::vector<RowResult>& rows);
 std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult>>>& all);
