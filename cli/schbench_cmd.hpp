@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // `eevdf schbench`: schbench's command line run on the model (io/schbench.hpp
-// builds the threads), measured as schbench measures, printed as schbench
-// prints: the wake-up latency and RPS blocks and the average rps.
+// builds the threads), measured as schbench measures (report/schbench_meter.hpp),
+// printed as schbench prints: the wake-up latency and RPS blocks and the
+// average rps.
 #pragma once
 
 #include <string>

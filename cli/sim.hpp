@@ -5,9 +5,8 @@
 
 #include <string>
 
-#include "io/rtapp.hpp"
-
 #include "io/model_options.hpp"
+#include "io/rtapp.hpp"
 #include "model/workload.hpp"
 
 namespace eevdf::cli {
