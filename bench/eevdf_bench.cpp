@@ -43,11 +43,11 @@
 
 #include "bench/alloc_counter.hpp"
 #include "bench/workloads.hpp"
-#include "cli/options.hpp"
-#include "cli/report.hpp"
+#include "io/model_options.hpp"
 #include "model/metrics.hpp"
 #include "model/pick_oracle.hpp"
 #include "model/simulation.hpp"
+#include "report/report.hpp"
 
 namespace {
 

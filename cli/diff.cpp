@@ -12,11 +12,11 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "cli/args.hpp"
-#include "cli/version.hpp"
 #include "io/input_error.hpp"
 #include "io/input_file.hpp"
 #include "io/json.hpp"
+#include "io/values.hpp"
+#include "report/version.hpp"
 
 namespace eevdf::cli {
 namespace {

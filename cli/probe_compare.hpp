@@ -20,17 +20,11 @@ int run_probe(const std::string& path, const std::vector<std::string>& args, std
 // The preset whose code a kernel release "6.18.44-..." runs.
 std::string preset_for(const std::string& release);
 
-// `eevdf probe --rtapp FILE [--threshold R]`: rt-app runs FILE on the live
-// kernel under tracing (eevdf-probe --rtapp), the model runs FILE, and each
-// task's metrics print side by side (cli/probe_rtapp.cpp).
-int probe_rtapp(const std::vector<std::string>& args);
+// `eevdf probe --claim FILE` (cli/probe_claim.cpp).
+int probe_claim(const std::string& file);
 
-// Runs eevdf-probe at `path` with `args` + --json (its stderr passes
-// through); its exit status, its stdout in `out`.
-int run_probe(const std::string& path, const std::vector<std::string>& args, std::string& out);
-
-// The preset whose code a kernel release "6.18.44-..." runs.
-std::string preset_for(const std::string& release);
+// `eevdf probe --scenario NAME ...` (cli/probe_scenario.cpp).
+int probe_scenario(std::vector<std::string> args);
 
 // `eevdf probe --rtapp FILE [--task GLOB]... [--threshold R]`: rt-app runs
 // FILE on the live kernel under tracing (eevdf-probe --rtapp), the model

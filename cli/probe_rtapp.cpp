@@ -16,16 +16,16 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/args.hpp"
 #include "cli/companion.hpp"
-#include "cli/options.hpp"
 #include "cli/probe_compare.hpp"
-#include "cli/side_by_side.hpp"
 #include "cli/trace_input.hpp"
 #include "io/input_error.hpp"
+#include "io/model_options.hpp"
 #include "io/rtapp.hpp"
+#include "io/values.hpp"
 #include "model/cpumask.hpp"
 #include "model/simulation.hpp"
+#include "report/side_by_side.hpp"
 
 namespace eevdf::cli {
 

@@ -4,18 +4,19 @@
 #include <cstdio>
 #include <iostream>
 
-#include "cli/args.hpp"
-#include "cli/ftrace.hpp"
-#include "cli/outputs.hpp"
-#include "cli/plots.hpp"
-#include "cli/record.hpp"
-#include "cli/report.hpp"
-#include "cli/run_record.hpp"
+#include "cli/write_file.hpp"
 #include "io/output_file.hpp"
 #include "io/rtapp.hpp"
+#include "io/values.hpp"
 #include "model/check.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/ftrace.hpp"
+#include "report/outputs.hpp"
+#include "report/plots.hpp"
+#include "report/record.hpp"
+#include "report/report.hpp"
+#include "report/run_record.hpp"
 
 namespace eevdf::cli {
 namespace {

@@ -5,9 +5,8 @@
 
 #include <string>
 
+#include "io/model_options.hpp"
 #include "io/rtapp.hpp"
-
-#include "cli/options.hpp"
 #include "model/workload.hpp"
 
 namespace eevdf::cli {

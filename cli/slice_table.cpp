@@ -5,13 +5,13 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/args.hpp"
-#include "cli/report.hpp"
 #include "cli/seed001.hpp"
-#include "cli/version.hpp"
+#include "io/values.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
 #include "model/workload.hpp"
+#include "report/report.hpp"
+#include "report/version.hpp"
 
 namespace eevdf::cli {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.hpp"
+#include "io/model_options.hpp"
 
 namespace eevdf::cli {
 

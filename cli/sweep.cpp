@@ -13,12 +13,13 @@
 #include <set>
 #include <thread>
 
-#include "cli/args.hpp"
-#include "cli/plots.hpp"
-#include "cli/report.hpp"
+#include "cli/write_file.hpp"
+#include "io/values.hpp"
 #include "model/check.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/plots.hpp"
+#include "report/report.hpp"
 
 namespace eevdf::cli {
 namespace {

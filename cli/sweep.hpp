@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "cli/options.hpp"
 #include "cli/sim.hpp"
+#include "io/model_options.hpp"
 
 namespace eevdf::cli {
 

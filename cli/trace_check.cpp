@@ -7,15 +7,15 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/args.hpp"
-#include "cli/fixed_decimal.hpp"
-#include "cli/json_writer.hpp"
-#include "cli/options.hpp"
 #include "cli/trace_cmd.hpp"
 #include "cli/trace_input.hpp"
-#include "cli/version.hpp"
 #include "io/input_error.hpp"
+#include "io/model_options.hpp"
+#include "io/values.hpp"
 #include "model/cpumask.hpp"
+#include "report/fixed_decimal.hpp"
+#include "report/json_writer.hpp"
+#include "report/version.hpp"
 #include "trace/run_check.hpp"
 
 namespace eevdf::cli {

@@ -8,13 +8,13 @@
 #include <memory>
 #include <sstream>
 
-#include "cli/args.hpp"
-#include "cli/fixed_decimal.hpp"
-#include "cli/json_writer.hpp"
-#include "cli/metrics_json.hpp"
 #include "cli/trace_input.hpp"
-#include "cli/version.hpp"
 #include "io/input_error.hpp"
+#include "io/values.hpp"
+#include "report/fixed_decimal.hpp"
+#include "report/json_writer.hpp"
+#include "report/metrics_json.hpp"
+#include "report/version.hpp"
 
 namespace eevdf::cli {
 

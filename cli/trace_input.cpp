@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "cli/args.hpp"
 #include "io/input_error.hpp"
+#include "io/values.hpp"
 
 namespace eevdf::cli {
 

@@ -8,18 +8,19 @@
 #include <iterator>
 #include <sstream>
 
-#include "cli/args.hpp"
-#include "cli/fixed_decimal.hpp"
-#include "cli/metrics_json.hpp"
-#include "cli/options.hpp"
 #include "cli/trace_cmd.hpp"
-#include "cli/side_by_side.hpp"
 #include "cli/trace_input.hpp"
+#include "cli/write_file.hpp"
 #include "io/input_error.hpp"
+#include "io/model_options.hpp"
 #include "io/rtapp.hpp"
+#include "io/values.hpp"
 #include "model/cpumask.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/fixed_decimal.hpp"
+#include "report/metrics_json.hpp"
+#include "report/side_by_side.hpp"
 #include "trace/to_workload.hpp"
 
 namespace eevdf::cli {

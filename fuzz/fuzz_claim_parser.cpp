@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "cli/claims.hpp"
+#include "claims/claims.hpp"
 #include "io/input_error.hpp"
 
 using namespace eevdf;

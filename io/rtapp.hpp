@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // rt-app JSON workloads (github.com/scheduler-tools/rt-app, doc/tutorial.txt)
-// read into and written from an eevdf::Workload.
+// read into and written from an eevdf::Workload: the reader is
+// rtapp_read.cpp (with rtapp_events.cpp and rtapp_values.cpp), the writer
+// rtapp_write.cpp.
 //
 // Only what the model can run is accepted: SCHED_OTHER tasks and the events
 // run, runtime, sleep, timer, suspend, resume, yield, and wait, signal,
@@ -36,8 +38,9 @@ Workload parse_rtapp(std::string_view text, const std::string& filename, RtappNo
 Workload load_rtapp_file(const std::string& path, RtappNotes* notes = nullptr);
 
 // `w` as an rt-app file that parse_rtapp reads back to an equal Workload when
-// `w` has the shape parse_rtapp produces (see rtapp.cpp). Times must be whole
-// microseconds. Throws std::invalid_argument for what rt-app cannot express.
+// `w` has the shape parse_rtapp produces (see rtapp_read.cpp). Times must be
+// whole microseconds. Throws std::invalid_argument for what rt-app cannot
+// express.
 std::string to_rtapp_json(const Workload& w);
 
 // `w` with every run that never ends ("run": -1, a hog) as a phase looping

@@ -5,14 +5,14 @@
 #include <tuple>
 #include <rapidcheck.h>
 
-#include "cli/ftrace.hpp"
 #include "model/check.hpp"
 #include "model/pick_oracle.hpp"
 #include "oracle/decision_oracle.hpp"
 #include "props/bounds.hpp"
-#include "props/gen.hpp"
 #include "props/fail.hpp"
+#include "props/gen.hpp"
 #include "props/harness.hpp"
+#include "report/ftrace.hpp"
 
 namespace eevdf::props {
 namespace {

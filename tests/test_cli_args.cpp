@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <catch2/catch.hpp>
 
-#include "cli/args.hpp"
+#include "io/values.hpp"
 
 using namespace eevdf;
 using namespace eevdf::cli;

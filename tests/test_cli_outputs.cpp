@@ -3,13 +3,13 @@
 // metrics, sweep ranges, the schbench block, CSV quoting and SVG ranges.
 #include <catch2/catch.hpp>
 
-#include "cli/args.hpp"
-#include "cli/outputs.hpp"
-#include "cli/record.hpp"
-#include "cli/svg.hpp"
 #include "cli/sweep.hpp"
+#include "io/values.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/outputs.hpp"
+#include "report/record.hpp"
+#include "report/svg.hpp"
 
 using namespace eevdf;
 using namespace eevdf::cli;

@@ -9,11 +9,11 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
-#include "cli/fixed_decimal.hpp"
-#include "cli/json_writer.hpp"
-#include "cli/report.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/fixed_decimal.hpp"
+#include "report/json_writer.hpp"
+#include "report/report.hpp"
 #include "sim_helpers.hpp"
 
 using namespace eevdf;

@@ -3,11 +3,11 @@
 // `eevdf schbench`'s measurement, on schedules computed by hand.
 #include <catch2/catch.hpp>
 
-#include "cli/outputs.hpp"
-#include "cli/schbench_cmd.hpp"
 #include "io/schbench.hpp"
 #include "model/check.hpp"
 #include "model/simulation.hpp"
+#include "report/outputs.hpp"
+#include "report/schbench_meter.hpp"
 
 using namespace eevdf;
 

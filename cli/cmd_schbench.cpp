@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// `eevdf schbench` on the command line: schbench's own options (getopt's
+// last-value-wins), then the model's; the run is cli/schbench_cmd.cpp's.
+#include "cli/commands.hpp"
+#include "cli/schbench_cmd.hpp"
+
+namespace eevdf::cli {
+namespace {
+
+class SchbenchCommand : public Command {
+public:
+	CLI::App* add(CLI::App& app) override
+	{
+		auto* sb = app.add_subcommand("schbench", "run schbench's command line on the model and print schbench's blocks");
+		add_model_options(sb, sb_mo);
+		sb->footer("schbench's own options (masoncl/schbench; getopt: a repeated option's last value wins), then the\n"
+			   "model's. The protocol (futex hand-offs, LIFO batches, -M auto pinning) is schbench's; the work\n"
+			   "is fixed CPU time (docs/schbench.md).\n"
+			   "Examples:\n"
+			   "  eevdf schbench -m 4 -t 60 -n 0 -L -M auto -r 2 --cpus 40 --llc 8 --hz 1000\n"
+			   "  eevdf schbench -m 1 -t 4 -n 5 --op-cost 200us -r 5 --cpus 2 --json\n"
+			   "Exit status: 0; 2 on a bad option, naming it.\n");
+		auto last = CLI::MultiOptionPolicy::TakeLast;
+		sb->add_option("-m,--message-threads", sbo.message_threads, "message threads")->multi_option_policy(last)->capture_default_str();
+		sb->add_option("-t,--threads", sbo.workers, "workers per message thread (default: ceil(CPUs / m))")->multi_option_policy(last);
+		sb->add_option("-r,--runtime", sbo.runtime_s, "seconds to run")->multi_option_policy(last)->capture_default_str();
+		sb->add_option("-s,--sleeptime", sbo.sleep_us, "usleep() per request, in usec")->multi_option_policy(last)->capture_default_str();
+		sb->add_option("-n,--operations", sbo.operations, "matrix operations per request")->multi_option_policy(last)->capture_default_str();
+		sb->add_option("-w,--warmuptime", sbo.warmup_s, "seconds before recording (0 for runs under 30 s, as schbench)")->multi_option_policy(last);
+		sb->add_option("-i,--intervaltime", sbo.interval_s, "schbench's interim report interval; the model prints only the final report")->multi_option_policy(last);
+		sb->add_option("-M,--pin", sbo.pin, "auto: message thread i on CPU i (workers on every CPU, as schbench does)")->multi_option_policy(last);
+		sb->add_flag("-L,--no-locking", sbo.no_locking, "no per-CPU lock (the model never takes one)");
+		sb->add_option("--op-cost", sbo.op_cost, "CPU time of one matrix operation (needed when -n > 0)");
+		sb->add_option("--timer-slack", sbo.timer_slack, "added to each usleep (timer_slack_ns)")->capture_default_str();
+		sb->add_option("--msg-cost", sbo.msg_cost, "a message thread's CPU time per batch")->capture_default_str();
+		sb->add_option("--worker-cost", sbo.worker_cost, "a worker's CPU time per request besides the operations")->capture_default_str();
+		sb->add_option("--stress", sbo.stress, "stress-ng --cpu N beside it: N CPU hogs");
+		sb->add_option("--schbench-slice", sbo.schbench_slice,
+			       "custom slice (sched_setattr sched_runtime) of schbench's threads, e.g. 2ms; the kernel clamps it to 0.1-100 ms");
+		sb->add_option("--stress-slice", sbo.stress_slice, "custom slice of the stress-ng hogs");
+		sb->add_option("--with", sbo.with,
+			       "an rt-app file whose tasks run beside schbench's, e.g. stress-ng --cpu N as N rt-app hogs "
+			       "(repeatable; its global duration is not used: -r decides)");
+		sb->add_flag("--json", sbo.json, "print one JSON document");
+		return sb;
+	}
+
+	int run() override { return cmd_schbench(sb_mo, sbo); }
+
+	std::vector<const ModelOptions*> model_options() const override { return {&sb_mo}; }
+
+private:
+	SchbenchCmdOptions sbo;
+	ModelOptions sb_mo;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> schbench_command() { return std::make_unique<SchbenchCommand>(); }
+
+}  // namespace eevdf::cli

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The model options shared by the commands that run the model (sim,
+// slice-table, check), and turning them into a Config.
+// They are the command line's flags and a claim file's settings alike
+// (claims/ reads them without the CLI), hence namespace cli.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/config.hpp"
+
+namespace eevdf::cli {
+
+// The most CPU hogs `--hogs` (and a claim's "hogs") may ask for: a million
+// tasks fit in 1 GiB (docs/performance.md, "Scale").
+inline constexpr int MAX_HOGS = 1000000;
+
+struct ModelOptions {
+	std::string kernel{DEFAULT_PRESET};
+	u32 hz = 250;
+	u32 cpus = 1;         // CPUs simulated
+	u32 online_cpus = 0;  // for the default base slice; 0 = cpus
+	u32 llc = 0;          // CPUs per LLC; 0 = all
+	bool skew_tick = false;
+	std::string preempt;  // CONFIG_PREEMPT_*; empty = the preset's default
+	std::string slice;  // sysctl_sched_base_slice; empty = the preset's default for --online-cpus
+	std::string ipi_latency = "0", idle_exit_latency = "0", wakeup_irq_cost = "0", balance_cost = "0";
+	std::string features;
+	std::string tick_phase = "0", tick_jitter = "0", switch_cost = "0";
+	u64 seed = 0;
+	std::vector<std::string> bugs;
+};
+
+Bugs parse_bugs(const std::vector<std::string>& names);
+
+// Throws UsageError naming the flag and value.
+Config build_config(const ModelOptions& o);
+
+}  // namespace eevdf::cli
