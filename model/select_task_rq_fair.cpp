@@ -48,6 +48,7 @@
 #include <climits>
 #include <utility>
 
+#include "model/jiffies.hpp"
 #include "model/simulation.hpp"
 
 namespace eevdf {
@@ -82,9 +83,6 @@ PeltFeatures pelt_features(const Simulation& sim) { return PeltFeatures{sim.conf
 // group has CPUs outside p's mask, i.e. a PKG-level group (an LLC) that p is
 // partly allowed on.
 bool wakeup_stats_allowed_only(const Simulation& sim) { return sim.config().preset->paths.wakeup_stats_allowed_only; }
-
-// time_after(a, b): a is later than b, across wrap-around.
-bool time_after(u64 a, u64 b) { return static_cast<s64>(b - a) < 0; }
 
 // The idle state every idle CPU is in. haltpoll with guest_halt_poll_ns=0
 // never grows its poll limit, so the governor always picks the halt state:
