@@ -11,7 +11,8 @@
 //                            set_user_nice, sched_setattr, sched_yield, IPIs,
 //                            task migration
 //   select_task_rq_fair.*    CPU selection at wake-up and fork
-//   balance.*                sched_balance_newidle / _domains / _rq, nohz ILB
+//   balance*.*               sched_balance_newidle / _domains / _rq, nohz ILB
+//                            (balance.cpp lists the parts)
 //   topology.*               domains and groups
 //   task_program.cpp         the rt-app-like interpreter
 //   simulation.cpp           construction and the event loop over all CPUs
