@@ -73,11 +73,11 @@
 //   Knobs::balance_cost ns of sched_clock only for the newidle cost
 //   accounting (see sched_balance_newidle()).
 // - The SCHED_SOFTIRQ runs at once at the end of the tick that raised it;
-//   the nohz_csd_func() cross-call is the IPI of Simulation::send_nohz_kick().
+//   the nohz_csd_func() cross-call is the IPI of Machine::send_nohz_kick().
 // - Active balance: stop_one_cpu_nowait() is an IPI to the busiest CPU
 //   (ACTIVE_STOP_KICK), whose stopper runs active_load_balance_cpu_stop() on
 //   arrival. When the stopper takes the task that was running there, it
-//   first preempts it (Simulation::stopper_preempt(): a switch to the idle
+//   first preempts it (Machine::stopper_preempt(): a switch to the idle
 //   task, since the model has no stop class), then detaches it as a queued
 //   task and attaches it to push_cpu at once, as attach_one_task() does
 //   under the target's lock; the busiest CPU picks again at the end of the
@@ -104,7 +104,7 @@ namespace balance_internal {
 
 // sched_balance_update_blocked_averages(): age the root cfs_rq's averages
 // to now (folding in what left it); has_blocked_load clears once they are 0.
-void sched_balance_update_blocked_averages(Simulation& sim, u32 cpu)
+void sched_balance_update_blocked_averages(Machine& sim, u32 cpu)
 {
 	Rq& rq = sim.rq_mut(cpu);
 	BalanceCpu& b = bcpu(sim, cpu);
@@ -117,7 +117,7 @@ void sched_balance_update_blocked_averages(Simulation& sim, u32 cpu)
 		b.has_blocked_load = false;
 }
 
-void sched_balance_domains(Simulation& sim, u32 cpu, CpuIdleType idle, u32 exec_cpu)
+void sched_balance_domains(Machine& sim, u32 cpu, CpuIdleType idle, u32 exec_cpu)
 {
 	Rq& rq = sim.rq_mut(cpu);
 	const Config& cfg = sim.config();
@@ -158,7 +158,7 @@ void sched_balance_domains(Simulation& sim, u32 cpu, CpuIdleType idle, u32 exec_
 }
 
 // sched_balance_softirq() on `cpu`.
-void sched_balance_softirq(Simulation& sim, u32 cpu)
+void sched_balance_softirq(Machine& sim, u32 cpu)
 {
 	const CpuIdleType idle = sim.rq(cpu).idle_balance ? CPU_IDLE : CPU_NOT_IDLE;
 	// A kicked idle CPU balances for all tickless CPUs (itself last) and
@@ -175,7 +175,7 @@ using namespace balance_internal;
 
 // ---------------------------------------------------------------- entry points
 
-void sched_balance_trigger(Simulation& sim, u32 cpu)
+void sched_balance_trigger(Machine& sim, u32 cpu)
 {
 	nohz_boot(sim, cpu);
 	Rq& rq = sim.rq_mut(cpu);

@@ -37,7 +37,7 @@ int sched_balance_find_src_group(LbEnv& env)
 // sched_balance_find_src_rq(): the CPU of `group` to pull from, or -1.
 int sched_balance_find_src_rq(LbEnv& env, const SchedGroup& group)
 {
-	Simulation& sim = *env.sim;
+	Machine& sim = *env.sim;
 	int busiest = -1;
 	u64 busiest_util = 0, busiest_load = 0, busiest_capacity = 1;
 	u32 busiest_nr = 0;

@@ -10,7 +10,7 @@
 
 #include "model/balance.hpp"
 #include "model/jiffies.hpp"
-#include "model/simulation.hpp"
+#include "model/machine.hpp"
 
 namespace eevdf {
 namespace balance_internal {
@@ -33,7 +33,7 @@ enum : unsigned {
 };
 
 struct LbEnv {
-	Simulation* sim = nullptr;
+	Machine* sim = nullptr;
 	SchedDomain* sd = nullptr;
 	u32 src_cpu = 0;
 	u32 dst_cpu = 0;
@@ -56,13 +56,10 @@ struct LbEnv {
 	bool stopper = false;
 };
 
-inline const KernelPaths& paths(const Simulation& sim) { return sim.config().preset->paths; }
-inline bool feat(const Simulation& sim, Feature f) { return sim.config().features[f]; }
-inline PeltFeatures pelt_features(const Simulation& sim) { return PeltFeatures{feat(sim, Feature::UTIL_EST), true}; }
-inline BalanceCpu& bcpu(Simulation& sim, u32 cpu) { return sim.balance_state().cpu[cpu]; }
+inline BalanceCpu& bcpu(Machine& sim, u32 cpu) { return sim.balance_state().cpu[cpu]; }
 
 // cfs.h_nr_runnable (6.14+) or cfs.h_nr_running (before: delayed tasks too).
-inline u32 lb_h_nr_running(const Simulation& sim, const Rq& rq)
+inline u32 lb_h_nr_running(const Machine& sim, const Rq& rq)
 {
 	return paths(sim).lb_skips_delayed ? rq.h_nr_runnable() : rq.nr_running();
 }
@@ -85,23 +82,23 @@ int sched_balance_find_src_group(LbEnv& env);
 int sched_balance_find_src_rq(LbEnv& env, const SchedGroup& group);
 
 // ---- balance_rq.cpp
-int sched_balance_rq(Simulation& sim, u32 this_cpu, SchedDomain& sd, CpuIdleType idle, bool& continue_balancing,
+int sched_balance_rq(Machine& sim, u32 this_cpu, SchedDomain& sd, CpuIdleType idle, bool& continue_balancing,
 		     u32 exec_cpu);
-void active_load_balance_cpu_stop(Simulation& sim, u32 busiest_cpu);
+void active_load_balance_cpu_stop(Machine& sim, u32 busiest_cpu);
 
 // ---- balance_newidle.cpp
-bool update_newidle_cost(const Simulation& sim, SchedDomain& sd, u64 cost, u32 success);
+bool update_newidle_cost(const Machine& sim, SchedDomain& sd, u64 cost, u32 success);
 
 // ---- balance.cpp
-void sched_balance_update_blocked_averages(Simulation& sim, u32 cpu);
-void sched_balance_domains(Simulation& sim, u32 cpu, CpuIdleType idle, u32 exec_cpu);
-void sched_balance_softirq(Simulation& sim, u32 cpu);
+void sched_balance_update_blocked_averages(Machine& sim, u32 cpu);
+void sched_balance_domains(Machine& sim, u32 cpu, CpuIdleType idle, u32 exec_cpu);
+void sched_balance_softirq(Machine& sim, u32 cpu);
 
 // ---- balance_nohz.cpp
-void nohz_boot(Simulation& sim, u32 self);
-void nohz_balancer_kick(Simulation& sim, u32 cpu);
-bool nohz_idle_balance(Simulation& sim, u32 cpu, CpuIdleType idle);
-void nohz_newidle_balance(Simulation& sim, u32 cpu);
+void nohz_boot(Machine& sim, u32 self);
+void nohz_balancer_kick(Machine& sim, u32 cpu);
+bool nohz_idle_balance(Machine& sim, u32 cpu, CpuIdleType idle);
+void nohz_newidle_balance(Machine& sim, u32 cpu);
 
 }  // namespace balance_internal
 }  // namespace eevdf

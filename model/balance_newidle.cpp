@@ -34,7 +34,7 @@ namespace lb {
 // unit per 2^22 ns (~4.2 ms), so a domain whose 1024 calls took longer than
 // ~4.3 s gets ratio 1024 and is always balanced. sched_clock() is the
 // event's time (the model's balance costs do not move the clock).
-void update_newidle_stats(const Simulation& sim, SchedDomain& sd, u32 success)
+void update_newidle_stats(const Machine& sim, SchedDomain& sd, u32 success)
 {
 	sd.newidle_call++;
 	sd.newidle_success += success;
@@ -61,7 +61,7 @@ using lb::update_newidle_stats;
 
 // 155213a2aed4's bump: the 6.17 .. 6.18.2 presets, or Bug::NEWIDLE_BUMP on
 // any other.
-static bool newidle_bump(const Simulation& sim)
+static bool newidle_bump(const Machine& sim)
 {
 	return paths(sim).newidle_bump_on_failure || sim.config().bugs[Bug::NEWIDLE_BUMP];
 }
@@ -70,7 +70,7 @@ static bool newidle_bump(const Simulation& sim)
 // at most once a second. With the 6.17 bump it is capped at
 // migration_cost + 200 ns. The success statistics are 6.18.5+'s (they
 // change nothing without NI_RANDOM).
-bool update_newidle_cost(const Simulation& sim, SchedDomain& sd, u64 cost, u32 success)
+bool update_newidle_cost(const Machine& sim, SchedDomain& sd, u64 cost, u32 success)
 {
 	const u64 next_decay = sd.last_decay_max_lb_cost + sim.config().hz;
 	const u64 now = sim.jiffies();
@@ -88,7 +88,7 @@ bool update_newidle_cost(const Simulation& sim, SchedDomain& sd, u64 cost, u32 s
 	return false;
 }
 
-static void update_next_balance(const Simulation& sim, const SchedDomain& sd, u64& next_balance)
+static void update_next_balance(const Machine& sim, const SchedDomain& sd, u64& next_balance)
 {
 	const u64 next = sd.last_balance + lb::get_sd_balance_interval(sd, false, sim.config().hz, sim.config().online_cpus);
 	if (time_after(next_balance, next))
@@ -114,7 +114,7 @@ static void update_next_balance(const Simulation& sim, const SchedDomain& sd, u6
 // cost c makes the gate the kernel's: a domain is skipped once avg_idle <
 // (cost so far) + c, and with the bump its max grows by 3/2 per failed pass
 // up to 500.2 us, so newidle balancing then needs avg_idle of about 0.5 ms.
-int sched_balance_newidle(Simulation& sim, u32 cpu)
+int sched_balance_newidle(Machine& sim, u32 cpu)
 {
 	nohz_boot(sim, cpu);
 	Rq& rq = sim.rq_mut(cpu);

@@ -14,7 +14,7 @@ namespace balance_internal {
 
 // ---------------------------------------------------------------- nohz
 
-static void set_cpu_sd_state_idle(Simulation& sim, u32 cpu)
+static void set_cpu_sd_state_idle(Machine& sim, u32 cpu)
 {
 	SchedDomain* sd = sim.topology_mut().sd_llc(cpu);
 	BalanceCpu& b = bcpu(sim, cpu);
@@ -24,7 +24,7 @@ static void set_cpu_sd_state_idle(Simulation& sim, u32 cpu)
 	sd->shared->nr_busy_cpus--;
 }
 
-static void set_cpu_sd_state_busy(Simulation& sim, u32 cpu)
+static void set_cpu_sd_state_busy(Machine& sim, u32 cpu)
 {
 	SchedDomain* sd = sim.topology_mut().sd_llc(cpu);
 	BalanceCpu& b = bcpu(sim, cpu);
@@ -35,7 +35,7 @@ static void set_cpu_sd_state_busy(Simulation& sim, u32 cpu)
 }
 
 // The body of the kernel's nohz_balance_enter_idle().
-static void nohz_enter(Simulation& sim, u32 cpu)
+static void nohz_enter(Machine& sim, u32 cpu)
 {
 	Rq& rq = sim.rq_mut(cpu);
 	BalanceState& bs = sim.balance_state();
@@ -53,7 +53,7 @@ static void nohz_enter(Simulation& sim, u32 cpu)
 	bs.nohz_has_blocked = true;
 }
 
-static void nohz_balance_exit_idle(Simulation& sim, u32 cpu)
+static void nohz_balance_exit_idle(Machine& sim, u32 cpu)
 {
 	Rq& rq = sim.rq_mut(cpu);
 	BalanceState& bs = sim.balance_state();
@@ -67,7 +67,7 @@ static void nohz_balance_exit_idle(Simulation& sim, u32 cpu)
 
 // The CPUs idle since the start of the run: their idle loop would have
 // stopped the tick and entered them into nohz long before any workload.
-void nohz_boot(Simulation& sim, u32 self)
+void nohz_boot(Machine& sim, u32 self)
 {
 	BalanceState& bs = sim.balance_state();
 	if (bs.booted)
@@ -78,7 +78,7 @@ void nohz_boot(Simulation& sim, u32 self)
 			nohz_enter(sim, c);
 }
 
-static int find_new_ilb(const Simulation& sim, u32 this_cpu)
+static int find_new_ilb(const Machine& sim, u32 this_cpu)
 {
 	const CpuMask& m = sim.balance_state().nohz_idle_cpus;
 	for (u32 c = m.first(); c < MAX_CPUS; c = m.next(c + 1)) {
@@ -92,7 +92,7 @@ static int find_new_ilb(const Simulation& sim, u32 this_cpu)
 
 // kick_ilb(): the first idle CPU of the nohz mask gets the IPI, unless
 // those kicks are pending there already.
-static void kick_ilb(Simulation& sim, unsigned flags, u32 this_cpu)
+static void kick_ilb(Machine& sim, unsigned flags, u32 this_cpu)
 {
 	BalanceState& bs = sim.balance_state();
 	if (flags & NOHZ_BALANCE_KICK)
@@ -114,7 +114,7 @@ static void kick_ilb(Simulation& sim, unsigned flags, u32 this_cpu)
 // nohz_balancer_kick(), from a busy tick. Kicks balance when more than one
 // task waits here or more than one CPU of the LLC is busy; reduced
 // capacity, asym packing and misfit tasks do not occur.
-void nohz_balancer_kick(Simulation& sim, u32 cpu)
+void nohz_balancer_kick(Machine& sim, u32 cpu)
 {
 	const Rq& rq = sim.rq(cpu);
 	BalanceState& bs = sim.balance_state();
@@ -141,7 +141,7 @@ void nohz_balancer_kick(Simulation& sim, u32 cpu)
 		kick_ilb(sim, flags, cpu);
 }
 
-static bool update_nohz_stats(Simulation& sim, u32 cpu)
+static bool update_nohz_stats(Machine& sim, u32 cpu)
 {
 	BalanceCpu& b = bcpu(sim, cpu);
 	if (!b.has_blocked_load)
@@ -157,7 +157,7 @@ static bool update_nohz_stats(Simulation& sim, u32 cpu)
 // _nohz_idle_balance() on this_cpu: every tickless idle CPU, starting after
 // this one and ending with it, gets its blocked load refreshed (STATS) and,
 // when due, a CPU_IDLE balance of its own domains (BALANCE).
-static void nohz_idle_balance_all(Simulation& sim, u32 this_cpu, unsigned flags)
+static void nohz_idle_balance_all(Machine& sim, u32 this_cpu, unsigned flags)
 {
 	BalanceState& bs = sim.balance_state();
 	const u64 now = sim.jiffies();
@@ -204,7 +204,7 @@ static void nohz_idle_balance_all(Simulation& sim, u32 this_cpu, unsigned flags)
 }
 
 // nohz_idle_balance() from the softirq: the kick this CPU received.
-bool nohz_idle_balance(Simulation& sim, u32 cpu, CpuIdleType idle)
+bool nohz_idle_balance(Machine& sim, u32 cpu, CpuIdleType idle)
 {
 	BalanceCpu& b = bcpu(sim, cpu);
 	const unsigned flags = b.nohz_idle_balance;
@@ -219,7 +219,7 @@ bool nohz_idle_balance(Simulation& sim, u32 cpu, CpuIdleType idle)
 
 // nohz_newidle_balance(): a CPU going idle for a while refreshes the idle
 // CPUs' blocked load itself, from do_idle(), when it is due.
-void nohz_newidle_balance(Simulation& sim, u32 cpu)
+void nohz_newidle_balance(Machine& sim, u32 cpu)
 {
 	const BalanceState& bs = sim.balance_state();
 	if (sim.rq(cpu).avg_idle < SYSCTL_SCHED_MIGRATION_COST)
@@ -231,7 +231,7 @@ void nohz_newidle_balance(Simulation& sim, u32 cpu)
 
 // nohz_run_idle_balance(), at the top of do_idle(): only if no other kick
 // is pending (its softirq would do the same) and nothing is to run.
-static void nohz_run_idle_balance(Simulation& sim, u32 cpu)
+static void nohz_run_idle_balance(Machine& sim, u32 cpu)
 {
 	BalanceCpu& b = bcpu(sim, cpu);
 	const unsigned flags = b.nohz_flags;
@@ -244,7 +244,7 @@ static void nohz_run_idle_balance(Simulation& sim, u32 cpu)
 
 using namespace balance_internal;
 
-void nohz_balance_enter_idle(Simulation& sim, u32 cpu)
+void nohz_balance_enter_idle(Machine& sim, u32 cpu)
 {
 	nohz_boot(sim, cpu);
 	nohz_run_idle_balance(sim, cpu);  // do_idle() runs it before stopping the tick
@@ -254,7 +254,7 @@ void nohz_balance_enter_idle(Simulation& sim, u32 cpu)
 // nohz_csd_func(): the kick is taken; an idle CPU runs its softirq at once.
 // The model's stopper bit rides on the same IPI: the softirq first, then the
 // stopper (a thread, after the IRQ exit).
-void nohz_csd_func(Simulation& sim, u32 cpu, unsigned flags)
+void nohz_csd_func(Machine& sim, u32 cpu, unsigned flags)
 {
 	nohz_boot(sim, MAX_CPUS);
 	BalanceCpu& b = bcpu(sim, cpu);

@@ -28,7 +28,7 @@ static bool need_active_balance(const LbEnv& env)
 // (no SMT: every idle CPU is an idle core).
 static bool should_we_balance(const LbEnv& env)
 {
-	const Simulation& sim = *env.sim;
+	const Machine& sim = *env.sim;
 	if (!env.cpus.test(env.dst_cpu))
 		return false;
 	if (env.idle == CPU_NEWLY_IDLE) {
@@ -45,7 +45,7 @@ static bool should_we_balance(const LbEnv& env)
 
 // ---------------------------------------------------------------- sched_balance_rq
 
-int sched_balance_rq(Simulation& sim, u32 this_cpu, SchedDomain& sd, CpuIdleType idle, bool& continue_balancing,
+int sched_balance_rq(Machine& sim, u32 this_cpu, SchedDomain& sd, CpuIdleType idle, bool& continue_balancing,
 		     u32 exec_cpu)
 {
 	Topology& topo = sim.topology_mut();
@@ -170,7 +170,7 @@ out_one_pinned:
 
 // active_load_balance_cpu_stop() on the busiest CPU: push one task to
 // push_cpu, through the lowest domain of push_cpu that spans both.
-void active_load_balance_cpu_stop(Simulation& sim, u32 busiest_cpu)
+void active_load_balance_cpu_stop(Machine& sim, u32 busiest_cpu)
 {
 	BalanceCpu& b = bcpu(sim, busiest_cpu);
 	const u32 target_cpu = b.push_cpu;

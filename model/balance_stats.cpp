@@ -12,13 +12,13 @@
 namespace eevdf {
 namespace balance_internal {
 
-static u64 cpu_util_cfs_of(const Simulation& sim, const Rq& rq) { return cpu_util_cfs(rq.cfs.avg, pelt_features(sim)); }
+static u64 cpu_util_cfs_of(const Machine& sim, const Rq& rq) { return cpu_util_cfs(rq.cfs.avg, pelt_features(sim)); }
 
 // ---------------------------------------------------------------- statistics
 
 static SgLbStats update_sg_lb_stats(LbEnv& env, const SchedGroup& group, bool local_group, bool& sg_overloaded)
 {
-	Simulation& sim = *env.sim;
+	Machine& sim = *env.sim;
 	SgLbStats sgs;
 	const bool balancing_at_rd = !env.sd->parent;
 	(group.span & env.cpus).for_each([&](u32 i) {
@@ -99,7 +99,7 @@ static bool update_sd_pick_busiest(const SdLbStats& sds, const SchedGroup& sg, c
 // LLC domain (not by newidle balancing).
 static void update_idle_cpu_scan(LbEnv& env, u64 sum_util)
 {
-	Simulation& sim = *env.sim;
+	Machine& sim = *env.sim;
 	if (!feat(sim, Feature::SIS_UTIL) || env.idle == CPU_NEWLY_IDLE)
 		return;
 	Topology& topo = sim.topology_mut();
@@ -114,7 +114,7 @@ static void update_idle_cpu_scan(LbEnv& env, u64 sum_util)
 
 void update_sd_lb_stats(LbEnv& env, SdLbStats& sds)
 {
-	Simulation& sim = *env.sim;
+	Machine& sim = *env.sim;
 	Topology& topo = sim.topology_mut();
 	u64 sum_util = 0;
 	bool sg_overloaded = false;

@@ -34,13 +34,13 @@ static void cfs_tasks_move_head(CfsRq& cfs, SchedEntity* se)
 
 // detach_task(): deactivate_task() + set_task_cpu() on the source, run on
 // this_cpu (a resched the dequeue's update_curr() leaves on a remote
-// source goes by IPI, in Simulation::detach_task()).
-static void detach_task(Simulation& sim, Task& p, u32 dst_cpu, u32 this_cpu) { sim.detach_task(p, dst_cpu, this_cpu); }
+// source goes by IPI, in Machine::detach_task()).
+static void detach_task(Machine& sim, Task& p, u32 dst_cpu, u32 this_cpu) { sim.detach_task(p, dst_cpu, this_cpu); }
 
 // attach_task(): activate_task() on p's new rq and wakeup_preempt() there,
 // run on this_cpu. A delayed task arrives still delayed (the move's dequeue
 // had no DEQUEUE_SLEEP).
-static void attach_task(Simulation& sim, Task& p, u32 this_cpu) { sim.attach_task(p, this_cpu); }
+static void attach_task(Machine& sim, Task& p, u32 this_cpu) { sim.attach_task(p, this_cpu); }
 
 // ---------------------------------------------------------------- can_migrate_task
 
@@ -68,7 +68,7 @@ static bool task_hot(const LbEnv& env, const Task& p)
 // task_is_ineligible_on_dst_cpu() (6.15+).
 static bool task_is_ineligible_on_dst_cpu(const LbEnv& env, const Task& p)
 {
-	const Simulation& sim = *env.sim;
+	const Machine& sim = *env.sim;
 	return feat(sim, Feature::PLACE_LAG) && sim.rq(env.dst_cpu).cfs.nr_queued &&
 	       !sim.rq(p.cpu).cfs.entity_eligible(&p.se);
 }
@@ -76,7 +76,7 @@ static bool task_is_ineligible_on_dst_cpu(const LbEnv& env, const Task& p)
 // can_migrate_task(). `hot_gained`: the task was hot and moved anyway.
 static bool can_migrate_task(LbEnv& env, Task& p, bool& hot_gained)
 {
-	Simulation& sim = *env.sim;
+	Machine& sim = *env.sim;
 	const KernelPaths& kp = paths(sim);
 	hot_gained = false;
 	if (kp.lb_skips_delayed && p.se.sched_delayed && env.migration_type != MigrationType::load &&
@@ -114,7 +114,7 @@ static bool can_migrate_task(LbEnv& env, Task& p, bool& hot_gained)
 // cfs_tasks, rotating every refused task to the head.
 u32 detach_tasks(LbEnv& env)
 {
-	Simulation& sim = *env.sim;
+	Machine& sim = *env.sim;
 	Rq& src = sim.rq_mut(env.src_cpu);
 	BalanceCpu& stats = bcpu(sim, env.dst_cpu);
 	if (src.nr_running() <= 1) {
@@ -195,7 +195,7 @@ void attach_tasks(LbEnv& env)
 // detach_one_task(): the first movable task from the tail, no rotation.
 Task* detach_one_task(LbEnv& env)
 {
-	Simulation& sim = *env.sim;
+	Machine& sim = *env.sim;
 	Rq& src = sim.rq_mut(env.src_cpu);
 	for (SchedEntity* se = src.cfs.tasks_tail; se; se = se->group_prev) {
 		Task& p = sim.task_mut(se->id);
