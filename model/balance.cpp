@@ -15,8 +15,8 @@
 //
 // One file per part; model/balance_internal.hpp holds what they share:
 //   balance.cpp           this overview, and the periodic driver:
-//                         sched_balance_trigger(), sched_balance_softirq(),
-//                         sched_balance_domains(), the balance intervals
+//                         sched_balance_softirq(), sched_balance_domains(),
+//                         the balance intervals
 //   balance_rq.cpp        sched_balance_rq() and active balancing
 //   balance_find_src.cpp  the imbalance decision: sched_balance_find_src_group()
 //                         and _rq(), calculate_imbalance(), sibling_imbalance()
@@ -26,7 +26,7 @@
 //                         detach_tasks(), attach_tasks(), detach_one_task()
 //   balance_newidle.cpp   sched_balance_newidle(), its cost and success ratio
 //   balance_nohz.cpp      nohz: the kick, the idle CPUs' balance, idle entry
-//                         and exit
+//                         and exit; the tick's sched_balance_trigger()
 //
 // The machine (model/topology.hpp): MC domains over each LLC with
 // SD_SHARE_LLC and one group per CPU, PKG over all CPUs with one group per
@@ -170,24 +170,6 @@ void sched_balance_softirq(Machine& sim, u32 cpu)
 }
 
 }  // namespace balance_internal
-
-using namespace balance_internal;
-
-// ---------------------------------------------------------------- entry points
-
-void sched_balance_trigger(Machine& sim, u32 cpu)
-{
-	nohz_boot(sim, cpu);
-	Rq& rq = sim.rq_mut(cpu);
-	rq.idle_balance = rq.idle_cpu();
-	if (!sim.topology().sd(cpu))
-		return;  // on_null_domain()
-	// The softirq is raised now and runs after the tick's kick.
-	const bool due = time_after_eq(sim.jiffies(), rq.next_balance);
-	nohz_balancer_kick(sim, cpu);
-	if (due)
-		sched_balance_softirq(sim, cpu);
-}
 
 namespace lb {
 

@@ -96,7 +96,6 @@ void sched_balance_softirq(Machine& sim, u32 cpu);
 
 // ---- balance_nohz.cpp
 void nohz_boot(Machine& sim, u32 self);
-void nohz_balancer_kick(Machine& sim, u32 cpu);
 bool nohz_idle_balance(Machine& sim, u32 cpu, CpuIdleType idle);
 void nohz_newidle_balance(Machine& sim, u32 cpu);
 

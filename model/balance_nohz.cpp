@@ -4,7 +4,8 @@
 // nohz_balancer_kick() sends kick_ilb() to one of them, whose
 // nohz_csd_func() and softirq run _nohz_idle_balance() for all of them
 // (their blocked load and their own domains' balance); a CPU going idle
-// refreshes their blocked load itself when due.
+// refreshes their blocked load itself when due. And the tick's
+// sched_balance_trigger(), which runs the kick.
 // See model/balance.cpp for the balancer as a whole: what it follows, the
 // other releases and the simplifications.
 #include "model/balance_internal.hpp"
@@ -114,7 +115,7 @@ static void kick_ilb(Machine& sim, unsigned flags, u32 this_cpu)
 // nohz_balancer_kick(), from a busy tick. Kicks balance when more than one
 // task waits here or more than one CPU of the LLC is busy; reduced
 // capacity, asym packing and misfit tasks do not occur.
-void nohz_balancer_kick(Machine& sim, u32 cpu)
+static void nohz_balancer_kick(Machine& sim, u32 cpu)
 {
 	const Rq& rq = sim.rq(cpu);
 	BalanceState& bs = sim.balance_state();
@@ -243,6 +244,25 @@ static void nohz_run_idle_balance(Machine& sim, u32 cpu)
 }  // namespace balance_internal
 
 using namespace balance_internal;
+
+// ---------------------------------------------------------------- entry points
+
+// sched_balance_trigger() is the periodic driver's (balance.cpp) but lives
+// here: run on every tick, it inlines nohz_boot() and nohz_balancer_kick()
+// only from this file.
+void sched_balance_trigger(Machine& sim, u32 cpu)
+{
+	nohz_boot(sim, cpu);
+	Rq& rq = sim.rq_mut(cpu);
+	rq.idle_balance = rq.idle_cpu();
+	if (!sim.topology().sd(cpu))
+		return;  // on_null_domain()
+	// The softirq is raised now and runs after the tick's kick.
+	const bool due = time_after_eq(sim.jiffies(), rq.next_balance);
+	nohz_balancer_kick(sim, cpu);
+	if (due)
+		sched_balance_softirq(sim, cpu);
+}
 
 void nohz_balance_enter_idle(Machine& sim, u32 cpu)
 {
