@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // What the load balancer's files (model/balance*.cpp; kernel/sched/fair.c,
-// v6.18.44) share: struct lb_env and its LBF_* flags, the accessors every
-// part uses, and the functions one part calls in another, listed by the
-// file that defines them (and comments them). Only those files include it:
-// model/balance.hpp is the balancer's API.
+// v6.18.44) share: struct lb_env and its LBF_* flags, the helpers several
+// parts use, and the functions one part calls in another, listed by the
+// file that defines them (and comments them). The Config's switches
+// (paths(), feat(), pelt_features()) are machine.hpp's, time_after() and
+// the like jiffies.hpp's. Only those files include it: model/balance.hpp
+// is the balancer's API.
 #pragma once
 
 #include <array>

@@ -14,6 +14,8 @@
 //   balance*.*               sched_balance_newidle / _domains / _rq, nohz ILB
 //                            (balance.cpp lists the parts)
 //   topology.*               domains and groups
+//   machine.hpp              the CPUs' state select_task_rq_fair and the
+//                            balancer see, and the core.c services they call
 //   task_program.cpp         the rt-app-like interpreter
 //   simulation.cpp           construction and the event loop over all CPUs
 //
