@@ -13,7 +13,7 @@
 
 namespace eevdf {
 
-class Simulation;
+class Machine;
 struct SchedDomain;
 
 // kernel/sched/sched.h: the nohz_flags() bits a kick carries.
@@ -23,7 +23,7 @@ enum : unsigned {
 	NOHZ_NEWILB_KICK = 1u << 2,
 	NOHZ_NEXT_KICK = 1u << 3,
 	NOHZ_KICK_MASK = NOHZ_BALANCE_KICK | NOHZ_STATS_KICK | NOHZ_NEXT_KICK,
-	// The model's own bits on the same IPI (Simulation::send_nohz_kick()),
+	// The model's own bits on the same IPI (Machine::send_nohz_kick()),
 	// never set by the kernel's code: the CPU stopper's wake-up on the
 	// busiest CPU (active balance).
 	ACTIVE_STOP_KICK = 1u << 30,
@@ -54,7 +54,7 @@ struct BalanceCpu {
 
 // State of the balancer that is not per rq or per domain: the root
 // domain's overload flag, the nohz idle-balance bookkeeping (the kernel's
-// `nohz` struct) and the per-CPU fields above. Owned by the Simulation.
+// `nohz` struct) and the per-CPU fields above. Held by the Machine.
 struct BalanceState {
 	bool rd_overloaded = false;  // rd->overloaded (also set by add_nr_running(), Simulation::enqueue_task)
 	CpuMask nohz_idle_cpus;      // nohz.idle_cpus_mask
@@ -70,16 +70,16 @@ struct BalanceState {
 
 // sched_balance_trigger() from sched_tick() on `cpu`: the nohz idle-balance
 // kick and a due periodic balance (the SCHED_SOFTIRQ, run at once).
-void sched_balance_trigger(Simulation& sim, u32 cpu);
+void sched_balance_trigger(Machine& sim, u32 cpu);
 // sched_balance_newidle(): the fair class found nothing to run on `cpu`.
 // > 0: tasks were pulled (pick again); 0: go idle.
-int sched_balance_newidle(Simulation& sim, u32 cpu);
+int sched_balance_newidle(Machine& sim, u32 cpu);
 // nohz_balance_enter_idle(): `cpu` goes idle with its tick stopped (and
 // do_idle()'s nohz_run_idle_balance() before it).
-void nohz_balance_enter_idle(Simulation& sim, u32 cpu);
+void nohz_balance_enter_idle(Machine& sim, u32 cpu);
 // nohz_csd_func(): the kick IPI arrived on `cpu`; runs the idle balance
 // there (and the model's active-balance steps, ACTIVE_*_KICK).
-void nohz_csd_func(Simulation& sim, u32 cpu, unsigned flags);
+void nohz_csd_func(Machine& sim, u32 cpu, unsigned flags);
 
 // The decision steps of sched_balance_rq(), named as in fair.c and exposed
 // for the unit tests.
@@ -137,7 +137,7 @@ u64 get_sd_balance_interval(const SchedDomain& sd, bool cpu_busy, u32 hz, u32 on
 u64 msecs_to_jiffies(u64 ms, u32 hz);
 // update_newidle_stats(): the domain's newidle success ratio, refreshed
 // every 1024 calls (7.x NI_RATE also counts the time since the last refresh).
-void update_newidle_stats(const Simulation& sim, SchedDomain& sd, u32 success);
+void update_newidle_stats(const Machine& sim, SchedDomain& sd, u32 success);
 
 }  // namespace lb
 }  // namespace eevdf

@@ -48,7 +48,8 @@
 #include <climits>
 #include <utility>
 
-#include "model/simulation.hpp"
+#include "model/jiffies.hpp"
+#include "model/machine.hpp"
 
 namespace eevdf {
 namespace selection {
@@ -70,21 +71,16 @@ u32 for_each_cpu_wrap_until(const CpuMask& m, u32 start, F&& f)
 
 // __select_idle_cpu() and the tests of select_idle_sibling(): idle, or
 // running only SCHED_IDLE tasks (7.1: choose_idle_cpu()).
-bool idle_or_sched_idle(const Simulation& sim, u32 cpu, const Task& p)
+bool idle_or_sched_idle(const Machine& sim, u32 cpu, const Task& p)
 {
 	return available_idle_cpu(sim, cpu) || choose_sched_idle_rq(sim, cpu, p);
 }
-
-PeltFeatures pelt_features(const Simulation& sim) { return PeltFeatures{sim.config().features[Feature::UTIL_EST], true}; }
 
 // The 6.18.39 form of update_sg_wakeup_stats() (CPUs of the group that p
 // may use; KernelPaths::wakeup_stats_allowed_only). It matters only where a
 // group has CPUs outside p's mask, i.e. a PKG-level group (an LLC) that p is
 // partly allowed on.
-bool wakeup_stats_allowed_only(const Simulation& sim) { return sim.config().preset->paths.wakeup_stats_allowed_only; }
-
-// time_after(a, b): a is later than b, across wrap-around.
-bool time_after(u64 a, u64 b) { return static_cast<s64>(b - a) < 0; }
+bool wakeup_stats_allowed_only(const Machine& sim) { return sim.config().preset->paths.wakeup_stats_allowed_only; }
 
 // The idle state every idle CPU is in. haltpoll with guest_halt_poll_ns=0
 // never grows its poll limit, so the governor always picks the halt state:
@@ -93,11 +89,11 @@ constexpr u32 IDLE_STATE_EXIT_LATENCY = 1;
 
 }  // namespace
 
-bool available_idle_cpu(const Simulation& sim, u32 cpu) { return sim.rq(cpu).idle_cpu(); }
+bool available_idle_cpu(const Machine& sim, u32 cpu) { return sim.rq(cpu).idle_cpu(); }
 
-bool sched_idle_cpu(const Simulation& sim, u32 cpu) { return sim.rq(cpu).sched_idle_rq(); }
+bool sched_idle_cpu(const Machine& sim, u32 cpu) { return sim.rq(cpu).sched_idle_rq(); }
 
-bool choose_sched_idle_rq(const Simulation& sim, u32 cpu, const Task& p)
+bool choose_sched_idle_rq(const Machine& sim, u32 cpu, const Task& p)
 {
 	if (sim.config().preset->paths.sched_idle_skips_idle_wakee && p.se.idle_policy)
 		return false;
@@ -110,7 +106,7 @@ bool choose_sched_idle_rq(const Simulation& sim, u32 cpu, const Task& p)
 // The kernel's idle task has these fields too and counts flips when a timer
 // on an idle CPU wakes a task; the model has no task struct for it, so an
 // idle waker records nothing and reads as zero flips in wake_wide().
-void record_wakee(Simulation& sim, Task& p, u32 this_cpu)
+void record_wakee(Machine& sim, Task& p, u32 this_cpu)
 {
 	Task* cur = sim.curr_task(this_cpu);
 	if (!cur)
@@ -128,7 +124,7 @@ void record_wakee(Simulation& sim, Task& p, u32 this_cpu)
 
 // Wide when the less-flipping partner flips at least llc_size times and the
 // other at least llc_size times as often: more partners than an LLC holds.
-bool wake_wide(Simulation& sim, const Task& p, u32 this_cpu)
+bool wake_wide(Machine& sim, const Task& p, u32 this_cpu)
 {
 	const Task* cur = sim.curr_task(this_cpu);
 	u32 master = cur ? cur->wakee_flips : 0;
@@ -145,7 +141,7 @@ bool wake_wide(Simulation& sim, const Task& p, u32 this_cpu)
 // An idle this_cpu means an interrupt woke p: move it only within the LLC,
 // and not when prev is idle too. A sync waker alone on its CPU is about to
 // sleep, so this_cpu will be free. Otherwise an idle prev keeps p.
-u32 wake_affine_idle(const Simulation& sim, u32 this_cpu, u32 prev_cpu, bool sync)
+u32 wake_affine_idle(const Machine& sim, u32 this_cpu, u32 prev_cpu, bool sync)
 {
 	if (available_idle_cpu(sim, this_cpu) && sim.topology().cpus_share_cache(this_cpu, prev_cpu))
 		return available_idle_cpu(sim, prev_cpu) ? prev_cpu : this_cpu;
@@ -167,7 +163,7 @@ u32 wake_affine_idle(const Simulation& sim, u32 this_cpu, u32 prev_cpu, bool syn
 // 117), each side scaled by the other CPU's capacity. The products are s64
 // in the kernel, formed partly in unsigned long: prev's side goes negative
 // when p's load exceeds what prev still holds, and wraps like the kernel's.
-u32 wake_affine_weight(Simulation& sim, const SchedDomain& sd, const Task& p, u32 this_cpu, u32 prev_cpu,
+u32 wake_affine_weight(Machine& sim, const SchedDomain& sd, const Task& p, u32 this_cpu, u32 prev_cpu,
 		       bool sync)
 {
 	const bool bias = sim.config().features[Feature::WA_BIAS];
@@ -199,7 +195,7 @@ u32 wake_affine_weight(Simulation& sim, const SchedDomain& sd, const Task& p, u3
 	return static_cast<s64>(this_eff) < static_cast<s64>(prev_eff) ? this_cpu : NO_TARGET;
 }
 
-u32 wake_affine(Simulation& sim, const SchedDomain& sd, Task& p, u32 this_cpu, u32 prev_cpu, bool sync)
+u32 wake_affine(Machine& sim, const SchedDomain& sd, Task& p, u32 this_cpu, u32 prev_cpu, bool sync)
 {
 	const Features& f = sim.config().features;
 	u32 target = NO_TARGET;
@@ -219,7 +215,7 @@ u32 wake_affine(Simulation& sim, const SchedDomain& sd, Task& p, u32 this_cpu, u
 // LLC's summed utilisation); sched_domain_shared is zeroed at allocation, so
 // before that first balance, and whenever the LLC is nearly saturated, the
 // limit is 0 and nothing is scanned.
-u32 select_idle_cpu(const Simulation& sim, const Task& p, const SchedDomain& sd, u32 target)
+u32 select_idle_cpu(const Machine& sim, const Task& p, const SchedDomain& sd, u32 target)
 {
 	const CpuMask cpus = sd.span & p.cpus_ptr;
 	s64 nr = INT_MAX;
@@ -245,7 +241,7 @@ u32 select_idle_cpu(const Simulation& sim, const Task& p, const SchedDomain& sd,
 // prev in the same LLC, else the CPU p used before prev if idle, in the LLC
 // and allowed, else the first idle CPU of the scan, else target. The
 // recent_used_cpu slot takes prev on every call that gets that far.
-u32 select_idle_sibling(Simulation& sim, Task& p, u32 prev, u32 target)
+u32 select_idle_sibling(Machine& sim, Task& p, u32 prev, u32 target)
 {
 	const Topology& topo = sim.topology();
 	if (idle_or_sched_idle(sim, target, p))
@@ -275,19 +271,19 @@ u32 select_idle_sibling(Simulation& sim, Task& p, u32 prev, u32 target)
 
 // p's signals leave a CPU's only when p is accounted there: task_cpu(p) is
 // that CPU and p is attached (last_update_time != 0; a new task is not).
-u64 cpu_load_without(Simulation& sim, u32 cpu, const Task& p)
+u64 cpu_load_without(Machine& sim, u32 cpu, const Task& p)
 {
 	return eevdf::cpu_load_without(sim.rq_mut(cpu).cfs.avg, p.se.avg, p.cpu == cpu, sim.jiffies());
 }
 
-u64 cpu_util_without(const Simulation& sim, u32 cpu, const Task& p)
+u64 cpu_util_without(const Machine& sim, u32 cpu, const Task& p)
 {
 	const Rq& rq = sim.rq(cpu);
 	const bool queued_or_current = p.se.on_rq || sim.rq(p.cpu).cfs.curr == &p.se;
 	return eevdf::cpu_util_without(rq.cfs.avg, p.se.avg, p.cpu == cpu, queued_or_current, pelt_features(sim));
 }
 
-u64 cpu_runnable_without(const Simulation& sim, u32 cpu, const Task& p)
+u64 cpu_runnable_without(const Machine& sim, u32 cpu, const Task& p)
 {
 	return eevdf::cpu_runnable_without(sim.rq(cpu).cfs.avg, p.se.avg, p.cpu == cpu);
 }
@@ -300,7 +296,7 @@ u32 task_running_on_cpu(u32 cpu, const Task& p)
 }
 
 // The caller has already checked nr_running without p is 0.
-bool idle_cpu_without(const Simulation& sim, u32 cpu, const Task& p)
+bool idle_cpu_without(const Machine& sim, u32 cpu, const Task& p)
 {
 	const Rq& rq = sim.rq(cpu);
 	if (rq.cfs.curr && rq.cfs.curr != &p.se)
@@ -320,7 +316,7 @@ GroupType group_classify(u32 imbalance_pct, const SchedGroup& group, const SgWak
 // The group's load, utilisation and task counts as if p had left it; a CPU
 // counts as idle when nothing but p would be there and no wake-up is on its
 // way to it.
-SgWakeupStats update_sg_wakeup_stats(Simulation& sim, const SchedDomain& sd, const SchedGroup& group,
+SgWakeupStats update_sg_wakeup_stats(Machine& sim, const SchedDomain& sd, const SchedGroup& group,
 				     const Task& p, bool allowed_only)
 {
 	SgWakeupStats sgs;
@@ -382,7 +378,7 @@ bool update_pick_idlest(const SgWakeupStats& idlest, const SgWakeupStats& sgs)
 // imbalance_pct (and 17% of a nice-0 load) of it, or for groups with spare
 // capacity at least as many idle CPUs. No SD_NUMA domain exists, so the
 // NUMA rules never apply.
-const SchedGroup* sched_balance_find_dst_group(Simulation& sim, const SchedDomain& sd, const Task& p,
+const SchedGroup* sched_balance_find_dst_group(Machine& sim, const SchedDomain& sd, const Task& p,
 					       u32 this_cpu)
 {
 	const Topology& topo = sim.topology();
@@ -446,7 +442,7 @@ const SchedGroup* sched_balance_find_dst_group(Simulation& sim, const SchedDomai
 // failing that the least loaded CPU met before any idle one. All idle CPUs
 // are in the same state here, so the first idle CPU in span order is taken
 // and a later one replaces it only with a strictly later idle_stamp.
-u32 sched_balance_find_dst_group_cpu(const Simulation& sim, const SchedGroup& group, const Task& p,
+u32 sched_balance_find_dst_group_cpu(const Machine& sim, const SchedGroup& group, const Task& p,
 				     u32 this_cpu)
 {
 	if (group.weight == 1)
@@ -485,7 +481,7 @@ u32 sched_balance_find_dst_group_cpu(const Simulation& sim, const SchedGroup& gr
 // From the highest domain with the flag downwards: pick the idlest group and
 // CPU at each level; after a move, go on in the new CPU's domains below the
 // level just used.
-u32 sched_balance_find_dst_cpu(Simulation& sim, SchedDomain* sd, Task& p, u32 cpu, u32 prev_cpu,
+u32 sched_balance_find_dst_cpu(Machine& sim, SchedDomain* sd, Task& p, u32 cpu, u32 prev_cpu,
 			       unsigned sd_flag)
 {
 	u32 new_cpu = cpu;
@@ -534,7 +530,7 @@ u32 sched_balance_find_dst_cpu(Simulation& sim, SchedDomain* sd, Task& p, u32 cp
 // nibble of wake_flags) is remembered. A remembered domain sends p down the
 // slow path (fork and exec, since no domain has SD_BALANCE_WAKE); a wake-up
 // takes the fast path from the affine choice or prev.
-u32 select_task_rq_fair(Simulation& sim, Task& p, u32 prev_cpu, unsigned& wake_flags, u32 this_cpu)
+u32 select_task_rq_fair(Machine& sim, Task& p, u32 prev_cpu, unsigned& wake_flags, u32 this_cpu)
 {
 	using namespace selection;
 	const Task* cur = sim.curr_task(this_cpu);

@@ -145,10 +145,11 @@ void validate(const Config& cfg, const Workload& wl)
 void validate_workload(const Config& cfg, const Workload& wl) { validate(cfg, wl); }
 
 Simulation::Simulation(const Config& cfg, Workload wl)
-	: cfg_(cfg), wl_(std::move(wl)), topo_(cfg.cpus < 1 || cfg.cpus > MAX_CPUS ? 1 : cfg.cpus,
-				    cfg.cpus < 1 || cfg.cpus > MAX_CPUS || !llc_size_of(cfg) || cfg.cpus % llc_size_of(cfg)
-					    ? 1
-					    : llc_size_of(cfg))
+	: Machine(cfg, cfg.cpus < 1 || cfg.cpus > MAX_CPUS ? 1 : cfg.cpus,
+		  cfg.cpus < 1 || cfg.cpus > MAX_CPUS || !llc_size_of(cfg) || cfg.cpus % llc_size_of(cfg)
+			  ? 1
+			  : llc_size_of(cfg)),
+	  wl_(std::move(wl))
 {
 	validate(cfg_, wl_);
 	const size_t n = wl_.tasks.size();
@@ -277,12 +278,6 @@ s64 Simulation::lag_ns(int task) const
 	const s64 vlag = wrapped_diff(rqs_[t.cpu].cfs.avg_vruntime(), se.vruntime);
 	return static_cast<s64>(static_cast<s128>(vlag) * static_cast<s128>(scale_load_down(se.load.weight)) /
 				static_cast<s128>(scale_load_down(NICE_0_LOAD)));
-}
-
-Task* Simulation::curr_task(u32 cpu)
-{
-	SchedEntity* c = rqs_[cpu].cfs.curr;
-	return c ? &tasks_[static_cast<size_t>(c->id)] : nullptr;
 }
 
 // ---------------------------------------------------------------- time

@@ -11,10 +11,18 @@
 //                            set_user_nice, sched_setattr, sched_yield, IPIs,
 //                            task migration
 //   select_task_rq_fair.*    CPU selection at wake-up and fork
-//   balance.*                sched_balance_newidle / _domains / _rq, nohz ILB
+//   balance*.*               sched_balance_newidle / _domains / _rq, nohz ILB
+//                            (balance.cpp lists the parts)
 //   topology.*               domains and groups
+//   machine.hpp              the CPUs' state select_task_rq_fair and the
+//                            balancer see, and the core.c services they call
 //   task_program.cpp         the rt-app-like interpreter
 //   simulation.cpp           construction and the event loop over all CPUs
+//
+// What select_task_rq_fair and the balancer see of it is the Machine
+// (machine.hpp): the CPUs' state and five core.c services. The Simulation
+// is the event loop around that state: it owns it, implements the services
+// and adds time, events, timers, futexes, the programs and the observers.
 //
 // Time is u64 nanoseconds from 0. Everything is decided by the workload, the
 // Config and Config::seed; nothing allocates once the Simulation is built.
@@ -28,6 +36,7 @@
 #include "model/config.hpp"
 #include "model/event_tree.hpp"
 #include "model/fair.hpp"
+#include "model/machine.hpp"
 #include "model/observer.hpp"
 #include "model/rq.hpp"
 #include "model/task.hpp"
@@ -41,7 +50,7 @@ namespace eevdf {
 // run (refs, loops, nice, affinity within the CPUs). Throws WorkloadError.
 void validate_workload(const Config& cfg, const Workload& wl);
 
-class Simulation {
+class Simulation final : public Machine {
 public:
 	using TaskState = eevdf::TaskState;
 	using Task = eevdf::Task;
@@ -61,12 +70,9 @@ public:
 	void run() { run_until(end_time()); }
 
 	u64 end_time() const;
-	u64 now() const { return now_; }
 	bool finished() const { return now_ >= end_time() || live_tasks_ == 0; }
 
-	const Config& config() const { return cfg_; }
 	const Workload& workload() const { return wl_; }
-	const std::vector<Task>& tasks() const { return tasks_; }
 	// Every WaitQueue of every futex word, condition and barrier (the checker's).
 	template <class F>
 	void for_each_wait_queue(F&& f) const
@@ -76,13 +82,10 @@ public:
 				f(q);
 	}
 
-	// ---- the CPUs
-	u32 nr_cpus() const { return static_cast<u32>(rqs_.size()); }
-	const Rq& rq(u32 cpu) const { return rqs_[cpu]; }
+	// ---- the CPUs (and the Machine's config(), now(), jiffies(), nr_cpus(),
+	// rq(), topology(), tasks(), balance_state())
 	const CfsRq& cfs_rq(u32 cpu = 0) const { return rqs_[cpu].cfs; }
 	int current(u32 cpu = 0) const { return rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE; }
-	const Topology& topology() const { return topo_; }
-	u64 jiffies() const { return jiffies_; }
 	// The CPU the observer callback in progress is about: where a switch,
 	// tick or pick happened, where a task was enqueued, blocked or changed.
 	u32 event_cpu() const { return event_cpu_; }
@@ -103,28 +106,14 @@ public:
 	// Real (not virtual) lag of a queued task on its CPU: w_i (V - v_i) / NICE_0 in ns.
 	s64 lag_ns(int task) const;
 
-	// ---- for select_task_rq_fair and the balancer (model/select_task_rq_fair.*, model/balance.*)
-	Rq& rq_mut(u32 cpu) { return rqs_[cpu]; }
-	Task& task_mut(int id) { return tasks_[static_cast<size_t>(id)]; }
-	Topology& topology_mut() { return topo_; }
-	// The task running on `cpu` ("current" there), or nullptr on the idle task.
-	Task* curr_task(u32 cpu);
-	// Move a queued, not running, task from its rq to `dst`, as detach_task()
-	// + attach_task() do (deactivate DEQUEUE_NOCLOCK, set_task_cpu,
-	// activate ENQUEUE_MIGRATED, wakeup_preempt on dst), run on this_cpu: a
-	// resched either leaves on a remote rq is sent by IPI.
-	void detach_task(Task& p, u32 dst, u32 this_cpu);
-	void attach_task(Task& p, u32 this_cpu);
-	// The CPU stopper preempts `cpu`'s running task, which stays queued.
-	void stopper_preempt(u32 cpu);
-	// resched_curr() of `cpu` from `this_cpu`: local, or an IPI.
-	void resched_curr(u32 cpu, u32 this_cpu);
-	// kick_ilb(): an IPI to `cpu` that runs nohz_csd_func(flags) there.
-	void send_nohz_kick(u32 cpu, unsigned flags);
-	BalanceState& balance_state() { return balance_; }
-	const BalanceState& balance_state() const { return balance_; }
-
 private:
+	// ---- the Machine's services (core.cpp; machine.hpp says what each does)
+	void detach_task(Task& p, u32 dst, u32 this_cpu) override;
+	void attach_task(Task& p, u32 this_cpu) override;
+	void stopper_preempt(u32 cpu) override;
+	void resched_curr(u32 cpu, u32 this_cpu) override;
+	void send_nohz_kick(u32 cpu, unsigned flags) override;
+
 	// ---- core.c (core.cpp)
 	void sched_tick(u32 cpu);
 	void hrtick(u32 cpu);
@@ -229,11 +218,8 @@ private:
 	void heap_push(int task);  // at tasks_[task].wake_at
 	int heap_pop();            // the earliest; the heap is not empty
 
-	Config cfg_;
+	// The Machine holds cfg_, topo_, rqs_, tasks_, balance_, now_, jiffies_.
 	Workload wl_;
-	Topology topo_;
-	std::vector<Rq> rqs_;
-	std::vector<Task> tasks_;
 	std::vector<u64> timers_;       // per task x ref: next absolute expiry (0 = unused)
 	// Futex words by ref: schbench's (Event::Kind::Futex*, List*) and
 	// mutexes' (0 free, 1 locked, 2 locked and maybe waited for); their
@@ -255,14 +241,11 @@ private:
 	std::vector<u32> touched_;  // capacity nr_cpus
 	std::vector<unsigned char> is_touched_;
 
-	u64 now_ = 0;
-	u64 jiffies_ = 0;
 	u64 next_jiffy_at_ = 0;  // now_ at which jiffies_ next changes
 	u64 events_ = 0;
 	int live_tasks_ = 0;
 	u32 event_cpu_ = 0;
 	u32 context_cpu_ = 0;
-	BalanceState balance_;
 };
 
 }  // namespace eevdf
