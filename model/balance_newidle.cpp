@@ -104,7 +104,8 @@ static void update_next_balance(const Machine& sim, const SchedDomain& sd, u64& 
 // pass with probability (1 + newidle_ratio) / 1024 (ratio = successes per
 // 1024 calls) and weights a success by the inverse of that.
 //
-// Cost: every pass takes Knobs::balance_cost of sched_clock. With 0 (the
+// Cost: every pass takes Knobs::balance_cost of sched_clock (plus the
+// profile's balance_cost draw). With 0 (the
 // default) no pass has a cost: max_newidle_lb_cost stays 0, so the avg_idle
 // gates never close, max_idle_balance_cost stays 500 us, the 6.17 bump
 // (3/2 of 0) bumps nothing, and update_newidle_cost() records no success
@@ -156,7 +157,7 @@ int sched_balance_newidle(Machine& sim, u32 cpu)
 						weight = (1024 + weight / 2) / weight;
 					}
 					pulled_task = sched_balance_rq(sim, cpu, *sd, CPU_NEWLY_IDLE, continue_balancing, cpu);
-					clock += cfg.knobs.balance_cost;
+					clock += cfg.knobs.balance_cost + Rq::draw(cfg.profile.balance_cost, rq.noise.balance_cost);
 					u64 domain_cost = clock - t0;
 					curr_cost += domain_cost;
 					t0 = clock;

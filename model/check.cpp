@@ -601,9 +601,9 @@ void InvariantChecker::check_time(const Simulation& sim, u64 t, u32 cpu) const
 		fail(sim, t, "nohz", "tick stopped with " + num(cfs.nr_queued) + " queued" + on());
 	// An early tick at grid - u is followed by one at grid + TICK - u'.
 	const u64 next = sim.next_tick_time(cpu);
-	if (sim.tick_running(cpu) && next - sim.now() > c.tick_ns + c.knobs.tick_jitter)
+	if (sim.tick_running(cpu) && next - sim.now() > c.tick_ns + tick_jitter_max(c))
 		fail(sim, t, "tick", "the next tick at " + num(next) + " is more than TICK_NSEC + jitter away" + on());
-	if (sim.tick_running(cpu) && c.knobs.tick_jitter == 0 && next % c.tick_ns != rq.tick_offset % c.tick_ns)
+	if (sim.tick_running(cpu) && tick_jitter_max(c) == 0 && next % c.tick_ns != rq.tick_offset % c.tick_ns)
 		fail(sim, t, "nohz", "the next tick at " + num(next) + " is off the tick grid" + on());
 }
 
@@ -617,11 +617,11 @@ void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 		return;
 	// Each tick owns its own grid point: ticks are at least TICK_NSEC - jitter apart.
 	const Config& c = sim.config();
-	if (pc.ticks_seen && t - pc.last_tick < c.tick_ns - c.knobs.tick_jitter)
+	if (pc.ticks_seen && t - pc.last_tick < c.tick_ns - tick_jitter_max(c))
 		fail(sim, t, "tick", "ticks at " + num(pc.last_tick) + " and " + num(t) + " are closer than TICK_NSEC - jitter");
 	// The proofs' accounting points: a tick that kept running is at most
 	// TICK_NSEC + jitter after the last.
-	if (pc.ticks_seen && pc.tick_continuous && t - pc.last_tick > c.tick_ns + c.knobs.tick_jitter)
+	if (pc.ticks_seen && pc.tick_continuous && t - pc.last_tick > c.tick_ns + tick_jitter_max(c))
 		fail(sim, t, "tick", "ticks at " + num(pc.last_tick) + " and " + num(t) +
 					     " are further apart than TICK_NSEC + jitter, and the tick ran in between");
 	pc.tick_continuous = true;

@@ -10,6 +10,7 @@
 
 #include "model/bugs.hpp"
 #include "model/features.hpp"
+#include "model/profile.hpp"
 #include "model/types.hpp"
 
 namespace eevdf {
@@ -197,6 +198,9 @@ struct Config {
 	bool skew_tick = false; // boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later
 	u64 base_slice_ns = 0;  // sysctl_sched_base_slice (debugfs base_slice_ns)
 	Knobs knobs;
+	// The machine's variability (model/profile.hpp): exact (every cost 0)
+	// unless a profile is given; each cost adds to its knob above.
+	Profile profile;
 	u64 seed = 0;           // for the tick jitter
 	// The reference point v0 at boot; the kernel uses -(1 << 20) so that
 	// u64 wrap-around happens within the first millisecond.
@@ -221,6 +225,9 @@ Config make_config(const KernelPreset& preset, u32 hz, u32 cpus = 1, Bugs bugs =
 // scaled for all of them, the model simulates the one (the tasks pinned to
 // it). What the one-CPU model's `--cpus N` meant before several CPUs.
 Config make_config_one_of(const KernelPreset& preset, u32 hz, u32 online_cpus, Bugs bugs = {});
+// How early a tick can arrive at most: the knob's uniform jitter plus the
+// profile's largest draw (each tick still lands after the one before).
+inline u64 tick_jitter_max(const Config& cfg) { return cfg.knobs.tick_jitter + cfg.profile.tick_jitter.max(); }
 // The LLC size in force: cfg.llc_size, or every CPU.
 inline u32 llc_size_of(const Config& cfg) { return cfg.llc_size ? cfg.llc_size : cfg.cpus; }
 

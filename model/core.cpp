@@ -82,7 +82,10 @@ void Simulation::schedule(u32 cpu)
 	if (!prev)
 		account_idle_exit(rq);
 	const bool prev_runnable = prev && tasks_[static_cast<size_t>(prev->id)].state == TaskState::Runnable;
-	rq.useful_start = now_ + (next ? cfg_.knobs.switch_cost : 0);
+	u64 switch_cost = 0;
+	if (next)
+		switch_cost = cfg_.knobs.switch_cost + Rq::draw(cfg_.profile.switch_cost, rq.noise.switch_cost);
+	rq.useful_start = now_ + switch_cost;
 	notify(&Observer::on_switch, now_, prev ? prev->id : IDLE, next ? next->id : IDLE, prev_runnable, rq.useful_start);
 	if (!next)
 		account_idle_enter(rq);
@@ -132,7 +135,10 @@ void Simulation::send_ipi(u32 cpu, bool wakelist, bool resched)
 	rq.ipi_resched = rq.ipi_resched || resched;
 	touch(cpu);
 	if (rq.ipi_at == NEVER)
-		rq.ipi_at = now_ + cfg_.knobs.ipi_latency + (rq.idle() ? cfg_.knobs.idle_exit_latency : 0);
+		rq.ipi_at = now_ + cfg_.knobs.ipi_latency + Rq::draw(cfg_.profile.ipi_latency, rq.noise.ipi_latency) +
+			    (rq.idle() ? cfg_.knobs.idle_exit_latency +
+						 Rq::draw(cfg_.profile.idle_exit_latency, rq.noise.idle_exit_latency)
+				       : 0);
 }
 
 void Simulation::deliver_ipi(u32 cpu)
@@ -147,8 +153,12 @@ void Simulation::deliver_ipi(u32 cpu)
 	if (wakelist) {
 		// The handler's own time is IRQ time, which this kernel
 		// (no IRQ_TIME_ACCOUNTING) charges to whatever was running.
-		if (!rq.idle() && cfg_.knobs.wakeup_irq_cost)
-			rq.useful_start = std::max(now_, rq.useful_start) + cfg_.knobs.wakeup_irq_cost;
+		if (!rq.idle()) {
+			const u64 cost = cfg_.knobs.wakeup_irq_cost +
+					 Rq::draw(cfg_.profile.wakeup_irq_cost, rq.noise.wakeup_irq_cost);
+			if (cost)
+				rq.useful_start = std::max(now_, rq.useful_start) + cost;
+		}
 		sched_ttwu_pending(cpu);
 	}
 	if (kick)

@@ -17,7 +17,7 @@
 //              distribution replays with its shape, tails included.
 //
 // A Dist is drawn from an Rng, one splitmix64 stream per source of
-// variability (Noise, model/noise.hpp), so turning one source on does not
+// variability (Rq::Noise per CPU, Task::burst_rng per task), so turning one source on does not
 // move the draws of another, and the same seed gives the same bytes.
 #pragma once
 

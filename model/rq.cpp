@@ -14,6 +14,11 @@ Rq::Rq(const Config& cfg, u32 cpu_)
 		tick_offset += cpu * ((cfg.tick_ns >> 1) / cfg.cpus);
 	tick_offset %= cfg.tick_ns;
 	cfs.ref_vruntime = cfg.vruntime_origin + cpu * cfg.vruntime_origin_step;
+	using S = NoiseSource;
+	auto stream = [&](S s) { return rng_stream(cfg.seed, static_cast<u64>(s), cpu_); };
+	noise = Noise{stream(S::SwitchCost),      stream(S::TickJitter),    stream(S::IpiLatency),
+		      stream(S::IdleExitLatency), stream(S::WakeupIrqCost), stream(S::BalanceCost),
+		      stream(S::TimerDelay)};
 }
 
 u64 Rq::prng_next()
@@ -35,9 +40,9 @@ u64 Rq::grid_tick_after(u64 t, u64 tick) const
 }
 
 // The next tick is the next grid point after `after` that has not had its
-// tick yet, arriving early by a jitter drawn uniformly from [0, jitter]: the
-// clockevent fires a little before the period is complete, the effect
-// 2ae891b82695 describes. An early tick still owns its grid point, so the
+// tick yet, arriving early by a jitter drawn uniformly from [0, jitter] (and
+// by the profile's tick_jitter draw): the clockevent fires a little before
+// the period is complete, the effect 2ae891b82695 describes. An early tick still owns its grid point, so the
 // following tick belongs to the next one.
 void Rq::arm_next_tick(u64 after, u64 tick, u64 jitter)
 {
@@ -52,6 +57,7 @@ void Rq::arm_next_tick(u64 after, u64 tick, u64 jitter)
 	u64 early = 0;
 	if (jitter)
 		early = prng_next() % (jitter + 1);
+	early += draw(cfs.cfg().profile.tick_jitter, noise.tick_jitter);
 	next_tick_grid = grid;
 	next_tick = grid > after + early ? grid - early : grid;  // never before `after`
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/config.hpp"
+#include "model/dist.hpp"
 #include "model/fair.hpp"
 #include "model/pelt.hpp"
 
@@ -82,6 +83,13 @@ public:
 	bool idle_balance = false;
 	bool nohz_idle = false;  // in nohz.idle_cpus_mask (tick stopped while idle)
 	u64 rng_state;           // sched_rng() (NI_RANDOM), seeded per CPU
+
+	// ---- the profile's per-CPU draws (model/profile.hpp), one stream per
+	// source: a cost that is 0 draws nothing.
+	struct Noise {
+		Rng switch_cost, tick_jitter, ipi_latency, idle_exit_latency, wakeup_irq_cost, balance_cost, timer_delay;
+	} noise;
+	static u64 draw(const Dist& d, Rng& stream) { return d.is_zero() ? 0 : d.sample(stream); }
 
 	// ---- statistics
 	u64 busy_ns = 0, idle_ns = 0, ticks = 0;

@@ -51,6 +51,12 @@ void validate(const Config& cfg, const Workload& wl)
 	if (cfg.knobs.tick_jitter >= cfg.tick_ns)
 		throw WorkloadError("config: tick_jitter " + std::to_string(cfg.knobs.tick_jitter) +
 				    " ns must be below TICK_NSEC " + std::to_string(cfg.tick_ns));
+	if (const std::string why = cfg.profile.invalid(); !why.empty())
+		throw WorkloadError("config: profile " + cfg.profile.name + ": " + why);
+	if (tick_jitter_max(cfg) >= cfg.tick_ns)
+		throw WorkloadError("config: tick jitter up to " + std::to_string(tick_jitter_max(cfg)) +
+				    " ns (knob plus profile " + cfg.profile.name + ") must be below TICK_NSEC " +
+				    std::to_string(cfg.tick_ns));
 	if (cfg.knobs.tick_phase >= cfg.tick_ns)
 		throw WorkloadError("config: tick_phase " + std::to_string(cfg.knobs.tick_phase) +
 				    " ns must be below TICK_NSEC " + std::to_string(cfg.tick_ns));
@@ -220,10 +226,16 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 			se.slice = cfg_.base_slice_ns;
 		}
 		init_entity_runnable_average(se.avg, se_weight_of(se.load));
+		t.burst_rng = rng_stream(cfg_.seed, static_cast<u64>(NoiseSource::BurstScale), i);
+		t.wake_cost_rng = rng_stream(cfg_.seed, static_cast<u64>(NoiseSource::FutexWakeCost), i);
 		t.wake_at = t.spec->delay;
 		heap_push(static_cast<int>(i));
 	}
 	live_tasks_ = static_cast<int>(n);
+	if (cfg_.profile.scales_bursts()) {
+		Rng run = rng_stream(cfg_.seed, static_cast<u64>(NoiseSource::RunScale));
+		run_scale_ppm_ = cfg_.profile.run_scale.sample(run);
+	}
 	for (Rq& rq : rqs_)
 		rq.arm_next_tick(0, cfg_.tick_ns, cfg_.knobs.tick_jitter);
 	cpu_events_.resize(cfg_.cpus);
@@ -306,7 +318,7 @@ u64 Simulation::curr_completion_time(const Rq& rq) const
 		return NEVER;
 	const Task& t = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
 	const u64 start = std::max(now_, rq.useful_start);
-	if (t.in_runtime)
+	if (t.work == Work::Runtime)
 		return std::max(t.runtime_end, start);
 	if (t.work_left == RUN_FOREVER)
 		return NEVER;
@@ -379,7 +391,7 @@ void Simulation::advance_to(u64 t)
 			rq.busy_ns += dt;
 			Task& c = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
 			const u64 start = std::max(now_, rq.useful_start);
-			if (!c.in_runtime && c.work_left != RUN_FOREVER && t > start)
+			if (c.work != Work::Runtime && c.work_left != RUN_FOREVER && t > start)
 				c.work_left -= std::min(c.work_left, t - start);
 		} else {
 			rq.idle_ns += dt;

@@ -180,6 +180,8 @@ private:
 	const Event* current_event(Task& t) const;
 	bool advance_pc(Task& t);  // false when the program has ended
 	void timed_wakeup(int task);
+	void arm_sleep_timer(Task& t, u32 cpu, u64 soft);
+	u64 burst_work(Task& t, u64 ns);
 	void exit_current(u32 cpu);
 
 	// ---- time (simulation.cpp)
@@ -254,6 +256,7 @@ private:
 
 	u64 next_jiffy_at_ = 0;  // now_ at which jiffies_ next changes
 	u64 events_ = 0;
+	u64 run_scale_ppm_ = PPM_ONE;  // the profile's run_scale, drawn once
 	int live_tasks_ = 0;
 	u32 event_cpu_ = 0;
 	u32 context_cpu_ = 0;

@@ -5,12 +5,20 @@
 #pragma once
 
 #include "model/cpumask.hpp"
+#include "model/dist.hpp"
 #include "model/sched_entity.hpp"
 #include "model/workload.hpp"
 
 namespace eevdf {
 
 enum class TaskState { New, Runnable, Sleeping, Suspended, Exited };
+
+// What the task's CPU time goes to while it is on a CPU: nothing pending
+// (its program runs on at the next event), the Run (CPU time, work_left)
+// or Runtime (wall time, runtime_end) at its program counter, or a system
+// call's own CPU time (work_left) after which the program goes on from
+// where it is (its counter already past the call).
+enum class Work : unsigned char { None, Run, Runtime, Syscall };
 
 inline constexpr int NO_CPU = -1;
 
@@ -28,9 +36,11 @@ struct Task {
 	s64 phase_iter = 0;
 	size_t event = 0;
 
-	u64 work_left = 0;     // CPU ns left in the current Run (RUN_FOREVER for a hog)
+	u64 work_left = 0;     // CPU ns left in the current Run or system call (RUN_FOREVER for a hog)
+	u64 syscall_pending = 0;  // CPU ns of wake-ups it made, to run before its program goes on
 	u64 runtime_end = 0;   // wall time at which the current Runtime ends
 	u64 wake_at = ~0ULL;   // pending timed wakeup (sleep, timer, fork)
+	u64 timer_hard = ~0ULL;  // a range timer's hard expiry while wake_at is its soft one (timed_wakeup())
 	size_t timer_base = 0; // index of its first timer slot in Simulation::timers_
 	int suspended_on = -1; // ref it is suspended on
 	int wait_next = -1;    // the next waiter in the same WaitQueue (wait_queue.hpp)
@@ -47,8 +57,7 @@ struct Task {
 	u64 nr_migrations = 0;    // se.nr_migrations
 	u32 timer_cpu = 0;        // where its sleep's hrtimer fires: the CPU it slept on
 
-	bool in_progress = false;  // the Run or Runtime at the program counter is under way
-	bool in_runtime = false;
+	Work work = Work::None;    // what its CPU time goes to (work_left or runtime_end)
 	bool barrier_woken = false;  // woken by a barrier's broadcast: it counts itself back in when it runs
 	bool lll_waiter = false;     // its next mutex lock stores 2, as __lll_lock_wait()'s swap and
 	                             // lll_cond_lock() do: it was woken from a mutex or condition wait
@@ -60,6 +69,11 @@ struct Task {
 	// condition it waits on, while the unlock's wake-up has it preempted
 	// (-1 otherwise, and once a signal took it off the condition).
 	int cond_pending = -1;
+
+	// The task's own streams of its profile's draws (model/profile.hpp):
+	// its bursts' multipliers and its wake-ups' CPU time.
+	Rng burst_rng;
+	Rng wake_cost_rng;
 
 	// schedstats-like counters
 	u64 wakeups = 0, wakeups_local = 0, wakeups_remote = 0, wakeups_affine = 0, wakeups_migrate = 0;

@@ -2,6 +2,8 @@
 // The tasks' programs: an rt-app-like interpreter over the workload's
 // phases and events, run by the task while it is on a CPU. It calls into the
 // scheduler exactly where the real program would make a system call.
+#include <algorithm>
+
 #include "model/simulation.hpp"
 
 namespace eevdf {
@@ -33,9 +35,31 @@ bool Simulation::advance_pc(Task& t)
 
 // A sleep's or timer's hrtimer fires on the CPU the task slept on, and the
 // wake-up runs there (this_cpu = that CPU, current = whatever runs on it).
+//
+// With a profile's timer slack or delivery delay the hrtimer is a range
+// timer (hrtimer_set_expires_range_ns()): at its soft expiry it is not yet
+// due; it fires at the first interrupt of its CPU inside the slack window
+// -- the model takes that CPU's tick -- or else at the hard expiry, when
+// the timer interrupt arrives timer_delay late. Other interrupts in the
+// window (an IPI, another timer) are not looked at (docs/model.md).
 void Simulation::timed_wakeup(int task)
 {
 	Task& t = tasks_[static_cast<size_t>(task)];
+	if (t.timer_hard != NEVER) {
+		const u64 hard = t.timer_hard;
+		const Rq& rq = rqs_[t.timer_cpu];
+		t.timer_hard = NEVER;
+		u64 at = now_;
+		if (tick_running(t.timer_cpu) && rq.next_tick <= hard)
+			at = std::max(rq.next_tick, now_);
+		else
+			at = hard + Rq::draw(cfg_.profile.timer_delay, rqs_[t.timer_cpu].noise.timer_delay);
+		if (at > now_) {
+			t.wake_at = at;
+			heap_push(task);
+			return;
+		}
+	}
 	t.wake_at = NEVER;
 	if (t.state == TaskState::New)
 		wake_up_new_task(task);
@@ -206,6 +230,29 @@ bool Simulation::barrier(u32 cpu, Task& t, int ref)
 	return true;
 }
 
+// The hrtimer of a sleep or timer due at `soft`, on the CPU it slept on;
+// with a profile's slack or timer delay it is a range timer (timed_wakeup()).
+void Simulation::arm_sleep_timer(Task& t, u32 cpu, u64 soft)
+{
+	t.wake_at = soft;
+	t.timer_cpu = cpu;
+	if (cfg_.profile.timer_slack || !cfg_.profile.timer_delay.is_zero())
+		t.timer_hard = soft + cfg_.profile.timer_slack;
+	heap_push(t.se.id);
+}
+
+// A Run of `ns` of CPU time as this machine runs it: times the run's
+// multiplier and the burst's own (the profile's run_scale and burst_scale),
+// in 128 bits, at least 1 ns and at most 2^62.
+u64 Simulation::burst_work(Task& t, u64 ns)
+{
+	if (ns == RUN_FOREVER || !cfg_.profile.scales_bursts())
+		return ns;
+	const u64 burst = cfg_.profile.burst_scale.sample(t.burst_rng);
+	const u128 w = static_cast<u128>(ns) * run_scale_ppm_ / PPM_ONE * burst / PPM_ONE;
+	return w < 1 ? 1 : (w > MAX_TIME_NS ? MAX_TIME_NS : static_cast<u64>(w));
+}
+
 // Runs curr's program from its program counter: instantaneous events
 // execute now; the first event that takes CPU time, blocks or yields ends
 // the step, and so does one after which this CPU must reschedule. An event
@@ -222,15 +269,24 @@ void Simulation::step_current(u32 cpu)
 		block_current(cpu, TaskState::Suspended, cond);
 		return;
 	}
-	if (t.in_progress) {  // the Run or Runtime under way has completed
-		t.in_progress = t.in_runtime = false;
+	if (t.work != Work::None) {  // the Run, Runtime or system call under way has completed
+		const Work done = t.work;
+		t.work = Work::None;
 		t.work_left = 0;
-		if (!advance_pc(t)) {
+		// A Run or Runtime is the event at the counter; a system call's own
+		// time came after its event, which already moved the counter on.
+		if (done != Work::Syscall && !advance_pc(t)) {
 			exit_current(cpu);
 			return;
 		}
 	}
 	for (;;) {
+		if (t.syscall_pending) {  // wake-ups made just before it blocked or was preempted
+			t.work_left = t.syscall_pending;
+			t.syscall_pending = 0;
+			t.work = Work::Syscall;
+			return;
+		}
 		const Event* e = current_event(t);
 		if (!e) {
 			exit_current(cpu);
@@ -241,15 +297,15 @@ void Simulation::step_current(u32 cpu)
 		switch (e->kind) {
 		case Event::Kind::Run:
 			if (e->ns) {
-				t.work_left = e->ns;
-				t.in_progress = true;
+				t.work_left = burst_work(t, e->ns);
+				t.work = Work::Run;
 				return;
 			}
 			break;
 		case Event::Kind::Runtime:
 			if (e->ns) {
 				t.runtime_end = now_ + e->ns;
-				t.in_progress = t.in_runtime = true;
+				t.work = Work::Runtime;
 				return;
 			}
 			break;
@@ -257,9 +313,7 @@ void Simulation::step_current(u32 cpu)
 			if (e->ns) {
 				advance_pc(t);  // at the end, the task exits when it wakes
 				block_current(cpu, TaskState::Sleeping, -1);
-				t.wake_at = now_ + e->ns;
-				t.timer_cpu = cpu;
-				heap_push(self);
+				arm_sleep_timer(t, cpu, now_ + e->ns);
 				return;
 			}
 			break;
@@ -272,9 +326,7 @@ void Simulation::step_current(u32 cpu)
 				const u64 wake = next;
 				advance_pc(t);
 				block_current(cpu, TaskState::Sleeping, -1);
-				t.wake_at = wake;
-				t.timer_cpu = cpu;
-				heap_push(self);
+				arm_sleep_timer(t, cpu, wake);
 				return;
 			}
 			next = now_;
@@ -362,6 +414,16 @@ void Simulation::step_current(u32 cpu)
 			break;
 		}
 		const bool more = advance_pc(t);
+		// The CPU time of the wake-ups this event made (a profile's
+		// futex_wake_cost) runs before the program goes on: before a
+		// preemption it asked for, the model runs it when the task is back
+		// on a CPU (docs/model.md, "Variability").
+		if (t.syscall_pending) {
+			t.work_left = t.syscall_pending;
+			t.syscall_pending = 0;
+			t.work = Work::Syscall;
+			return;
+		}
 		// A wake-up or attribute change that asked this CPU to reschedule
 		// preempts the task on return from that call, before its next one
 		// (even before its exit: it exits when it next runs).

@@ -227,6 +227,12 @@ void Simulation::try_to_wake_up(int task, int waker, u32 this_cpu)
 	Task& p = tasks_[static_cast<size_t>(task)];
 	if (p.state != TaskState::Sleeping && p.state != TaskState::Suspended)
 		return;
+	// A task that wakes another in a system call (FUTEX_WAKE, a condition's
+	// broadcast) spends the profile's futex_wake_cost of CPU time on it.
+	if (waker != IDLE && !cfg_.profile.futex_wake_cost.is_zero()) {
+		Task& w = tasks_[static_cast<size_t>(waker)];
+		w.syscall_pending += cfg_.profile.futex_wake_cost.sample(w.wake_cost_rng);
+	}
 	p.state = TaskState::Runnable;
 	p.suspended_on = -1;
 	p.wakeups++;

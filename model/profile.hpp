@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// A machine profile: every cost the model charges, as a distribution drawn
+// anew per use from a stream of its own (model/dist.hpp). The exact profile
+// -- every cost 0, no timer slack, every multiplier x1 -- is the ideal
+// machine the proofs, golden schedules and bound properties use; it draws
+// nothing, so a run under it is byte-identical to the model before profiles.
+//
+// Each cost adds to the fixed knob of the same name (Config::knobs), so
+// `--switch-cost 3us` keeps its meaning under any profile.
+//
+// Where each is charged (docs/model.md, "Variability"):
+//   switch_cost        pick -> the next task runs its own code, per switch
+//   tick_jitter        how early each tick arrives (per CPU)
+//   ipi_latency        an IPI's send -> its handler on the target
+//   idle_exit_latency  added when that IPI wakes an idle (halted) CPU
+//   wakeup_irq_cost    a wakelist IPI handler's time on a busy CPU (IRQ time
+//                      charged to whatever runs there)
+//   balance_cost       one sched_balance_rq() pass's sched_clock delta, for
+//                      sched_balance_newidle()'s cost gate and statistics
+//   timer_slack        an hrtimer's slack (current->timer_slack_ns, 50 us for
+//                      SCHED_OTHER): a sleep or timer due at t fires at the
+//                      first tick of its CPU in [t, t + slack], else at t +
+//                      slack (hrtimer_set_expires_range_ns())
+//   timer_delay        how late the interrupt at that hard expiry arrives
+//                      (the hypervisor's timer delivery, on a VM)
+//   burst_scale        each CPU burst (rt-app run, schbench's op) times a
+//                      multiplier in ppm, per task stream
+//   run_scale          every burst of the run times one multiplier in ppm,
+//                      drawn once per seed: the machine's speed that run
+//   futex_wake_cost    CPU time a FUTEX_WAKE that wakes a task costs the
+//                      waker (the syscall and the wake-up's work)
+#pragma once
+
+#include <string>
+
+#include "model/dist.hpp"
+
+namespace eevdf {
+
+// The streams of rng_stream(seed, source, index): one per source, per CPU
+// or per task (index), so switching one source on moves no other's draws.
+enum class NoiseSource : u64 {
+	SwitchCost = 1,
+	TickJitter,
+	IpiLatency,
+	IdleExitLatency,
+	WakeupIrqCost,
+	BalanceCost,
+	TimerDelay,
+	BurstScale,
+	RunScale,
+	FutexWakeCost,
+};
+
+struct Profile {
+	std::string name = "exact";
+	// Where a calibrated profile was measured (empty for the exact one).
+	struct Measured {
+		std::string kernel;   // uname -r
+		u32 hz = 0;           // CONFIG_HZ
+		u32 cpus = 0;         // online CPUs
+		std::string date;     // YYYY-MM-DD
+		std::string command;  // what measured it
+		bool operator==(const Measured&) const = default;
+	} measured;
+	Dist switch_cost;
+	Dist tick_jitter;
+	Dist ipi_latency;
+	Dist idle_exit_latency;
+	Dist wakeup_irq_cost;
+	Dist balance_cost;
+	u64 timer_slack = 0;
+	Dist timer_delay;
+	Dist burst_scale = Dist::fixed(PPM_ONE);
+	Dist run_scale = Dist::fixed(PPM_ONE);
+	Dist futex_wake_cost;
+
+	// Every cost 0, no slack, every multiplier exactly x1: the ideal machine.
+	bool exact() const;
+	// The bursts are scaled (a multiplier that is not fixed at x1).
+	bool scales_bursts() const;
+	// What is wrong, naming the cost ("burst_scale: uniform: ..."), or "".
+	std::string invalid() const;
+
+	bool operator==(const Profile&) const = default;
+};
+
+// The profile the model has always run: every cost 0.
+inline Profile exact_profile() { return Profile{}; }
+
+}  // namespace eevdf
