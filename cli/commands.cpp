@@ -26,6 +26,8 @@ std::vector<std::unique_ptr<Command>> commands()
 	c.push_back(trace_command());
 	c.push_back(probe_command());
 	c.push_back(prove_command());
+	c.push_back(calibrate_command());
+	c.push_back(profiles_command());
 	return c;
 }
 
@@ -77,7 +79,10 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 		->capture_default_str();
 	app->add_option("--switch-cost", o.switch_cost, "time from a pick until the next task runs; charged to it")
 		->capture_default_str();
-	app->add_option("--seed", o.seed, "seed of the tick jitter")->capture_default_str();
+	app->add_option("--seed", o.seed, "seed of the tick jitter and of the profile's draws")->capture_default_str();
+	app->add_option("--profile", o.profile,
+			"machine profile: exact (every cost fixed), a built-in name or a FILE.json; see docs/profiles.md")
+		->capture_default_str();
 	app->add_option("--bug", o.bugs, "switch a historical EEVDF bug back in (repeatable); see 'eevdf bugs'");
 }
 

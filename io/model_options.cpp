@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "io/model_options.hpp"
 
+#include "io/input_error.hpp"
+#include "io/profile.hpp"
 #include "io/values.hpp"
 #include "model/cpumask.hpp"
 
@@ -88,6 +90,16 @@ Config build_config(const ModelOptions& o)
 		throw UsageError("--tick-jitter: " + o.tick_jitter + " must be below TICK_NSEC (" +
 				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");
 	cfg.seed = o.seed;
+	try {
+		cfg.profile = find_profile(o.profile);
+	} catch (const InputError& e) {
+		throw UsageError(std::string(e.what()).rfind("--profile", 0) == 0 ? e.what()
+										  : "--profile: " + std::string(e.what()));
+	}
+	if (tick_jitter_max(cfg) >= cfg.tick_ns)
+		throw UsageError("--profile: " + cfg.profile.name + ": tick jitter up to " +
+				 std::to_string(tick_jitter_max(cfg)) + " ns with --tick-jitter must be below TICK_NSEC (" +
+				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");
 	return cfg;
 }
 

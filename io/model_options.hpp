@@ -29,6 +29,8 @@ struct ModelOptions {
 	std::string features;
 	std::string tick_phase = "0", tick_jitter = "0", switch_cost = "0";
 	u64 seed = 0;
+	// The machine profile (io/profile.hpp): "exact", a built-in name or a file.
+	std::string profile = "exact";
 	std::vector<std::string> bugs;
 };
 

@@ -97,6 +97,25 @@ void write_json(const Report& r, std::ostream& os)
 		cfg["knobs"]["wakeup_irq_cost_ns"] = c.knobs.wakeup_irq_cost;
 		cfg["knobs"]["balance_cost_ns"] = c.knobs.balance_cost;
 	}
+	// Only under a profile that varies the costs, so exact runs' documents
+	// are unchanged: its name, where it was measured, and each cost drawn.
+	if (!c.profile.exact()) {
+		ordered_json prof{{"name", c.profile.name}};
+		const Profile::Measured& m = c.profile.measured;
+		if (!m.kernel.empty())
+			prof["measured"] = ordered_json{
+				{"kernel", m.kernel}, {"hz", m.hz}, {"cpus", m.cpus}, {"date", m.date}, {"command", m.command}};
+		const std::pair<const char*, const Dist*> costs[] = {
+			{"switch_cost", &c.profile.switch_cost},         {"tick_jitter", &c.profile.tick_jitter},
+			{"ipi_latency", &c.profile.ipi_latency},         {"idle_exit_latency", &c.profile.idle_exit_latency},
+			{"wakeup_irq_cost", &c.profile.wakeup_irq_cost}, {"balance_cost", &c.profile.balance_cost},
+			{"timer_delay", &c.profile.timer_delay},         {"futex_wake_cost", &c.profile.futex_wake_cost},
+			{"burst_scale_ppm", &c.profile.burst_scale},     {"run_scale_ppm", &c.profile.run_scale}};
+		prof["timer_slack_ns"] = c.profile.timer_slack;
+		for (const auto& [name, d] : costs)
+			prof[name] = d->describe();
+		cfg["profile"] = prof;
+	}
 	cfg["duration_ns"] = r.sim.now();
 
 	const bool smp = c.cpus > 1;
