@@ -44,6 +44,8 @@ std::unique_ptr<Command> diff_command();         // cmd_diff.cpp
 std::unique_ptr<Command> trace_command();        // cmd_trace.cpp
 std::unique_ptr<Command> probe_command();        // cmd_probe.cpp
 std::unique_ptr<Command> prove_command();        // cmd_prove.cpp
+std::unique_ptr<Command> calibrate_command();    // cmd_calibrate.cpp
+std::unique_ptr<Command> profiles_command();     // cmd_calibrate.cpp
 
 // The model's options (--kernel, --hz, --cpus, ...), shared by the commands
 // that run the model.

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "cli/companion.hpp"
 
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <cerrno>
 #include <cstdlib>
@@ -44,6 +48,49 @@ std::string find_companion(const Companion& c)
 			return d + "/" + name;
 	}
 	return "";
+}
+
+int capture_program(const std::string& path, const char* name, const std::vector<std::string>& args, std::string& out)
+{
+	int fd[2];
+	if (pipe(fd) != 0)
+		return 2;
+	const pid_t parent = getpid();
+	const pid_t pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return 2;
+	}
+	if (pid == 0) {
+		// If eevdf dies (a signal, a kill), the program is told to stop
+		// too: it then cleans up after itself (the probe's trace instance).
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(2);
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		std::vector<std::string> copy = args;
+		copy.insert(copy.begin(), name);
+		std::vector<char*> argv;
+		for (std::string& a : copy)
+			argv.push_back(a.data());
+		argv.push_back(nullptr);
+		execv(path.c_str(), argv.data());
+		_exit(2);
+	}
+	close(fd[1]);
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0)
+			out.append(buf, static_cast<size_t>(n));
+	close(fd[0]);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
 int exec_companion(const Companion& c, const std::vector<std::string>& args)

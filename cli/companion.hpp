@@ -21,9 +21,15 @@ struct Companion {
 
 inline constexpr Companion PROBE{"eevdf-probe", "EEVDF_PROBE", "probe", "eevdf-probe"};
 inline constexpr Companion PROVER{"eevdf-prove", "EEVDF_PROVE", "proofs", "eevdf-prove"};
+inline constexpr Companion CALIBRATOR{"eevdf-calibrate", "EEVDF_CALIBRATE", "probe", "eevdf-calibrate"};
 
 // The program's path, or "" when there is none.
 std::string find_companion(const Companion& c);
+
+// Runs the program at `path` (argv[0] `name`) with `args`, its stderr
+// passing through; fills `out` with its stdout. If eevdf dies, the program
+// is sent SIGTERM. Returns its exit status (2 when it cannot run).
+int capture_program(const std::string& path, const char* name, const std::vector<std::string>& args, std::string& out);
 
 // Replaces this process with the program; returns 2 (with a message) only if it cannot.
 int exec_companion(const Companion& c, const std::vector<std::string>& args);

@@ -9,9 +9,6 @@
 // `eevdf probe --claim` is probe_claim.cpp, `--scenario` probe_scenario.cpp.
 #include "cli/probe_compare.hpp"
 
-#include <sys/wait.h>
-#include <csignal>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,41 +35,9 @@ constexpr u64 CALIBRATED_JITTER = 30 * NSEC_PER_USEC;  // docs/kernel-probe.md
 // its exit status and fills `out` with its stdout.
 int run_probe(const std::string& path, const std::vector<std::string>& args, std::string& out)
 {
-	int fd[2];
-	if (pipe(fd) != 0)
-		return 2;
-	const pid_t parent = getpid();
-	const pid_t pid = fork();
-	if (pid < 0)
-		return 2;
-	if (pid == 0) {
-		// If eevdf dies (a signal, a kill), the probe is told to stop too:
-		// it then removes its trace instance and ends its hogs itself.
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(2);
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		std::vector<std::string> copy = args;
-		copy.insert(copy.begin(), "eevdf-probe");
-		copy.push_back("--json");
-		std::vector<char*> argv;
-		for (std::string& a : copy)
-			argv.push_back(a.data());
-		argv.push_back(nullptr);
-		execv(path.c_str(), argv.data());
-		_exit(2);
-	}
-	close(fd[1]);
-	char buf[65536];
-	ssize_t n;
-	while ((n = read(fd[0], buf, sizeof buf)) > 0)
-		out.append(buf, static_cast<size_t>(n));
-	close(fd[0]);
-	int status = 0;
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+	std::vector<std::string> with_json = args;
+	with_json.push_back("--json");
+	return capture_program(path, "eevdf-probe", with_json, out);
 }
 
 // The preset whose code a kernel release "6.18.44-..." runs: the newest
