@@ -3,6 +3,7 @@
 // is cli/sim.cpp's; with --sweep, every combination is cli/sweep.cpp's.
 #include "cli/commands.hpp"
 #include "cli/sim.hpp"
+#include "cli/ensemble.hpp"
 #include "cli/sweep.hpp"
 #include "io/values.hpp"
 
@@ -50,7 +51,10 @@ public:
 		sim->add_option("--sweep", sweeps,
 				"KEY=VALUES: run every combination (repeatable); VALUES: a,b,c | A..B (doubling) | A..B:STEP")
 			->allow_extra_args(false);
-		sim->add_option("--jobs", jobs, "threads for --sweep (default: all cores)");
+		sim->add_option("--jobs", jobs, "threads for --sweep and --seeds (default: all cores)");
+		sim->add_option("--seeds", seeds,
+				"run N seeds (--seed S, S+1, ...) in parallel; each metric as the median and 95% interval "
+				"over the seeds (1..10000; see docs/profiles.md)");
 		sim->add_flag("--check", so.check, "check every invariant after every event; exit 1 on a violation");
 		sim->add_option("--counterexample", so.counterexample, "where --check writes the violating workload")
 			->capture_default_str();
@@ -66,6 +70,11 @@ public:
 		if (!sweeps.empty() && !so.map.empty())
 			throw UsageError("--map writes one schedule; it cannot be combined with --sweep "
 					 "(run 'eevdf sim' once for the configuration you want to see)");
+		if (seeds && !sweeps.empty())
+			throw UsageError("--seeds cannot be combined with --sweep yet: sweep the seed "
+					 "(--sweep seed=S..E:1) or run one ensemble per configuration");
+		if (seeds)
+			return cmd_ensemble(mo, so, seeds, jobs);
 		if (!sweeps.empty())
 			return cmd_sweep(mo, so, sweeps, jobs);
 		return cmd_sim(mo, so);
@@ -79,6 +88,7 @@ private:
 	SimOptions so;
 	std::vector<std::string> sweeps;
 	unsigned jobs = 0;
+	unsigned seeds = 0;
 };
 
 }  // namespace

@@ -113,19 +113,10 @@ void expand_item(const std::string& item, Type type, const std::string& spec, st
 		throw UsageError("--sweep " + spec + ": more than " + std::to_string(MAX_VALUES) + " values");
 }
 
-struct Row {
-	std::vector<std::pair<std::string, std::string>> settings;
-	std::string error;      // a bad configuration (exit 2)
-	std::string violation;  // an invariant violation (exit 1)
-	std::string json;
-	u64 events_checked = 0;  // with --check
-	size_t tasks = 0;
-	TaskMetrics total;
-};
 
-Row run_one(ModelOptions mo, SimOptions so, const std::vector<std::pair<std::string, std::string>>& settings)
+SweepRow run_one(ModelOptions mo, SimOptions so, const std::vector<std::pair<std::string, std::string>>& settings)
 {
-	Row row;
+	SweepRow row;
 	row.settings = settings;
 	try {
 		for (const auto& [k, v] : settings)
@@ -150,6 +141,10 @@ Row run_one(ModelOptions mo, SimOptions so, const std::vector<std::pair<std::str
 			row.violation = std::to_string(sim.cfs_rq().pick_failures) + " picks found no eligible entity";
 		row.tasks = m.tasks.size();
 		row.total = total_metrics(m);
+		if (m.tasks.size() <= MAX_ENSEMBLE_TASKS)  // the shares an ensemble lists
+			for (const TaskMetrics& t : m.tasks)
+				row.task_cpu_ns.push_back(t.cpu_ns);
+		row.duration_ns = sim.now();
 		if (so.json)
 			row.json = format_json(Report{sim, m});
 	} catch (const std::exception& e) {
@@ -259,15 +254,10 @@ void apply_setting(ModelOptions& mo, SimOptions& so, const std::string& key, con
 
 namespace {
 
-struct Sweep {
-	std::vector<SweepAxis> axes;
-	std::vector<Row> rows;
-	unsigned jobs = 0;
-	int status = 0;  // 1 when some configuration broke an invariant
-};
 
-// Every configuration of the product, on `jobs` threads; a bad one is a
-// UsageError naming it, a violation is reported on stderr.
+
+}  // namespace
+
 Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs)
 {
 	Sweep sw;
@@ -282,7 +272,7 @@ Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<
 		jobs = std::max(1u, std::thread::hardware_concurrency());
 	sw.jobs = jobs = static_cast<unsigned>(std::min<size_t>(jobs, configs.size()));
 
-	std::vector<Row>& rows = sw.rows;
+	std::vector<SweepRow>& rows = sw.rows;
 	rows.resize(configs.size());
 	std::atomic<size_t> next{0};
 	size_t done = 0;
@@ -304,22 +294,20 @@ Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<
 	for (std::thread& t : pool)
 		t.join();
 
-	for (const Row& r : rows)
+	for (const SweepRow& r : rows)
 		if (!r.error.empty()) {
 			std::string where;
 			for (const auto& [k, v] : r.settings)
 				where += (where.empty() ? "" : " ") + k + "=" + v;
 			throw UsageError("sweep configuration " + where + ": " + r.error);
 		}
-	for (const Row& r : rows)
+	for (const SweepRow& r : rows)
 		if (!r.violation.empty()) {
 			std::cerr << "eevdf: " << r.violation << "\n";
 			sw.status = 1;
 		}
 	return sw;
 }
-
-}  // namespace
 
 int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs)
 {
@@ -332,20 +320,20 @@ int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<st
 		throw UsageError("--schbench cannot be combined with --sweep; the sweep table has the wakeup p99");
 	const Sweep sw = run_sweep(mo, so, specs, jobs);
 	const std::vector<SweepAxis>& axes = sw.axes;
-	const std::vector<Row>& rows = sw.rows;
+	const std::vector<SweepRow>& rows = sw.rows;
 	int status = sw.status;
 	jobs = sw.jobs;
 
 	if (so.check && status == 0) {
 		u64 events = 0;
-		for (const Row& r : rows)
+		for (const SweepRow& r : rows)
 			events += r.events_checked;
 		std::cerr << "eevdf: --check: " << events << " events checked in " << rows.size()
 			  << " configurations against " << INVARIANT_NAMES.size() << " invariants (model/check.hpp): 0 violations\n";
 	}
 	if (so.json) {
 		nlohmann::ordered_json arr = nlohmann::ordered_json::array();
-		for (const Row& r : rows) {
+		for (const SweepRow& r : rows) {
 			nlohmann::ordered_json doc;
 			nlohmann::ordered_json sweep = nlohmann::ordered_json::object();
 			for (const auto& [k, v] : r.settings)
@@ -371,7 +359,7 @@ int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<st
 	}
 	std::cout << head << "| tasks | runs    | mean_run_ms | p99_run_ms | switches | involuntary | wake_p99_us | max_lag_us |\n"
 		  << rule << "| ----- | ------- | ----------- | ---------- | -------- | ----------- | ----------- | ---------- |\n";
-	for (const Row& r : rows) {
+	for (const SweepRow& r : rows) {
 		char b[256];
 		for (const auto& [k, v] : r.settings) {
 			std::snprintf(b, sizeof b, "| %-10s ", v.c_str());
@@ -395,21 +383,21 @@ namespace {
 // The sweep table's columns as numbers (its units), for plot sweep.
 struct PlotMetric {
 	const char* name;
-	double (*of)(const Row&);
+	double (*of)(const SweepRow&);
 };
-double mean_run_ms(const Row& r)
+double mean_run_ms(const SweepRow& r)
 {
 	const Distribution d = summarize(r.total.runs);
 	return d.count ? static_cast<double>(d.sum) / static_cast<double>(d.count) / 1e6 : 0;
 }
 constexpr PlotMetric PLOT_METRICS[] = {
 	{"mean_run_ms", mean_run_ms},
-	{"p99_run_ms", [](const Row& r) { return static_cast<double>(summarize(r.total.runs).p99) / 1e6; }},
-	{"runs", [](const Row& r) { return static_cast<double>(summarize(r.total.runs).count); }},
-	{"switches", [](const Row& r) { return static_cast<double>(r.total.switches); }},
-	{"involuntary", [](const Row& r) { return static_cast<double>(r.total.involuntary_switches); }},
-	{"wake_p99_us", [](const Row& r) { return static_cast<double>(summarize(r.total.wakeup_latency).p99) / 1e3; }},
-	{"max_lag_us", [](const Row& r) { return static_cast<double>(r.total.max_abs_lag_ns) / 1e3; }},
+	{"p99_run_ms", [](const SweepRow& r) { return static_cast<double>(summarize(r.total.runs).p99) / 1e6; }},
+	{"runs", [](const SweepRow& r) { return static_cast<double>(summarize(r.total.runs).count); }},
+	{"switches", [](const SweepRow& r) { return static_cast<double>(r.total.switches); }},
+	{"involuntary", [](const SweepRow& r) { return static_cast<double>(r.total.involuntary_switches); }},
+	{"wake_p99_us", [](const SweepRow& r) { return static_cast<double>(summarize(r.total.wakeup_latency).p99) / 1e3; }},
+	{"max_lag_us", [](const SweepRow& r) { return static_cast<double>(r.total.max_abs_lag_ns) / 1e3; }},
 };
 
 const PlotMetric& plot_metric(const std::string& name)
@@ -453,7 +441,7 @@ int cmd_plot_sweep(const ModelOptions& mo, const SimOptions& so, const PlotSweep
 	const Sweep sw = run_sweep(mo, so, po.specs, po.jobs);
 	// One line per combination of the other keys, in the product's order.
 	std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>> lines;
-	for (const Row& r : sw.rows) {
+	for (const SweepRow& r : sw.rows) {
 		std::string label;
 		double xv = 0;
 		for (const auto& [k, v] : r.settings) {

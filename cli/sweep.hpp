@@ -18,6 +18,7 @@
 
 #include "cli/sim.hpp"
 #include "io/model_options.hpp"
+#include "model/metrics.hpp"
 
 namespace eevdf::cli {
 
@@ -25,6 +26,34 @@ struct SweepAxis {
 	std::string key;
 	std::vector<std::string> values;
 };
+
+// The most tasks whose CPU shares a row keeps (an ensemble lists them).
+inline constexpr size_t MAX_ENSEMBLE_TASKS = 64;
+
+// One configuration's run: its settings, what went wrong, its metrics.
+struct SweepRow {
+	std::vector<std::pair<std::string, std::string>> settings;
+	std::string error;      // a bad configuration (exit 2)
+	std::string violation;  // an invariant violation (exit 1)
+	std::string json;       // the run's document, with --json
+	u64 events_checked = 0;  // with --check
+	size_t tasks = 0;
+	TaskMetrics total;
+	std::vector<u64> task_cpu_ns;  // each task's time on a CPU (none past MAX_ENSEMBLE_TASKS tasks)
+	u64 duration_ns = 0;
+};
+
+struct Sweep {
+	std::vector<SweepAxis> axes;
+	std::vector<SweepRow> rows;
+	unsigned jobs = 0;
+	int status = 0;  // 1 when some configuration broke an invariant
+};
+
+// Every configuration of the product of `specs`, on `jobs` threads (0: all
+// cores); a bad one is a UsageError naming it, a violation is reported on
+// stderr and makes status 1.
+Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs);
 
 // Throws UsageError naming --sweep and the spec.
 SweepAxis parse_sweep(const std::string& spec);

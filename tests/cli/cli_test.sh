@@ -196,5 +196,40 @@ check "two outputs to one file write neither" [ ! -e "$tmp/same" ]
 "$eevdf" sim --hogs 2 --duration 10ms --trace "$tmp/ok.trace" --csv "$tmp/ok.csv" >/dev/null
 check "a good output set writes every file" [ -s "$tmp/ok.trace" -a -s "$tmp/ok.csv" -a ! -e "$tmp/ok.csv.tmp" ]
 
+# Machine profiles and ensembles (docs/profiles.md).
+cat >"$tmp/noisy.json" <<'JSON'
+{"eevdf_profile": 1, "name": "noisy", "timer_slack": "50us",
+ "switch_cost": {"uniform": ["1us", "9us"]}, "burst_scale": {"normal": {"mean": 1, "sd": 0.1}},
+ "timer_delay": {"empirical": ["0ns", "5us", "20us", "200us"]}}
+JSON
+"$eevdf" sim --hogs 3 --duration 200ms --profile "$tmp/noisy.json" --seed 5 --json >"$tmp/n1.json"
+"$eevdf" sim --hogs 3 --duration 200ms --profile "$tmp/noisy.json" --seed 5 --json >"$tmp/n2.json"
+check "the same profile and seed give the same bytes" cmp -s "$tmp/n1.json" "$tmp/n2.json"
+check "a profile run's JSON names its profile" grep -q '"name": "noisy"' "$tmp/n1.json"
+"$eevdf" sim --hogs 3 --duration 200ms --seed 5 --json >"$tmp/e.json"
+check "an exact run's JSON has no profile" sh -c "! grep -q '\"profile\"' '$tmp/e.json'"
+"$eevdf" sim --hogs 3 --duration 200ms --profile "$tmp/noisy.json" --seeds 6 --jobs 1 --json >"$tmp/s1.json"
+"$eevdf" sim --hogs 3 --duration 200ms --profile "$tmp/noisy.json" --seeds 6 --jobs 2 --json >"$tmp/s2.json"
+check "an ensemble's output does not depend on --jobs" cmp -s "$tmp/s1.json" "$tmp/s2.json"
+check "an ensemble under a noisy profile has a spread" python3 - "$tmp/s1.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+assert m["mean_run_ms"]["lo"] < m["mean_run_ms"]["hi"], m["mean_run_ms"]
+assert m["mean_run_ms"]["lo"] <= m["mean_run_ms"]["median"] <= m["mean_run_ms"]["hi"]
+PY
+check "an exact one-CPU ensemble has zero-width intervals" python3 - <<PY
+import json, subprocess
+m = json.loads(subprocess.check_output(["$eevdf", "sim", "--hogs", "3", "--duration", "200ms", "--seeds", "4", "--json"]))["metrics"]
+for k, v in m.items():
+    assert v["lo"] == v["hi"] == v["median"], (k, v)
+PY
+expect_exit 2 "--seeds: 0 is not 1..10000" sim --hogs 2 --seeds 0
+expect_exit 2 "--seeds cannot be combined with --sweep" sim --hogs 2 --seeds 3 --sweep hz=100,250
+expect_exit 2 "--profile: no built-in profile 'nosuch'" sim --hogs 2 --profile nosuch
+printf '{"eevdf_profile": 1, "name": "x", "bogus": 1}' >"$tmp/bad-profile.json"
+expect_exit 2 "bad-profile.json:1:44: bogus: unknown key" sim --hogs 2 --profile "$tmp/bad-profile.json"
+printf '{"eevdf_profile": 1, "name": "j", "tick_jitter": "1ms"}' >"$tmp/jumpy.json"
+expect_exit 2 "tick jitter up to" sim --hogs 2 --hz 1000 --profile "$tmp/jumpy.json"
+
 echo "cli: $pass passed, $failures failed"
 [ "$failures" -eq 0 ]
