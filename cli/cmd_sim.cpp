@@ -70,10 +70,11 @@ public:
 		if (!sweeps.empty() && !so.map.empty())
 			throw UsageError("--map writes one schedule; it cannot be combined with --sweep "
 					 "(run 'eevdf sim' once for the configuration you want to see)");
-		if (seeds && !sweeps.empty())
+		const bool ensemble = sim->count("--seeds") > 0;
+		if (ensemble && !sweeps.empty())
 			throw UsageError("--seeds cannot be combined with --sweep yet: sweep the seed "
 					 "(--sweep seed=S..E:1) or run one ensemble per configuration");
-		if (seeds)
+		if (ensemble)
 			return cmd_ensemble(mo, so, seeds, jobs);
 		if (!sweeps.empty())
 			return cmd_sweep(mo, so, sweeps, jobs);
