@@ -113,6 +113,51 @@ void events_args(benchmark::internal::Benchmark* b)
 }
 BENCHMARK(BM_Events)->Apply(events_args)->MinTime(0.2);
 
+// ---------------------------------------------------------------- a profile's cost
+
+// Every cost of a machine profile drawn (docs/profiles.md) against the
+// exact model, on the mixed workload on 2 CPUs: the ratio of the two
+// rows' events/s is what the draws, the range timers and the waker's
+// system-call time cost per event.
+Profile noisy_profile()
+{
+	Profile p;
+	p.name = "bench-noisy";
+	p.switch_cost = Dist::empirical({1000, 2000, 2500, 4000, 20000});
+	p.tick_jitter = Dist::uniform(0, 20000);
+	p.ipi_latency = Dist::normal(12000, 4000);
+	p.idle_exit_latency = Dist::uniform(5000, 40000);
+	p.wakeup_irq_cost = Dist::fixed(2000);
+	p.balance_cost = Dist::fixed(2000);
+	p.timer_slack = 50000;
+	p.timer_delay = Dist::empirical({0, 3000, 8000, 60000});
+	p.futex_wake_cost = Dist::normal(1700, 300);
+	p.burst_scale = Dist::normal(PPM_ONE, 80000);
+	p.run_scale = Dist::uniform(950000, 1050000);
+	return p;
+}
+
+void BM_ProfileEvents(benchmark::State& state)
+{
+	Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, 2);
+	if (state.range(0))
+		cfg.profile = noisy_profile();
+	Workload wl = make_workload(MIXED, 8, FOREVER_NS);
+	for (TaskSpec& t : wl.tasks)
+		t.phases[0].events[1].ns = (t.phases[0].events[0].ns + t.phases[0].events[1].ns) / 2;
+	Simulation sim(cfg, wl);
+	sim.run_until(warmup_ns(MIXED, 8));
+	constexpr u64 CHUNK = 20 * NSEC_PER_MSEC;
+	const u64 events0 = sim.events();
+	alloc::start();
+	for (auto _ : state)
+		sim.run_until(sim.now() + CHUNK);
+	const alloc::Stats a = alloc::stop();
+	state.SetItemsProcessed(static_cast<int64_t>(sim.events() - events0));
+	state.counters["allocs"] = static_cast<double>(a.count);
+}
+BENCHMARK(BM_ProfileEvents)->ArgName("profile")->Arg(0)->Arg(1)->MinTime(0.3);
+
 // ---------------------------------------------------------------- SMP events/s
 
 void BM_SmpEvents(benchmark::State& state)
