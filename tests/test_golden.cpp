@@ -8,7 +8,7 @@
 
 #include "model/check.hpp"
 #include "model/metrics.hpp"
-#include "model/pick_oracle.hpp"
+#include "model/pick_by_definition.hpp"
 #include "sim_helpers.hpp"
 
 using namespace eevdf;
@@ -257,18 +257,20 @@ TEST_CASE("the tree pick equals the brute-force EEVDF pick after every event", "
 			Simulation sim(cfg, w);
 			Recorder r;
 			u64 compared = 0, mismatches = 0;
-			r.each_event = [&](const Simulation& s2, u64) {
-				for (bool protect : {true, false}) {
+			std::string first_difference;
+			r.each_event = [&](const Simulation& s2, u64 t) {
+				for (const PickComparison& pick : compare_picks(s2.cfs_rq(), exact_v(s2.cfs_rq()))) {
 					compared++;
-					if (!picks_agree(s2.cfs_rq(), s2.cfs_rq().pick_eevdf_protect(protect),
-							 pick_eevdf_bruteforce(s2.cfs_rq(), protect)))
-						mismatches++;
+					if (!pick.agree && !mismatches++)
+						first_difference =
+							"at " + std::to_string(t) + " ns: " + pick.describe();
 				}
 			};
 			sim.add_observer(&r);
 			sim.run();
 			INFO("preset " << preset.name << " HZ=" << hz);
 			CHECK(compared > 1000);
+			INFO(first_difference);
 			CHECK(mismatches == 0);
 		}
 	}
