@@ -13,12 +13,12 @@
 #include "props/gen.hpp"
 #include "props/harness.hpp"
 #include "report/ftrace.hpp"
+#include "tests/workload_dsl.hpp"
 
 namespace eevdf::props {
 namespace {
 
-constexpr u64 US = NSEC_PER_USEC;
-constexpr u64 MS = NSEC_PER_MSEC;
+using namespace eevdf::test;
 
 // The configuration of the hog properties: any preset, HZ, knobs, flags,
 // except HRTICK (which ends slices between ticks), and a base slice drawn

@@ -18,18 +18,11 @@ using namespace eevdf::test;
 
 namespace {
 
-TaskSpec with_policy(TaskSpec t, Policy p)
-{
-	t.policy = p;
-	return t;
-}
-
 // One CPU, HZ=250 (ticks at 0, 4, 8 ... ms), base slice 3 ms. A hog forked
 // at 0 runs alone; at 1 ms "b" forks with 100 us of work.
 Workload hog_then_fork(Policy hog_policy, Policy b_policy, u64 b_slice = 0)
 {
-	TaskSpec b = delayed(task("b", {run(100 * US)}, 1), 1 * MS);
-	b.custom_slice = b_slice;
+	const TaskSpec b = delayed(with_slice(task("b", {run(100 * US)}, 1), b_slice), 1 * MS);
 	return workload({with_policy(hog("hog"), hog_policy), with_policy(b, b_policy)});
 }
 
@@ -43,8 +36,7 @@ u64 first_switch_to(const Recorder& r, int task)
 
 TEST_CASE("a SCHED_IDLE task weighs 3 whatever its nice value, and a nice change keeps that")
 {
-	TaskSpec t = with_policy(task("i", {set_nice(-20), run(1 * MS)}, 1), Policy::Idle);
-	t.nice = 19;
+	const TaskSpec t = niced(with_policy(task("i", {set_nice(-20), run(1 * MS)}, 1), Policy::Idle), 19);
 	Simulation sim(config("6.18", 250), workload({t}));
 	CHECK(sim.tasks()[0].se.load.weight == 3 << 10);
 	CHECK(sim.tasks()[0].se.load.inv_weight == 1431655765u);

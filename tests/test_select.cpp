@@ -39,9 +39,6 @@ TaskSpec pinned_hog(std::string name, u32 cpu, u64 delay = 0, u64 ns = RUN_FOREV
 	return t;
 }
 
-Event suspend(int ref) { return Event{Event::Kind::Suspend, 0, ref}; }
-Event resume(int ref) { return Event{Event::Kind::Resume, 0, ref}; }
-
 // Where each enqueue (fork or wake-up) of a task happened, and every move.
 struct Placements : Observer {
 	struct Enq {
@@ -306,11 +303,11 @@ Workload scenario_a()
 {
 	Workload wl;
 	const int s = wl.ref("s");
-	TaskSpec a;
-	a.name = "a";
-	a.cpus = {1};
-	a.phases.push_back(Phase{"light", 30, {sleep(10 * MS), run(100 * US)}});
-	a.phases.push_back(Phase{"wake", 1, {resume(s), sleep(10 * MS)}});
+	const TaskSpec a = pinned(phased("a",
+					 {Phase{"light", 30, {sleep(10 * MS), run(100 * US)}},
+					  Phase{"wake", 1, {resume(s), sleep(10 * MS)}}},
+					 1),
+				  {1});
 	wl.tasks = {delayed(task("w", {run(5 * MS), sleep(200 * MS), run(100 * US), suspend(s), run(1 * MS)}, 1),
 			    1 * MS),
 		    a, pinned_hog("h", 0, 210 * MS)};
