@@ -121,14 +121,4 @@ bool slice_cap_golden_holds(Bugs bugs)
 	return true;
 }
 
-const std::vector<Golden>& golden_schedules()
-{
-	static const std::vector<Golden> all = {
-		{"protection_golden", protection_golden_holds},
-		{"slice_cap_golden", slice_cap_golden_holds},
-		{"newidle_cost_golden", newidle_cost_golden_holds},
-	};
-	return all;
-}
-
 }  // namespace eevdf::props

@@ -4,11 +4,14 @@
 // the kernel sources, must make every decision the model makes (issue 12).
 // The property runs generated workloads; the TEST_CASEs each drive one kind
 // of decision on every preset, and show the oracle catching the model's
-// historical bugs and mutations.
+// historical bugs and mutations on the workloads the bug × detector table
+// gives it (props/bug_detectors.cpp).
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
 #include "oracle/decision_oracle.hpp"
+#include "props/bug_detectors.hpp"
+#include "props/expectation_tests.hpp"
 #include "props/gen.hpp"
 #include "props/harness.hpp"
 #include "props/properties.hpp"
@@ -73,18 +76,6 @@ void for_every_preset(const Workload& wl, Adjust&& adjust, const char* name)
 void for_every_preset(const Workload& wl, const char* name)
 {
 	for_every_preset(wl, [](Config&) {}, name);
-}
-
-Workload hogs_and_sleepers()
-{
-	const Workload w = workload({task("hog0", {run(RUN_FOREVER)}), niced(task("hog1", {run(RUN_FOREVER)}), 3),
-				     delayed(niced(task("sleeper", {run(700 * US), sleep(2300 * US)}), -4), 1 * MS),
-				     delayed(niced(task("short", {run(300 * US), sleep(900 * US)}), 7), 2500 * US),
-				     delayed(task("niced", {run(1500 * US), set_nice(5), run(900 * US), set_nice(-3),
-							    run(200 * US), sleep(1700 * US)}),
-					     4 * MS)},
-				    300 * MS);
-	return w;
 }
 
 }  // namespace
@@ -190,44 +181,31 @@ TEST_CASE("oracle: the 6.18.0 and 6.18.y preset names follow 6.18.0 and 6.18.17"
 
 namespace {
 
-// On every preset the oracle agrees with the correct model on `wl` and
-// disagrees once `b` is switched into the model, on at least one preset.
-void catches(Bug b, const Workload& wl, u32 hz = 250, bool wakeup_preemption = true)
+// On every preset the oracle agrees with the correct model on the
+// detector's workload, and disagrees once the bug is switched into the
+// model, on at least one preset.
+void oracle_disagrees(const props::Detector& d, const props::Expectation& e)
 {
+	const Workload wl = d.scenario.workload();
 	bool caught = false;
 	for (const KernelPreset& p : kernel_presets()) {
-		Config good = make_config(p, hz);
-		good.features.set(Feature::WAKEUP_PREEMPTION, wakeup_preemption);
+		Config good = make_config(p, d.scenario.hz);
+		good.features.set(Feature::WAKEUP_PREEMPTION, d.scenario.wakeup_preemption);
 		const Outcome base = run_oracle(good, wl);
 		INFO("preset " << p.name << ": " << base.report);
 		REQUIRE(base.error.empty());
 		REQUIRE(base.agreed);
 		Config bad = good;
-		bad.bugs.set(b);
+		bad.bugs.set(e.bug);
 		const Outcome o = run_oracle(bad, wl);
 		caught = caught || (!o.agreed && o.error.empty());
 	}
 	CHECK(caught);
 }
 
-// A hog and a task that runs 50 us every 300 us without wakeup preemption
-// at HZ=100: it waits for the tick, gains lag and keeps it across its sleeps
-// until the clamp binds (docs/findings.md F3).
-Workload ratchet()
-{
-	const Workload w =
-		workload({task("hog", {run(RUN_FOREVER)}), task("short", {run(50 * US), sleep(300 * US)})}, 200 * MS);
-	return w;
-}
+// Which workload catches which bug: the bug × detector table
+// (props/bug_detectors.cpp).
+const bool registered = props::register_expectation_tests(props::DetectorKind::Oracle, oracle_disagrees,
+							  "[props][mutations]", CATCH_INTERNAL_LINEINFO);
 
 }  // namespace
-
-TEST_CASE("oracle catches eligibility off by one", "[props][mutations]") { catches(Bug::ELIGIBLE_STRICT, hogs_workload(3, 50 * MS)); }
-TEST_CASE("oracle catches a deadline renewed from the old deadline", "[props][mutations]") { catches(Bug::DEADLINE_FROM_OLD, hogs_and_sleepers()); }
-TEST_CASE("oracle catches a renewal that does not reschedule", "[props][mutations]") { catches(Bug::NO_RESCHED_ON_RENEWAL, hogs_and_sleepers()); }
-TEST_CASE("oracle catches placement without lag inflation", "[props][mutations]") { catches(Bug::NO_LAG_INFLATION, hogs_and_sleepers()); }
-TEST_CASE("oracle catches a missing lag clamp", "[props][mutations]") { catches(Bug::NO_LAG_CLAMP, ratchet(), 100, false); }
-TEST_CASE("oracle catches a truncating avg_vruntime", "[props][mutations]") { catches(Bug::AVG_VRUNTIME_TRUNC, hogs_and_sleepers()); }
-TEST_CASE("oracle catches a nice change that does not rescale the lag", "[props][mutations]") { catches(Bug::REWEIGHT_NO_RESCALE, hogs_and_sleepers()); }
-TEST_CASE("oracle catches DELAY_ZERO keeping positive lag", "[props][mutations]") { catches(Bug::DELAY_ZERO_KEEPS_LAG, hogs_and_sleepers()); }
-TEST_CASE("oracle catches a pick that takes the first eligible entity", "[props][mutations]") { catches(Bug::PICK_FIRST_ELIGIBLE, hogs_and_sleepers()); }
