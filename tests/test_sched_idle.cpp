@@ -139,7 +139,7 @@ TEST_CASE("rt-app's SCHED_IDLE policy is read and written back")
 }
 
 // ---------------------------------------------------------------------------
-// Two CPUs, one LLC, HZ=250 (tests/test_select.cpp's scenario T with CPU 1
+// Two CPUs, one LLC, HZ=250 (tests/test_select_idle_sibling.cpp's scenario T with CPU 1
 // running a SCHED_IDLE hog):
 //   task 0 W: forks at 0, runs 1, sleeps 10 (timer on CPU 0), runs 1, exits;
 //   task 1 H: SCHED_OTHER hog pinned to CPU 0 from 2;
