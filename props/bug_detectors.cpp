@@ -3,7 +3,7 @@
 
 #include "props/goldens.hpp"
 #include "props/proved_statements.hpp"
-#include "tests/workload_dsl.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace eevdf::props {
 namespace {

@@ -2,7 +2,7 @@
 #include "props/gen.hpp"
 
 #include "io/rtapp.hpp"
-#include "tests/workload_dsl.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace eevdf::props {
 namespace {

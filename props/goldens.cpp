@@ -8,7 +8,7 @@
 #include "model/simulation.hpp"
 #include "model/topology.hpp"
 #include "props/harness.hpp"
-#include "tests/workload_dsl.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace eevdf::props {
 namespace {

@@ -12,8 +12,8 @@
 #include "props/fail.hpp"
 #include "props/gen.hpp"
 #include "props/harness.hpp"
+#include "props/workload_dsl.hpp"
 #include "report/ftrace.hpp"
-#include "tests/workload_dsl.hpp"
 
 namespace eevdf::props {
 namespace {

@@ -10,7 +10,7 @@
 #include "model/weights.hpp"
 #include "model/workload.hpp"
 #include "props/harness.hpp"
-#include "tests/workload_dsl.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace eevdf::props::proved {
 

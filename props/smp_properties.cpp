@@ -15,7 +15,7 @@
 #include "props/fail.hpp"
 #include "props/gen.hpp"
 #include "props/harness.hpp"
-#include "tests/workload_dsl.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace eevdf::props {
 namespace {

@@ -15,7 +15,7 @@
 #include "props/gen.hpp"
 #include "props/harness.hpp"
 #include "props/properties.hpp"
-#include "tests/workload_dsl.hpp"
+#include "props/workload_dsl.hpp"
 
 using namespace eevdf;
 using namespace eevdf::test;

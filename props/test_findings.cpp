@@ -9,7 +9,7 @@
 #include "props/bounds.hpp"
 #include "props/gen.hpp"
 #include "props/harness.hpp"
-#include "tests/workload_dsl.hpp"
+#include "props/workload_dsl.hpp"
 
 using namespace eevdf;
 using namespace eevdf::props;

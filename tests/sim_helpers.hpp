@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// What the unit tests share beyond the workload DSL (workload_dsl.hpp):
+// What the unit tests share beyond the workload DSL (props/workload_dsl.hpp):
 // configurations by preset name, a recorder of switches and wake-ups, and a
 // workload with every kind of pick.
 #pragma once
@@ -12,7 +12,7 @@
 #include "model/observer.hpp"
 #include "model/simulation.hpp"
 #include "model/workload.hpp"
-#include "workload_dsl.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace eevdf::test {
 

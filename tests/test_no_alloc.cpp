@@ -17,7 +17,7 @@
 #include "model/config.hpp"
 #include "model/simulation.hpp"
 #include "model/workload.hpp"
-#include "workload_dsl.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace {
 

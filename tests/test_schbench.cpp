@@ -6,9 +6,9 @@
 #include "io/schbench.hpp"
 #include "model/check.hpp"
 #include "model/simulation.hpp"
+#include "props/workload_dsl.hpp"
 #include "report/outputs.hpp"
 #include "report/schbench_meter.hpp"
-#include "workload_dsl.hpp"
 
 using namespace eevdf;
 using namespace eevdf::test;

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "io/rtapp.hpp"
+#include "props/workload_dsl.hpp"
 #include "trace/to_workload.hpp"
-#include "workload_dsl.hpp"
 
 using namespace eevdf;
 using namespace eevdf::test;

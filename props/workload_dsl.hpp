@@ -3,7 +3,8 @@
 // in C++ (model/workload.hpp), every duration with its unit at the call
 // (run(3 * MS), sleep(700 * US)). One builder per event kind and one
 // modifier per task field, so that no test spells an Event or a TaskSpec
-// field by field.
+// field by field. It lives in props/, the lower of its two users, so that
+// tests/ and props/ (and fuzz/ through props/) include it downward.
 #pragma once
 
 #include <string>
