@@ -219,7 +219,7 @@ TEST_CASE("up to 6.18 a SCHED_IDLE wakee also takes such a CPU; 7.1 keeps lookin
 	CHECK(wake_cpu_at_11ms("7.1.5", Policy::Normal) == 1u);
 }
 
-// tests/test_balance.cpp's cache-hot case (HZ=1000, 2 CPUs, 6.18.33, R a hog
+// tests/test_balance_idle.cpp's cache-hot case (HZ=1000, 2 CPUs, 6.18.33, R a hog
 // free to move and X a hog pinned to CPU 0) with both tasks SCHED_IDLE. The
 // weights are equal, so CPU 0 runs the same schedule: R [0, 1), X [1, 2),
 // R [2, 4), X from 4. CPU 1, idle and tickless, balances itself through the

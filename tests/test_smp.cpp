@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The multi-CPU machinery around the per-CPU EEVDF: per-CPU ticks, the
 // wakelist and IPIs, affinity. Schedules computed by hand; CPU selection and
-// the balancer have their own tests (test_select_*.cpp, test_balance.cpp).
+// the balancer have their own tests (test_select_*.cpp, test_balance_*.cpp).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
