@@ -6,14 +6,14 @@
 #include "io/schbench.hpp"
 #include "model/check.hpp"
 #include "model/simulation.hpp"
+#include "props/workload_dsl.hpp"
 #include "report/outputs.hpp"
 #include "report/schbench_meter.hpp"
 
 using namespace eevdf;
+using namespace eevdf::test;
 
 namespace {
-
-constexpr u64 US = NSEC_PER_USEC;
 
 struct Waits : Observer {
 	std::vector<std::tuple<u64, int, bool>> waits;  // t, task, blocked
@@ -44,17 +44,12 @@ Workload pinned_pair(u64 duration)
 
 TEST_CASE("schbench: a post to a word nobody waits on is kept, so the next fwait does not block", "[schbench]")
 {
-	using K = Event::Kind;
-	Workload w;
-	w.duration = 10 * NSEC_PER_MSEC;
-	const int word = w.ref("f");
 	// a runs first (0-1 ms), posts and exits; b then runs, sleeps 2 ms and
 	// waits at 3 ms: it must find the word RUNNING and go on.
-	w.tasks.push_back(looping_task("a", {Event{K::Run, 1000 * US, -1, 0}, Event{K::FutexPost, 0, word, 0}}));
-	w.tasks.back().loop = 1;
-	w.tasks.push_back(looping_task("b", {Event{K::Sleep, 2000 * US, -1, 0}, Event{K::FutexWait, 0, word, 0},
-					     Event{K::Run, 100 * US, -1, 0}}));
-	w.tasks.back().loop = 1;
+	Workload w = workload({}, 10 * MS);
+	const int word = w.ref("f");
+	w.tasks = {task("a", {run(1000 * US), futex_post(word)}, 1),
+		   task("b", {sleep(2000 * US), futex_wait(word), run(100 * US)}, 1)};
 	Simulation sim(make_config(*find_preset("6.18"), 1000, 1), w);
 	Waits obs;
 	InvariantChecker checker;
