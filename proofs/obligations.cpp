@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The proof obligations of issue 4: the list `eevdf-prove --list` prints and
 // docs/proofs.md's statements table shows, in that order. Each family is in
-// its own file (run_, pick_, wakeup_, nohz_, lag_ and lb_obligations.cpp);
+// its own file (run_, pick_, walk_, wakeup_, nohz_, lag_ and lb_obligations.cpp);
 // prove.cpp runs them.
 //
 // Each obligation asserts Pre ∧ ¬Claim over the symbolic encoding: unsat is
@@ -20,7 +20,7 @@ std::vector<Obligation> make_obligations()
 {
 	std::vector<Obligation> v;
 	for (auto* family : {run_obligations, pick_obligations_bv, wakeup_obligations, nohz_obligations,
-			     pick_obligations, lag_obligations})
+			     pick_obligations, walk_obligations, lag_obligations})
 		for (Obligation& o : family())
 			v.push_back(std::move(o));
 	// Measured on this 2-core machine (z3 4.8.12, cvc5 1.0.3), two solver
