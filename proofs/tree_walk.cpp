@@ -3,6 +3,7 @@
 // their check against the model's picks on the model's own trees.
 #include "proofs/tree_walk.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <random>
@@ -270,6 +271,7 @@ WalkCheckStats check_walk_encoding(u64 states, u64 seed, int height, std::ostrea
 		// the model's tree in slots
 		std::map<const SchedEntity*, int> slot_of;
 		bool tall = false;
+		int levels = 1;  // the tree's height (1 for an empty tree: the root slot, absent)
 		std::function<void(const SchedEntity*, int, int)> place = [&](const SchedEntity* se, int slot,
 									      int depth) {
 			if (!se)
@@ -279,6 +281,7 @@ WalkCheckStats check_walk_encoding(u64 states, u64 seed, int height, std::ostrea
 				return;
 			}
 			slot_of[se] = slot;
+			levels = std::max(levels, depth + 1);
 			place(se->left, child(slot, 0), depth + 1);
 			place(se->right, child(slot, 1), depth + 1);
 		};
@@ -288,9 +291,11 @@ WalkCheckStats check_walk_encoding(u64 states, u64 seed, int height, std::ostrea
 			continue;
 		}
 		st.states++;
+		// the walks' terms over the tree's own height (the slots below are
+		// absent anyway; fewer slots keep the check quick)
 		SymTree t;
-		t.height = height;
-		const size_t slots = (size_t{1} << height) - 1;
+		t.height = levels;
+		const size_t slots = (size_t{1} << levels) - 1;
 		for (size_t i = 0; i < slots; i++) {
 			t.present.push_back(c.bool_val(false));
 			for (auto* f : {&t.v, &t.d, &t.min_v, &t.min_d})
