@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // eevdf-prove: the proofs' own driver (the CLI wires the same run_prove()).
-//   eevdf-prove [--list [--markdown]] [NAME...] [--smt2 DIR] [--timeout S]
+//   eevdf-prove [--list [--markdown]] [NAME...] [--smt2 DIR] [--rlimit N] [--timeout S]
 //               [--mutate MUT] [--workload-dir DIR] [--no-replay]
 //               [--check-encoding N [--seed S]] [--check-terms N [--seed S]]
 #include <cerrno>
@@ -62,6 +62,13 @@ int main(int argc, char** argv)
 				return 2;
 			}
 			opt.timeout_s = static_cast<unsigned>(t);
+		} else if (a == "--rlimit") {
+			const unsigned long long r = whole_number(a, next());
+			if (r > 4'000'000'000ULL) {
+				std::cerr << "eevdf-prove: --rlimit: " << r << " is outside 0..4000000000\n";
+				return 2;
+			}
+			opt.rlimit = static_cast<unsigned>(r);
 		} else if (a == "--workload-dir")
 			extra.workload_dir = next();
 		else if (a == "--no-replay")

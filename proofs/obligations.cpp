@@ -32,7 +32,7 @@ std::vector<Obligation> make_obligations()
 		{"pick_spec", "cvc5 needs 6.7-8.4 s (unsat), z3 5 s: at the limit on a loaded machine"},
 		{"extra_tick_nice", "z3 needs 7.3-8.4 s (sat), cvc5 4.6 s: at the limit on a loaded machine"},
 		{"wakeup_wait_bound", "cvc5 needs about 6 s (unsat), z3 under 2 s: near the limit on a loaded machine"},
-		{"repick_equal_weights", "UNKNOWN in-process within 60 s, PROVED in about 70 s with --timeout 300; "
+		{"repick_equal_weights", "UNKNOWN in-process within 60 s (--rlimit 0 --timeout 60), PROVED in about 70 s with --timeout 300; "
 					 "superseded by repick_equal_weights_int"},
 		{"repick_unequal_weights", "UNKNOWN in-process within 60 s; refuted by repick_unequal_weights_int"},
 		{"eligible_exists", "UNKNOWN in-process within 60 s over bit-vectors; superseded by eligible_exists_int"},
