@@ -10,8 +10,8 @@
 namespace eevdf::proofs {
 
 // The default step budget of one solver call: twelve times the most a
-// default obligation needs (pick_spec and extra_tick_nice, 16.3 M each;
-// docs/proofs.md, "Budget"), so load cannot make a proof UNKNOWN.
+// default obligation needs (extra_tick_nice, 16.7 M; docs/proofs.md,
+// "Budget"), so load cannot make a proof UNKNOWN.
 inline constexpr unsigned DEFAULT_RLIMIT = 200'000'000u;
 
 struct Options {
