@@ -252,7 +252,7 @@ int cmd_diff(const DiffOptions& o)
 					{"differs", l.flagged}});
 		doc["metrics"] = rows;
 		doc["differing"] = flagged;
-		std::cout << doc.dump(2) << "\n";
+		std::cout << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 		return flagged ? 1 : 0;
 	}
 	std::cout << "# eevdf diff: A = " << o.a << ", B = " << o.b;

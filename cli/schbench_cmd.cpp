@@ -115,7 +115,7 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		j["worker_wakeups_delayed"] = meter.delayed_wakeups;
 		j["busy_ns"] = sim.busy_ns();
 		j["idle_ns"] = sim.idle_ns();
-		std::cout << j.dump(2) << "\n";
+		std::cout << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 		return 0;
 	}
 	std::cout << "# eevdf model: " << describe(cfg) << "\n";

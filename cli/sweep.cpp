@@ -358,7 +358,7 @@ int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<st
 			}
 			arr.push_back(doc);
 		}
-		std::cout << arr.dump(2) << "\n";
+		std::cout << arr.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 		return status;
 	}
 	std::cout << "# sweep: " << rows.size() << " configurations on " << jobs << " threads\n";

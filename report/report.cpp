@@ -38,7 +38,8 @@ std::string indented(const std::string& text, size_t by)
 // One member of the top-level object, as ordered_json::dump(2) writes it.
 void member(std::ostream& os, const char* key, const ordered_json& value, bool first)
 {
-	os << (first ? "  \"" : ",\n  \"") << key << "\": " << indented(value.dump(2), 2);
+	os << (first ? "  \"" : ",\n  \"") << key
+	   << "\": " << indented(value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace), 2);
 }
 
 }  // namespace
