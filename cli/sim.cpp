@@ -172,8 +172,10 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	FtraceWriter trace(so.trace_waking);
 	Recorder rec(!so.chrome.empty() || !so.svg_lag.empty(), !so.map.empty());
 	sim.add_observer(&metrics);
-	if (!so.trace.empty())
+	if (!so.trace.empty()) {
+		trace.spool_to(so.trace, "--trace");  // a long run's trace is gigabytes: on disk, not in memory
 		sim.add_observer(&trace);
+	}
 	const bool recording = !(so.timehist.empty() && so.latency.empty() && so.csv.empty() && so.map.empty() &&
 				 so.chrome.empty() && so.svg_lag.empty());
 	if (recording)
@@ -195,7 +197,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	if (!so.workload.empty())
 		outs.add_input(so.workload, "the workload file");
 	if (!so.trace.empty())
-		outs.add(so.trace, trace.text(), "--trace");
+		outs.add(so.trace, trace.header(), trace.spool(), trace.held(), "--trace");
 	if (!so.timehist.empty())
 		outs.add(so.timehist, format_timehist(rec), "--timehist");
 	if (!so.latency.empty())
@@ -218,7 +220,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 		throw UsageError(err);
 	const Report r{sim, metrics};
 	if (!outs.stdout_flag().empty())  // FILE "-": that output is the whole of stdout
-		std::cout << outs.stdout_text();
+		outs.write_stdout(std::cout);
 	else if (so.json)
 		write_json(r, std::cout);
 	else
