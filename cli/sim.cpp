@@ -44,14 +44,17 @@ std::string process_name(const Config& cfg)
 	return "eevdf model (kernel " + std::string(cfg.preset->name) + ", HZ=" + std::to_string(cfg.hz) + ")";
 }
 
-// "0-3,6" -> {0,1,2,3,6}, as the kernel's cpulist_parse() reads a list.
+// "0-3,6" -> {0,1,2,3,6}, as the kernel's cpulist_parse() reads a list: a
+// mask, so a CPU named twice is one CPU (and the list at most MAX_CPUS
+// long), and every comma is followed by an item.
 std::vector<u32> parse_cpu_list(const std::string& text, const std::string& flag)
 {
-	std::vector<u32> cpus;
+	const std::string bad = flag + ": '" + text + "' is not a CPU list (e.g. 0, 0-3 or 0,2)";
+	std::vector<bool> in(MAX_CPUS);
 	size_t i = 0;
 	auto number = [&]() -> u32 {
 		if (i >= text.size() || text[i] < '0' || text[i] > '9')
-			throw UsageError(flag + ": '" + text + "' is not a CPU list (e.g. 0, 0-3 or 0,2)");
+			throw UsageError(bad);
 		u64 v = 0;
 		while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
 			v = v * 10 + static_cast<u64>(text[i++] - '0');
@@ -61,7 +64,9 @@ std::vector<u32> parse_cpu_list(const std::string& text, const std::string& flag
 		}
 		return static_cast<u32>(v);
 	};
-	while (i < text.size()) {
+	if (text.empty())
+		throw UsageError(flag + ": an empty CPU list");
+	for (;;) {
 		const u32 a = number();
 		u32 b = a;
 		if (i < text.size() && text[i] == '-') {
@@ -72,12 +77,16 @@ std::vector<u32> parse_cpu_list(const std::string& text, const std::string& flag
 						 text + "' goes backwards");
 		}
 		for (u32 c = a; c <= b; c++)
-			cpus.push_back(c);
-		if (i < text.size() && text[i++] != ',')
-			throw UsageError(flag + ": '" + text + "' is not a CPU list (e.g. 0, 0-3 or 0,2)");
+			in[c] = true;
+		if (i == text.size())
+			break;
+		if (text[i++] != ',')
+			throw UsageError(bad);
 	}
-	if (cpus.empty())
-		throw UsageError(flag + ": an empty CPU list");
+	std::vector<u32> cpus;
+	for (u32 c = 0; c < MAX_CPUS; c++)
+		if (in[c])
+			cpus.push_back(c);
 	return cpus;
 }
 
