@@ -52,6 +52,36 @@ void check_given_values(const CLI::App& sub)
 	}
 }
 
+// A list value (--slices 3ms,,6ms) with an empty item: CLI11 drops empty
+// items, so it is found in the arguments as given, before it is lost.
+void check_list_items(const CLI::App& sub, int argc, char** argv)
+{
+	for (const CLI::Option* o : sub.get_options()) {
+		const char sep = o->get_delimiter();
+		if (!o->count() || sep == '\0')
+			continue;
+		for (const std::string& l : o->get_lnames()) {
+			const std::string flag = "--" + l;
+			for (int i = 1; i < argc; i++) {
+				const std::string a = argv[i];
+				std::string v;
+				if (a == flag && i + 1 < argc)
+					v = argv[i + 1];
+				else if (a.rfind(flag + "=", 0) == 0)
+					v = a.substr(flag.size() + 1);
+				else
+					continue;
+				const std::string two{sep, sep};
+				if (!v.empty() &&
+				    (v.front() == sep || v.back() == sep || v.find(two) != std::string::npos))
+					throw UsageError(flag + ": '" + v +
+							 "' has an empty item; separate the values by single '" +
+							 std::string(1, sep) + "'");
+			}
+		}
+	}
+}
+
 // The first argument names a command; an unknown one is named back.
 void check_command_name(const CLI::App& app, int argc, char** argv)
 {
@@ -197,8 +227,12 @@ int EEVDF_MAIN(int argc, char** argv)
 	};
 	try {
 		for (size_t i = 0; i < commands.size(); i++)
-			if (*subs[i] && !commands[i]->passes_arguments_through())
+			if (*subs[i] && !commands[i]->passes_arguments_through()) {
 				check_given_values(*subs[i]);
+				for (const CLI::App* s : subs[i]->get_subcommands())
+					check_list_items(*s, argc, argv);
+				check_list_items(*subs[i], argc, argv);
+			}
 		if (DRY_RUN) {
 			for (const std::unique_ptr<Command>& c : commands)
 				for (const ModelOptions* m : c->model_options())
