@@ -208,11 +208,11 @@ int EEVDF_MAIN(int argc, char** argv)
 		app.name(argv[0]);  // as parse(argc, argv) would, for the usage lines
 		app.parse(sim_schbench_value_after_equals(argc, argv));
 	} catch (const CLI::CallForHelp& e) {
-		return app.exit(e);
+		return checked_stdout(app.exit(e));
 	} catch (const CLI::CallForAllHelp& e) {
-		return app.exit(e);
+		return checked_stdout(app.exit(e));
 	} catch (const CLI::CallForVersion& e) {
-		return app.exit(e);
+		return checked_stdout(app.exit(e));
 	} catch (const CLI::ParseError& e) {
 		std::cerr << "eevdf: " << parse_error_text(e, argc, argv) << "\nRun 'eevdf --help' or 'eevdf COMMAND --help'.\n";
 		return 2;
