@@ -13,7 +13,9 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <new>
 
+#include "cli/activity.hpp"
 #include "cli/commands.hpp"
 #include "cli/companion.hpp"
 #include "cli/probe_compare.hpp"
@@ -248,6 +250,16 @@ int EEVDF_MAIN(int argc, char** argv)
 		return 2;
 	} catch (const eevdf::WorkloadError& e) {
 		std::cerr << "eevdf: " << e.what() << "\n";
+		return 2;
+	} catch (const std::bad_alloc&) {
+		// No allocation from here: the message is made of what exists.
+		// (The OutputSet's destructor has removed its temporaries.)
+		std::cerr << "eevdf: " << (argc > 1 ? argv[1] : "eevdf") << ": out of memory while " << activity()
+			  << " (std::bad_alloc); docs/cli.md, \"Limits\", says what each count costs\n";
+		return 2;
+	} catch (const std::exception& e) {
+		std::cerr << "eevdf: " << (argc > 1 ? argv[1] : "eevdf") << ": failed while " << activity() << ": "
+			  << e.what() << "\n";
 		return 2;
 	}
 }

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/activity.hpp"
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
 #include "io/values.hpp"
@@ -95,6 +96,7 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 	}
 	const std::vector<Adjustment> adj = adjustments(cfg, wl);
 	warn_adjustments(adj);
+	set_activity("simulating");
 	Simulation sim(cfg, wl);
 	SchbenchMeter meter(sim, warmup_s * NSEC_PER_SEC);
 	sim.add_observer(&meter);

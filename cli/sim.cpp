@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/activity.hpp"
 #include "cli/write_file.hpp"
 #include "io/output_file.hpp"
 #include "io/rtapp.hpp"
@@ -176,6 +177,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	const u64 to = so.svg_to.empty() ? 0 : parse_duration(so.svg_to, "--to");
 	if (!so.svg_to.empty() && to <= from)
 		throw UsageError("--to " + so.svg_to + ": must be after --from (" + (so.svg_from.empty() ? "0" : so.svg_from) + ")");
+	set_activity("building the model");
 	Simulation sim(cfg, std::move(wl));
 	MetricsCollector metrics;
 	FtraceWriter trace(so.trace_waking);
@@ -192,11 +194,13 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	InvariantChecker checker;
 	if (so.check)
 		sim.add_observer(&checker);
+	set_activity("simulating");
 	try {
 		sim.run();
 	} catch (const InvariantViolation& v) {
 		return report_violation(sim, v, so.counterexample, so.workload);
 	}
+	set_activity("formatting the outputs");
 	metrics.finish(sim);
 	if (recording)  // the names and pids of every task, for the outputs that read the record
 		rec.finish(sim);
@@ -225,8 +229,10 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 		if (so.schbench != "-")
 			outs.add(so.schbench, schbench, "--schbench");
 	}
+	set_activity("writing the output files");
 	if (const std::string err = outs.commit(); !err.empty())
 		throw UsageError(err);
+	set_activity("printing the report");
 	const Report r{sim, metrics};
 	if (!outs.stdout_flag().empty())  // FILE "-": that output is the whole of stdout
 		outs.write_stdout(std::cout);

@@ -14,6 +14,7 @@
 #include <system_error>
 #include <thread>
 
+#include "cli/activity.hpp"
 #include "cli/write_file.hpp"
 #include "io/values.hpp"
 #include "model/check.hpp"
@@ -301,6 +302,7 @@ Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<
 		jobs = std::max(1u, std::thread::hardware_concurrency());
 	sw.jobs = jobs = static_cast<unsigned>(std::min<size_t>(jobs, configs.size()));
 
+	set_activity("running the sweep's configurations");
 	std::vector<Row>& rows = sw.rows;
 	rows.resize(configs.size());
 	std::atomic<size_t> next{0};

@@ -129,6 +129,13 @@ bool OutputSet::write_stdout(std::ostream& os) const
 	return static_cast<bool>(os);
 }
 
+OutputSet::~OutputSet()
+{
+	for (const Out& o : outs_)
+		if (!o.tmp.empty())
+			remove_temp(o.tmp, o.slot);
+}
+
 std::string OutputSet::commit()
 {
 	if (!error_.empty())

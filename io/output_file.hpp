@@ -53,6 +53,11 @@ public:
 	bool write_stdout(std::ostream& os) const;
 	// "" when every file was written, else what failed ("--csv: cannot write 'x'").
 	std::string commit();
+	// Removes the temporaries an exception (std::bad_alloc) left mid-commit.
+	~OutputSet();
+	OutputSet() = default;
+	OutputSet(const OutputSet&) = delete;
+	OutputSet& operator=(const OutputSet&) = delete;
 
 private:
 	struct Out {
