@@ -219,7 +219,12 @@ void InvariantChecker::bucket_by_cpu(const Simulation& sim)
 // to 64 bytes each, pure overhead here), so those builds compare 32-byte
 // blocks by hand (fuzz/CMakeLists.txt defines EEVDF_CHECK_WORD_COMPARE).
 #ifndef EEVDF_CHECK_WORD_COMPARE
-static bool same_bytes(const void* a, const void* b, size_t n) { return std::memcmp(a, b, n) == 0; }
+static bool same_bytes(const void* a, const void* b, size_t n)
+{
+	// memcmp() wants valid pointers even for n == 0; an empty vector's
+	// data() may be null (UBSan's nonnull-attribute check).
+	return n == 0 || std::memcmp(a, b, n) == 0;
+}
 #else
 static bool same_bytes(const void* a, const void* b, size_t n)
 {

@@ -347,8 +347,7 @@ void Simulation::after_event(u64 t, u32 cpu)
 	refresh_touched();
 	events_++;
 	event_cpu_ = cpu;
-	for (Observer* o : observers_)
-		o->on_event(*this, t);
+	notify(&Observer::on_event, t);
 }
 
 // ---------------------------------------------------------------- heap

@@ -6,10 +6,12 @@
 //
 // The concepts live in their own files, named as the kernel names them:
 //   rq.hpp / rq.cpp          one CPU's run queue, tick and hrtick arming
-//   core.cpp                 __schedule, sched_tick, try_to_wake_up, ttwu_queue
-//                            and the wakelist, wake_up_new_task, sched_change,
-//                            set_user_nice, sched_setattr, sched_yield, IPIs,
-//                            task migration
+//   core.cpp                 __schedule, sched_tick, resched and IPIs, block and
+//                            exit, sched_change, set_user_nice, sched_setattr,
+//                            sched_setaffinity, sched_yield, task migration
+//   ttwu.cpp                 try_to_wake_up, ttwu_queue and the wakelist,
+//                            set_task_cpu, wake_up_new_task
+//   hrtick.cpp               hrtick_start_fair, hrtick_update, the 7.x rework
 //   select_task_rq_fair.*    CPU selection at wake-up and fork
 //   balance*.*               sched_balance_newidle / _domains / _rq, nohz ILB
 //                            (balance.cpp lists the parts)
@@ -30,6 +32,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/balance.hpp"
@@ -116,7 +119,7 @@ private:
 	void resched_curr(u32 cpu, u32 this_cpu) override;
 	void send_nohz_kick(u32 cpu, unsigned flags) override;
 
-	// ---- core.c (core.cpp)
+	// ---- core.c (core.cpp, ttwu.cpp, hrtick.cpp)
 	void sched_tick(u32 cpu);
 	void hrtick(u32 cpu);
 	void schedule(u32 cpu);
@@ -149,7 +152,15 @@ private:
 	template <class Change>
 	void sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& change);
 	template <class Op>
-	void on_rq_of(u32 cpu, u32 this_cpu, Op&& op);
+	void on_rq_of(u32 cpu, u32 this_cpu, Op&& op);  // below the class: core.cpp and ttwu.cpp use it
+	// Every observer's `callback`, in the order they were added, with this
+	// Simulation and `args` (callbacks about one CPU: set event_cpu_ first).
+	template <class... Params, class... Args>
+	void notify(void (Observer::*callback)(const Simulation&, Params...), Args&&... args)
+	{
+		for (Observer* o : observers_)
+			(o->*callback)(*this, std::forward<Args>(args)...);
+	}
 	void set_user_nice(Task& t, int nice);
 	void sched_setattr_runtime(Task& t, u64 runtime);
 	void do_sched_yield(u32 cpu);
@@ -249,5 +260,29 @@ private:
 	u32 event_cpu_ = 0;
 	u32 context_cpu_ = 0;
 };
+
+// An operation run on this_cpu against cpu's rq under its lock (a remote
+// enqueue, a balancer's detach or attach). Whatever resched it leaves there
+// -- update_curr() ending curr's slice, the wake-up preemption check -- is
+// resched_curr() in the kernel, which reaches a remote CPU by IPI. CfsRq
+// only sets the flag; this sends the IPI.
+//
+// Every resched the fair class asks for is resched_curr_lazy(): with
+// PREEMPT_LAZY a CPU running a task gets TIF_NEED_RESCHED_LAZY and no IPI,
+// and acts on it at its next interrupt (its tick at the latest); the idle
+// task is always preempted at once.
+template <class Op>
+inline void Simulation::on_rq_of(u32 cpu, u32 this_cpu, Op&& op)
+{
+	Rq& rq = rqs_[cpu];
+	const bool had = rq.cfs.need_resched;
+	op();
+	if (cpu == this_cpu || had || !rq.cfs.need_resched)
+		return;
+	if (cfg_.preempt == Preempt::Lazy && !rq.idle())
+		rq.resched_lazy = true;
+	else
+		send_ipi(cpu, false, true);
+}
 
 }  // namespace eevdf

@@ -52,13 +52,11 @@ bool Simulation::futex_wait(u32 cpu, Task& t, int word)
 	event_cpu_ = cpu;
 	if (futex_word_[static_cast<size_t>(word)]) {
 		futex_word_[static_cast<size_t>(word)] = 0;
-		for (Observer* o : observers_)
-			o->on_futex_wait(*this, now_, self, word, false);
+		notify(&Observer::on_futex_wait, now_, self, word, false);
 		return false;
 	}
 	futex_waiters_[static_cast<size_t>(word)].push(tasks_, self);
-	for (Observer* o : observers_)
-		o->on_futex_wait(*this, now_, self, word, true);
+	notify(&Observer::on_futex_wait, now_, self, word, true);
 	block_current(cpu, TaskState::Suspended, word);
 	return true;
 }
@@ -72,8 +70,7 @@ void Simulation::futex_post(u32 cpu, int word)
 		return;
 	w = 1;
 	event_cpu_ = cpu;
-	for (Observer* o : observers_)
-		o->on_futex_post(*this, now_, rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE, word);
+	notify(&Observer::on_futex_post, now_, rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE, word);
 	futex_wake_one(cpu, word);
 }
 
@@ -321,8 +318,7 @@ void Simulation::step_current(u32 cpu)
 			return;
 		case Event::Kind::FutexBlock:
 			futex_word_[static_cast<size_t>(e->ref)] = 0;
-			for (Observer* o : observers_)
-				o->on_futex_block(*this, now_, t.se.id, e->ref);
+			notify(&Observer::on_futex_block, now_, t.se.id, e->ref);
 			break;
 		case Event::Kind::FutexWait:
 			if (futex_wait(cpu, t, e->ref))
@@ -344,8 +340,7 @@ void Simulation::step_current(u32 cpu)
 		case Event::Kind::SetNice:
 			set_user_nice(t, e->value);
 			event_cpu_ = cpu;
-			for (Observer* o : observers_)
-				o->on_attr(*this, now_, self);
+			notify(&Observer::on_attr, now_, self);
 			break;
 		case Event::Kind::SetAffinity: {
 			const auto& set = wl_.cpu_sets[static_cast<size_t>(e->ref)];
@@ -363,8 +358,7 @@ void Simulation::step_current(u32 cpu)
 		case Event::Kind::SetSlice:
 			sched_setattr_runtime(t, e->ns);
 			event_cpu_ = cpu;
-			for (Observer* o : observers_)
-				o->on_attr(*this, now_, self);
+			notify(&Observer::on_attr, now_, self);
 			break;
 		}
 		const bool more = advance_pc(t);

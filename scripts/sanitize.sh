@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 build=${ASAN_BUILD_DIR:-build-asan}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEEVDF_WERROR=OFF \
-	-DEEVDF_SANITIZE=address,undefined -DEEVDF_SKIP_PARTS="fuzz;bench;probe;proofs" >/dev/null
+	-DEEVDF_SANITIZE=address,undefined -DEEVDF_SKIP_PARTS="fuzz;bench;proofs" >/dev/null
 cmake --build "$build" -j "$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
