@@ -12,6 +12,7 @@
 #include "model/check.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/deadlock.hpp"
 #include "report/ftrace.hpp"
 #include "report/outputs.hpp"
 #include "report/plots.hpp"
@@ -194,6 +195,8 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	InvariantChecker checker;
 	if (so.check)
 		sim.add_observer(&checker);
+	DeadlockWatch deadlock_watch;
+	sim.add_observer(&deadlock_watch);
 	set_activity("simulating");
 	try {
 		sim.run();
@@ -233,7 +236,13 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	if (const std::string err = outs.commit(); !err.empty())
 		throw UsageError(err);
 	set_activity("printing the report");
-	const Report r{sim, metrics};
+	std::vector<int> pids;
+	for (const TaskMetrics& m : metrics.tasks)
+		pids.push_back(m.pid);
+	const std::optional<Deadlock> deadlock = deadlock_watch.find(sim, pids);
+	if (deadlock)  // the run went on idle to its end: say why nothing ran
+		std::cerr << "eevdf: " << (so.workload.empty() ? "" : so.workload + ": ") << describe(*deadlock) << "\n";
+	const Report r{sim, metrics, deadlock ? &*deadlock : nullptr};
 	if (!outs.stdout_flag().empty())  // FILE "-": that output is the whole of stdout
 		outs.write_stdout(std::cout);
 	else if (so.json)

@@ -263,6 +263,24 @@ def rtapp_cases():
     yield ("rt-app 65537 named resources", (None, '{"tasks": {"t": {' + timers + '}}}'), RUN, 2,
            FILE_LOC + r".*more than 65536 resources")
 
+def deadlock_cases():
+    """Deadlocked workloads run to their end (rt-app's threads would hang)
+    and say so; the check that the message names the waits is
+    tests/test_deadlock.cpp's."""
+    for what, doc, cpus in [
+        ("ABBA", {"a": {"loop": 1, "lock": "m", "run": 1000, "lock1": "n", "unlock1": "n", "unlock": "m"},
+                  "b": {"loop": 1, "lock": "n", "run": 1000, "lock1": "m", "unlock1": "m", "unlock": "n"}}, "2"),
+        ("a barrier the other thread left", {"a": {"loop": 2, "barrier": "x", "run": 100},
+                                             "b": {"loop": 1, "barrier": "x", "run": 100}}, "1"),
+        ("a wait nobody signals", {"a": {"loop": 1, "lock": "m", "wait": {"ref": "c", "mutex": "m"}, "unlock": "m"}},
+         "1"),
+        ("a suspend nobody resumes", {"a": {"loop": 1, "suspend": "s"}, "b": {"loop": 1, "run": 100}}, "1"),
+    ]:
+        for extra in ([], ["--json"]):
+            yield (f"rt-app valid edge: {what} ends in a deadlock {' '.join(extra)}", (None, json.dumps({"tasks": doc})),
+                   RUN + ["--cpus", cpus] + extra, 0, None)
+
+
 # ---------------------------------------------------------------- claims
 
 
@@ -387,5 +405,5 @@ def plain_cases():
 
 def file_cases(repo):
     for gen in (trace_count_cases(), trace_line_cases(), trace_workload_cases(), schbench_claim_cases(),
-                rtapp_cases(), claim_cases(repo), diff_cases(), ceiling_file_cases()):
+                rtapp_cases(), deadlock_cases(), claim_cases(repo), diff_cases(), ceiling_file_cases()):
         yield from gen
