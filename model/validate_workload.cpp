@@ -32,23 +32,27 @@ void check_limits(const Config& cfg, const Workload& wl)
 {
 	const u64 n = wl.tasks.size(), cpus = cfg.cpus, refs = wl.refs.size();
 	if (n > MAX_TASKS)
-		throw WorkloadError("workload: " + std::to_string(n) + " tasks, more than the " + std::to_string(MAX_TASKS) +
-				    " a run may have");
+		throw WorkloadError("workload: " + std::to_string(n) + " tasks, more than the " +
+				    std::to_string(MAX_TASKS) + " a run may have");
 	if (n * cpus > MAX_TASK_CPUS)
-		throw WorkloadError("workload: " + std::to_string(n) + " tasks on " + std::to_string(cpus) +
-				    " CPUs, beyond the limit of " + std::to_string(MAX_TASK_CPUS) +
-				    " task-CPU pairs (each CPU keeps a wakelist slot per task); fewer tasks or CPUs (--cpus)");
+		throw WorkloadError(
+			"workload: " + std::to_string(n) + " tasks on " + std::to_string(cpus) +
+			" CPUs, beyond the limit of " + std::to_string(MAX_TASK_CPUS) +
+			" task-CPU pairs (each CPU keeps a wakelist slot per task); fewer tasks or CPUs (--cpus)");
 	if (n * refs > MAX_TASK_REFS)
-		throw WorkloadError("workload: " + std::to_string(n) + " tasks and " + std::to_string(refs) +
-				    " named resources (timers, mutexes, conditions, barriers, futex words), beyond the limit of " +
-				    std::to_string(MAX_TASK_REFS) + " task-resource pairs (each task keeps a timer slot per resource)");
+		throw WorkloadError(
+			"workload: " + std::to_string(n) + " tasks and " + std::to_string(refs) +
+			" named resources (timers, mutexes, conditions, barriers, futex words), beyond the limit of " +
+			std::to_string(MAX_TASK_REFS) +
+			" task-resource pairs (each task keeps a timer slot per resource)");
 	// No overflow: duration < 2^64, tick_ns >= 10^4 (HZ <= 10^5), cpus <= 256.
 	const u64 ticks = wl.duration / cfg.tick_ns * cpus;
 	if (ticks > MAX_TICKS)
-		throw WorkloadError("workload: a duration of " + std::to_string(wl.duration / NSEC_PER_SEC) + " s at HZ=" +
-				    std::to_string(cfg.hz) + " on " + std::to_string(cpus) + " CPU" + (cpus == 1 ? "" : "s") +
-				    " is " + std::to_string(ticks) + " ticks, beyond the limit of " + std::to_string(MAX_TICKS) +
-				    " a run may take (minutes of computing); a shorter --duration, a lower --hz or fewer --cpus");
+		throw WorkloadError(
+			"workload: a duration of " + std::to_string(wl.duration / NSEC_PER_SEC) + " s at HZ=" +
+			std::to_string(cfg.hz) + " on " + std::to_string(cpus) + " CPU" + (cpus == 1 ? "" : "s") +
+			" is " + std::to_string(ticks) + " ticks, beyond the limit of " + std::to_string(MAX_TICKS) +
+			" a run may take (minutes of computing); a shorter --duration, a lower --hz or fewer --cpus");
 }
 
 // The mutex a MutexLock, MutexUnlock or CondWait event names, as rt-app's file did.
@@ -75,10 +79,11 @@ void check_relock(const std::string& where, const TaskSpec& t, const Workload& w
 		for (const Event& e : p.events) {
 			if (e.kind == Event::Kind::MutexLock) {
 				if (auto h = find(e.ref); h != held.end())
-					throw WorkloadError(where + " phase '" + p.name + "': mutex \"" + mutex_name(wl, e.ref) +
-							    "\" is still held (locked in phase '" + h->second->name +
-							    "', not unlocked since) when " + when +
-							    " locks it again: rt-app's thread would wait for itself forever");
+					throw WorkloadError(
+						where + " phase '" + p.name + "': mutex \"" + mutex_name(wl, e.ref) +
+						"\" is still held (locked in phase '" + h->second->name +
+						"', not unlocked since) when " + when +
+						" locks it again: rt-app's thread would wait for itself forever");
 				held.emplace_back(e.ref, &p);
 			} else if (e.kind == Event::Kind::MutexUnlock || e.kind == Event::Kind::CondWait) {
 				const int ref = e.kind == Event::Kind::CondWait ? e.value : e.ref;
@@ -110,10 +115,7 @@ bool consumes_time(const Event& e)
 	}
 }
 
-bool phase_consumes_time(const Phase& p)
-{
-	return std::any_of(p.events.begin(), p.events.end(), consumes_time);
-}
+bool phase_consumes_time(const Phase& p) { return std::any_of(p.events.begin(), p.events.end(), consumes_time); }
 
 void validate(const Config& cfg, const Workload& wl)
 {
@@ -130,7 +132,8 @@ void validate(const Config& cfg, const Workload& wl)
 	if (cfg.base_slice_ns == 0)
 		throw WorkloadError("config: base slice must be positive");
 	if (cfg.cpus < 1 || cfg.cpus > MAX_CPUS)
-		throw WorkloadError("config: cpus " + std::to_string(cfg.cpus) + " outside 1.." + std::to_string(MAX_CPUS));
+		throw WorkloadError("config: cpus " + std::to_string(cfg.cpus) + " outside 1.." +
+				    std::to_string(MAX_CPUS));
 	if (cfg.online_cpus < cfg.cpus)
 		throw WorkloadError("config: online_cpus " + std::to_string(cfg.online_cpus) + " below cpus " +
 				    std::to_string(cfg.cpus));
@@ -151,19 +154,23 @@ void validate(const Config& cfg, const Workload& wl)
 		// sched_setaffinity() keeps the online CPUs of a mask and fails
 		// (EINVAL) only when none is left.
 		auto none_online = [&](const std::vector<u32>& set) {
-			return !set.empty() && std::none_of(set.begin(), set.end(), [&](u32 c) { return c < cfg.cpus; });
+			return !set.empty() &&
+			       std::none_of(set.begin(), set.end(), [&](u32 c) { return c < cfg.cpus; });
 		};
 		if (none_online(t.cpus))
-			throw WorkloadError(where + ": cpus names no CPU of the model's " + std::to_string(cfg.cpus) + " (0.." +
-					    std::to_string(cfg.cpus - 1) + "; simulate more with --cpus)");
+			throw WorkloadError(where + ": cpus names no CPU of the model's " + std::to_string(cfg.cpus) +
+					    " (0.." + std::to_string(cfg.cpus - 1) + "; simulate more with --cpus)");
 		for (const Phase& p : t.phases)
 			for (const Event& e : p.events)
 				if (e.kind == Event::Kind::SetAffinity) {
 					if (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.cpu_sets.size())
-						throw WorkloadError(where + " phase '" + p.name + "': affinity event with unknown CPU set");
+						throw WorkloadError(where + " phase '" + p.name +
+								    "': affinity event with unknown CPU set");
 					if (none_online(wl.cpu_sets[static_cast<size_t>(e.ref)]))
-						throw WorkloadError(where + " phase '" + p.name + "': cpus names no CPU of the model's " +
-								    std::to_string(cfg.cpus) + " (0.." + std::to_string(cfg.cpus - 1) +
+						throw WorkloadError(where + " phase '" + p.name +
+								    "': cpus names no CPU of the model's " +
+								    std::to_string(cfg.cpus) + " (0.." +
+								    std::to_string(cfg.cpus - 1) +
 								    "; simulate more with --cpus)");
 				}
 		bool any_time = false;
@@ -176,22 +183,28 @@ void validate(const Config& cfg, const Workload& wl)
 			const bool phase_time = phase_consumes_time(p);
 			if (p.loop == LOOP_FOREVER && !phase_time)
 				throw WorkloadError(where + " phase '" + p.name +
-						    "' loops forever without run, runtime, sleep or timer time: no time would pass");
+						    "' loops forever without run, runtime, sleep or timer time: no "
+						    "time would pass");
 			any_time = any_time || phase_time;
 			for (const Event& e : p.events) {
-				const bool futex = e.kind == Event::Kind::FutexBlock || e.kind == Event::Kind::FutexWait ||
-						   e.kind == Event::Kind::FutexPost || e.kind == Event::Kind::ListPush ||
-						   e.kind == Event::Kind::ListPost || e.kind == Event::Kind::MutexLock ||
-						   e.kind == Event::Kind::MutexUnlock || e.kind == Event::Kind::CondWait ||
-						   e.kind == Event::Kind::CondSignal;
+				const bool futex =
+					e.kind == Event::Kind::FutexBlock || e.kind == Event::Kind::FutexWait ||
+					e.kind == Event::Kind::FutexPost || e.kind == Event::Kind::ListPush ||
+					e.kind == Event::Kind::ListPost || e.kind == Event::Kind::MutexLock ||
+					e.kind == Event::Kind::MutexUnlock || e.kind == Event::Kind::CondWait ||
+					e.kind == Event::Kind::CondSignal;
 				if ((e.kind == Event::Kind::Timer || e.kind == Event::Kind::Suspend ||
 				     e.kind == Event::Kind::Resume || e.kind == Event::Kind::Barrier || futex) &&
 				    (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.refs.size()))
 					throw WorkloadError(where + " phase '" + p.name + "': event with unknown ref");
-				if (e.kind == Event::Kind::ListPush && (e.value < 0 || static_cast<size_t>(e.value) >= wl.refs.size()))
-					throw WorkloadError(where + " phase '" + p.name + "': list push of an unknown futex word");
-				if (e.kind == Event::Kind::CondWait && (e.value < 0 || static_cast<size_t>(e.value) >= wl.refs.size()))
-					throw WorkloadError(where + " phase '" + p.name + "': condition wait with an unknown mutex");
+				if (e.kind == Event::Kind::ListPush &&
+				    (e.value < 0 || static_cast<size_t>(e.value) >= wl.refs.size()))
+					throw WorkloadError(where + " phase '" + p.name +
+							    "': list push of an unknown futex word");
+				if (e.kind == Event::Kind::CondWait &&
+				    (e.value < 0 || static_cast<size_t>(e.value) >= wl.refs.size()))
+					throw WorkloadError(where + " phase '" + p.name +
+							    "': condition wait with an unknown mutex");
 				if (e.kind == Event::Kind::SetNice && (e.value < MIN_NICE || e.value > MAX_NICE))
 					throw WorkloadError(where + " phase '" + p.name + "': nice " +
 							    std::to_string(e.value) + " outside -20..19");
@@ -199,16 +212,18 @@ void validate(const Config& cfg, const Workload& wl)
 		}
 		check_relock(where, t, wl);
 		if (t.loop == LOOP_FOREVER && !any_time)
-			throw WorkloadError(where + " loops forever without run, runtime, sleep or timer time: no time would pass");
+			throw WorkloadError(
+				where + " loops forever without run, runtime, sleep or timer time: no time would pass");
 		if (wl.duration == 0) {
-			const bool forever = t.loop == LOOP_FOREVER ||
-					     std::any_of(t.phases.begin(), t.phases.end(),
-							 [](const Phase& p) { return p.loop == LOOP_FOREVER; }) ||
-					     std::any_of(t.phases.begin(), t.phases.end(), [](const Phase& p) {
-						     return std::any_of(p.events.begin(), p.events.end(), [](const Event& e) {
-							     return e.kind == Event::Kind::Run && e.ns == RUN_FOREVER;
-						     });
-					     });
+			const bool forever =
+				t.loop == LOOP_FOREVER ||
+				std::any_of(t.phases.begin(), t.phases.end(),
+					    [](const Phase& p) { return p.loop == LOOP_FOREVER; }) ||
+				std::any_of(t.phases.begin(), t.phases.end(), [](const Phase& p) {
+					return std::any_of(p.events.begin(), p.events.end(), [](const Event& e) {
+						return e.kind == Event::Kind::Run && e.ns == RUN_FOREVER;
+					});
+				});
 			if (forever)
 				throw WorkloadError(where + " never ends and the workload has no duration: give one");
 		}

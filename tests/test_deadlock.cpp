@@ -41,7 +41,7 @@ TEST_CASE("an ABBA lock order on two CPUs ends in a deadlock naming both tasks a
 	CHECK(d->waiting[1].task == "b");
 	CHECK(d->waiting[1].on == "mutex:m");
 	CHECK(describe(*d) == "deadlock from 1.000 ms: no task can run again; waiting: 'a' (pid 1000) on mutex:n, "
-			     "'b' (pid 1001) on mutex:m");
+			      "'b' (pid 1001) on mutex:m");
 }
 
 TEST_CASE("a wait nobody signals, once the other task has exited, is a deadlock from the exit")
