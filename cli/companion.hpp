@@ -25,7 +25,11 @@ inline constexpr Companion PROVER{"eevdf-prove", "EEVDF_PROVE", "proofs", "eevdf
 // The program's path, or "" when there is none.
 std::string find_companion(const Companion& c);
 
-// Replaces this process with the program; returns 2 (with a message) only if it cannot.
+// Runs the program with `args`, its standard output passed through this
+// process's (a pipe, so that a write that fails there, /dev/full or a full
+// disk, is exit 2 as for eevdf's own output: the companion cannot tell).
+// Returns its exit status, or 2 with a message when it cannot be found or
+// run or its output cannot be written; dies of the signal it died of.
 int exec_companion(const Companion& c, const std::vector<std::string>& args);
 
 }  // namespace eevdf::cli

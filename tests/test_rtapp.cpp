@@ -439,7 +439,7 @@ TEST_CASE("rtapp: unknown keys are refused, with a hint for rt-app's prefix matc
 	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"delay": 1, "run": 1}})")),
 			  Contains("tasks.t.phases.p.delay: is a task property"));
 	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": "/tg1", "run": 1)")), Contains("no group scheduling"));
-	CHECK_THROWS_WITH(parse(one_task(R"("util_min": "high", "run": 1)")), Contains("tasks.t.util_min: expected a number"));
+	CHECK_THROWS_WITH(parse(one_task(R"("util_min": "high", "run": 1)")), Contains("tasks.t.util_min: expected an integer 0..1024"));
 	CHECK_THROWS_WITH(parse(one_task(R"("dl-period": 100, "run": 1)")), Contains("SCHED_DEADLINE"));
 	CHECK_THROWS_WITH(parse(R"({"tasks": {"t": {"run": 1}}, "task": {}})"),
 			  Contains("t.json:1:30: task: unknown top-level key"));
@@ -685,6 +685,16 @@ TEST_CASE("rtapp: uclamp's util_min and util_max are accepted and reported as ig
 	const Workload w = parse_rtapp(text, "u.json", &notes);
 	CHECK(notes.ignored == std::vector<std::string>{"tasks.t.util_min", "tasks.t.phases.p.util_max"});
 	CHECK(w == parse_rtapp(R"({"tasks": {"t": {"phases": {"p": {"run": 10}}}}})", "v.json"));
+}
+
+TEST_CASE("rtapp: a uclamp value sched_setattr() refuses is refused: outside 0..1024, or util_min above util_max", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(one_task(R"("util_min": 1025, "run": 1)")),
+			  Contains("tasks.t.util_min: 1025 is outside 0..1024"));
+	CHECK_THROWS_WITH(parse(one_task(R"("util_max": -1, "run": 1)")), Contains("tasks.t.util_max: -1 is outside 0..1024"));
+	CHECK_THROWS_WITH(parse(one_task(R"("util_min": 512, "util_max": 256, "run": 1)")),
+			  Contains("util_min 512 is above util_max 256"));
+	CHECK_NOTHROW(parse(one_task(R"("util_min": 0, "util_max": 1024, "run": 1)")));
 }
 
 TEST_CASE("rtapp: bare \"suspend\" keys are read as workgen rewrites them, with the enclosing task's name", "[rtapp]")

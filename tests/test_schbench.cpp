@@ -193,3 +193,28 @@ TEST_CASE("schbench: the RPS block has schbench's percentiles and sample counts"
 	      "\t  90.0th: 500        (3 samples)\n"
 	      "\t  min=100, max=500\n");
 }
+
+TEST_CASE("schbench: -m and -t beyond the thread limit are refused before a task is built", "[schbench][errors]")
+{
+	CHECK_THROWS_WITH(parse_schbench_command("-m 4097"), Catch::Contains("schbench -m: '4097' is beyond 4096"));
+	CHECK_THROWS_WITH(parse_schbench_command("-t 10000"), Catch::Contains("schbench -t: '10000' is beyond 4096"));
+	SchbenchOptions o;
+	o.message_threads = 64;
+	o.workers = 64;  // 64 x (1 + 64) = 4160 threads
+	o.msg_cost_ns = US;
+	o.sleep_ns = 100 * US;
+	o.runtime_ns = NSEC_PER_SEC;
+	CHECK_THROWS_WITH(schbench_workload(o, 1), Catch::Contains("4160 threads (m x (1 + t)), beyond the 4096"));
+	o.workers = 62;  // 64 x 63 = 4032
+	CHECK(schbench_workload(o, 1).tasks.size() == 4032);
+}
+
+TEST_CASE("schbench: a request's work past 2^62 ns is refused, not wrapped to no work", "[schbench][errors]")
+{
+	SchbenchOptions o = parse_schbench_command("-m 1 -t 1 -n 4 --op-cost 2305843009213693952ns");
+	o.msg_cost_ns = US;
+	o.runtime_ns = NSEC_PER_SEC;
+	CHECK_THROWS_WITH(schbench_workload(o, 1), Catch::Contains("schbench -n 4 with --op-cost"));
+	CHECK_THROWS_WITH(parse_schbench_command("-s 18446744073709552"), Catch::Contains("schbench -s: '18446744073709552'"));
+	CHECK_THROWS_WITH(parse_schbench_command("--stress 1000001"), Catch::Contains("--stress: '1000001' is beyond 1000000"));
+}
