@@ -45,7 +45,7 @@
 #include "bench/workloads.hpp"
 #include "io/model_options.hpp"
 #include "model/metrics.hpp"
-#include "model/pick_oracle.hpp"
+#include "model/pick_by_definition.hpp"
 #include "model/simulation.hpp"
 #include "report/report.hpp"
 

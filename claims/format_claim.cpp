@@ -148,7 +148,7 @@ std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult
 		j["out_of_scope"] = c.out_of_scope;
 		doc.push_back(j);
 	}
-	return doc.dump(2) + "\n";
+	return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace eevdf::cli

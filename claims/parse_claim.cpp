@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -223,6 +224,27 @@ ClaimRow row_of(const std::string& file, const Value& v, const std::string& fiel
 	return r;
 }
 
+// A key given twice in one object would be merged silently (the last
+// value winning, or both applied): refused wherever it is, naming both
+// places. Only "bug" repeats, as --bug does: each switches one bug in.
+void no_repeated_keys(const std::string& file, const Value& v, const std::string& field)
+{
+	if (v.is_object()) {
+		std::map<std::string, const json::Member*> seen;
+		for (const json::Member& m : v.members) {
+			const std::string f = field.empty() ? m.key : field + "." + m.key;
+			if (auto [it, fresh] = seen.emplace(m.key, &m); !fresh && m.key != "bug")
+				bad(file, m.line, m.column, f,
+				    "given twice in one object (first at line " + std::to_string(it->second->line) +
+					    ", column " + std::to_string(it->second->column) + "); give each key once");
+			no_repeated_keys(file, m.value, f);
+		}
+	} else if (v.type == Value::Type::Array) {
+		for (size_t i = 0; i < v.items.size(); i++)
+			no_repeated_keys(file, v.items[i], field + "[" + std::to_string(i) + "]");
+	}
+}
+
 }  // namespace
 
 std::string label_of(const Settings& s)
@@ -240,6 +262,7 @@ Claim parse_claim(std::string_view text, const std::string& path)
 	const Value doc = json::parse(text, path);
 	if (!doc.is_object())
 		bad(path, doc.line, doc.column, "(top level)", "a claim is a JSON object");
+	no_repeated_keys(path, doc, "");
 	Claim c;
 	c.file = path;
 	bool has_metric = false, has_rows = false;

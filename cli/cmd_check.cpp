@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "claims/claims.hpp"
+#include "cli/activity.hpp"
 #include "cli/commands.hpp"
 #include "cli/write_file.hpp"
 #include "io/values.hpp"
@@ -42,7 +43,9 @@ int cmd_check(const std::vector<std::string>& files, bool as_json, const std::st
 		throw UsageError("--svg -: the standard output already carries --json; write one of them to a file");
 	std::vector<std::pair<Claim, std::vector<RowResult>>> all;
 	for (const std::string& f : files) {
+		set_activity("reading a claim file");
 		Claim c = load_claim(f);
+		set_activity("running a claim's configurations");
 		std::vector<RowResult> rows = evaluate(c);
 		all.emplace_back(std::move(c), std::move(rows));
 	}

@@ -48,6 +48,22 @@ std::string kernel_help()
 	return s;
 }
 
+// A CPU count that is given must be 1..MAX_CPUS: 0 is not "the default"
+// once written out (--llc 0, --online-cpus 0), and a count past the model's
+// CPUs scales nothing further. (Not digits: CLI11's conversion refuses it.)
+CLI::Validator cpu_count()
+{
+	return CLI::Validator(
+		[](std::string& v) -> std::string {
+			if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos)
+				return "";
+			if (v.size() > 3 || std::stoul(v) < 1 || std::stoul(v) > MAX_CPUS)
+				return v + " is outside 1.." + std::to_string(MAX_CPUS);
+			return "";
+		},
+		"");  // no description: the help line stays as it was
+}
+
 }  // namespace
 
 void add_model_options(CLI::App* app, ModelOptions& o)
@@ -57,8 +73,9 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 	app->add_option("--cpus", o.cpus, "CPUs to simulate (1.." + std::to_string(MAX_CPUS) + ")")->capture_default_str();
 	app->add_option("--online-cpus", o.online_cpus,
 			"online CPUs for the default base slice 0.70 ms x (1 + ilog2(min(N, 8))); default --cpus "
-			"(--cpus 1 --online-cpus 8: one CPU of an 8-CPU machine)");
-	app->add_option("--llc", o.llc, "CPUs per last-level cache (MC domain); default all");
+			"(--cpus 1 --online-cpus 8: one CPU of an 8-CPU machine)")
+		->check(cpu_count());
+	app->add_option("--llc", o.llc, "CPUs per last-level cache (MC domain); default all")->check(cpu_count());
 	app->add_flag("--skew-tick", o.skew_tick, "boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later");
 	app->add_option("--preempt", o.preempt,
 			"preemption model none|voluntary|full|lazy (CONFIG_PREEMPT_*); default: the preset's "

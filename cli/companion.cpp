@@ -8,6 +8,7 @@
 #include <csignal>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -93,6 +94,22 @@ int capture_program(const std::string& path, const char* name, const std::vector
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
+namespace {
+
+// The companion while it runs: a SIGINT, SIGTERM, SIGHUP or SIGQUIT sent to
+// eevdf alone (kill PID) is passed on, so that the probe stops its hogs and
+// trace instances as when it is signalled itself, and eevdf then dies of
+// the signal the companion died of.
+volatile pid_t running_companion = 0;
+
+extern "C" void pass_signal_on(int sig)
+{
+	if (running_companion > 0)
+		::kill(running_companion, sig);
+}
+
+}  // namespace
+
 int exec_companion(const Companion& c, const std::vector<std::string>& args)
 {
 	const std::string probe = find_companion(c);
@@ -110,9 +127,73 @@ int exec_companion(const Companion& c, const std::vector<std::string>& args)
 		argv.push_back(a.data());
 	argv.push_back(nullptr);
 	std::cout.flush();
-	execv(probe.c_str(), argv.data());
-	std::cerr << "eevdf: cannot run " << probe << ": " << std::strerror(errno) << "\n";
-	return 2;
+	int out[2];
+	if (::pipe(out) != 0) {
+		std::cerr << "eevdf: cannot run " << probe << ": " << std::strerror(errno) << "\n";
+		return 2;
+	}
+	const pid_t pid = ::fork();
+	if (pid < 0) {
+		std::cerr << "eevdf: cannot run " << probe << ": " << std::strerror(errno) << "\n";
+		return 2;
+	}
+	if (pid == 0) {
+		::prctl(PR_SET_PDEATHSIG, SIGTERM);  // eevdf killed (SIGKILL): the companion stops too
+		::dup2(out[1], STDOUT_FILENO);
+		::close(out[0]);
+		::close(out[1]);
+		execv(probe.c_str(), argv.data());
+		const std::string msg = "eevdf: cannot run " + probe + ": " + std::strerror(errno) + "\n";
+		(void)!::write(STDERR_FILENO, msg.data(), msg.size());
+		::_exit(2);
+	}
+	::close(out[1]);
+	running_companion = pid;
+	for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+		struct sigaction old {};
+		::sigaction(sig, nullptr, &old);
+		if (old.sa_handler == SIG_IGN)
+			continue;
+		struct sigaction sa {};
+		sa.sa_handler = pass_signal_on;
+		sigemptyset(&sa.sa_mask);
+		::sigaction(sig, &sa, nullptr);
+	}
+	// Everything it prints is read to the end, also after a write here
+	// failed, so that it never blocks on a full pipe or dies of SIGPIPE.
+	char buf[65536];
+	int write_errno = 0;
+	for (;;) {
+		const ssize_t n = ::read(out[0], buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (ssize_t done = 0; done < n && !write_errno;) {
+			const ssize_t w = ::write(STDOUT_FILENO, buf + done, static_cast<size_t>(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				write_errno = w < 0 ? errno : ENOSPC;
+			else
+				done += w;
+		}
+	}
+	::close(out[0]);
+	int status = 0;
+	while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+	}
+	running_companion = 0;
+	if (write_errno) {
+		std::cerr << "eevdf: cannot write the standard output: " << std::strerror(write_errno) << "\n";
+		return 2;
+	}
+	if (WIFSIGNALED(status)) {
+		::signal(WTERMSIG(status), SIG_DFL);
+		::raise(WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
 }  // namespace eevdf::cli

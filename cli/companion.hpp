@@ -31,7 +31,11 @@ std::string find_companion(const Companion& c);
 // is sent SIGTERM. Returns its exit status (2 when it cannot run).
 int capture_program(const std::string& path, const char* name, const std::vector<std::string>& args, std::string& out);
 
-// Replaces this process with the program; returns 2 (with a message) only if it cannot.
+// Runs the program with `args`, its standard output passed through this
+// process's (a pipe, so that a write that fails there, /dev/full or a full
+// disk, is exit 2 as for eevdf's own output: the companion cannot tell).
+// Returns its exit status, or 2 with a message when it cannot be found or
+// run or its output cannot be written; dies of the signal it died of.
 int exec_companion(const Companion& c, const std::vector<std::string>& args);
 
 }  // namespace eevdf::cli

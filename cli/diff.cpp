@@ -48,7 +48,10 @@ double number(const std::string& file, const Value& v, const std::string& field)
 {
 	if (v.type != Value::Type::Number)
 		bad(file, v, field, "expected a number, found " + json::describe(v));
-	return std::strtod(v.text.c_str(), nullptr);
+	const double d = std::strtod(v.text.c_str(), nullptr);
+	if (!std::isfinite(d))
+		bad(file, v, field, "expected a finite number, found " + v.text);
+	return d;
 }
 
 // The metrics compared, as (name, path in a task object); the same for the
@@ -110,7 +113,9 @@ Run load(const std::string& file)
 	const Value& tasks = need(file, r.doc, "tasks", "(top level)");
 	if (tasks.type != Value::Type::Array)
 		bad(file, tasks, "tasks", "expected an array");
-	std::set<std::string> names;
+	// Tasks are matched by name; where a name repeats (`trace stats --json`
+	// of threads that share a comm), by "name:pid", as perf names them.
+	std::map<std::string, size_t> count;
 	for (size_t i = 0; i < tasks.items.size(); i++) {
 		const Value& t = tasks.items[i];
 		const std::string where = "tasks[" + std::to_string(i) + "]";
@@ -119,9 +124,30 @@ Run load(const std::string& file)
 		const Value& name = need(file, t, "name", where);
 		if (!name.is_string())
 			bad(file, name, where + ".name", "expected a string");
-		if (!names.insert(name.text).second)
-			bad(file, name, where + ".name", "task '" + name.text + "' appears twice");
-		r.tasks.emplace_back(name.text, metrics_of(file, t, where));
+		for (unsigned char c : name.text)
+			if (c < 0x20 || c == 0x7f)
+				bad(file, name, where + ".name",
+				    "holds a control character (byte " + std::to_string(c) +
+					    "), which would forge a line of the table");
+		count[name.text]++;
+	}
+	std::set<std::string> names;
+	for (size_t i = 0; i < tasks.items.size(); i++) {
+		const Value& t = tasks.items[i];
+		const std::string where = "tasks[" + std::to_string(i) + "]";
+		const Value& name = need(file, t, "name", where);
+		std::string key = name.text;
+		if (count[key] > 1) {
+			const Value* pid = member(t, "pid");
+			if (!pid || pid->type != Value::Type::Number ||
+			    pid->text.find_first_not_of("0123456789") != std::string::npos)
+				bad(file, name, where + ".name",
+				    "task '" + name.text + "' appears twice, and without a \"pid\" to tell them apart");
+			key += ":" + pid->text;
+		}
+		if (!names.insert(key).second)
+			bad(file, name, where + ".name", "task '" + key + "' appears twice");
+		r.tasks.emplace_back(key, metrics_of(file, t, where));
 	}
 	r.summary = metrics_of(file, need(file, r.doc, "summary", "(top level)"), "summary");
 	return r;
@@ -189,8 +215,12 @@ std::string num(std::optional<double> v)
 {
 	if (!v)
 		return "-";
-	char b[40];
-	std::snprintf(b, sizeof b, *v == std::floor(*v) && std::fabs(*v) < 1e15 ? "%.0f" : "%.3f", *v);
+	char b[40];  // past 1e30 in exponent form, which always fits
+	std::snprintf(b, sizeof b,
+		      std::fabs(*v) >= 1e30                          ? "%.6g"
+		      : *v == std::floor(*v) && std::fabs(*v) < 1e15 ? "%.0f"
+								     : "%.3f",
+		      *v);
 	return b;
 }
 
@@ -199,10 +229,11 @@ std::string delta(std::optional<double> a, std::optional<double> b)
 	if (!a || !b)
 		return "-";
 	char s[40];
-	if (*a != 0)
-		std::snprintf(s, sizeof s, "%+.1f %%", 100.0 * (*b - *a) / std::fabs(*a));
+	const double d = *a != 0 ? 100.0 * (*b - *a) / std::fabs(*a) : *b - *a;
+	if (std::fabs(d) >= 1e30)
+		std::snprintf(s, sizeof s, *a != 0 ? "%+.6g %%" : "%+.6g", d);
 	else
-		std::snprintf(s, sizeof s, "%+.0f", *b - *a);
+		std::snprintf(s, sizeof s, *a != 0 ? "%+.1f %%" : "%+.0f", d);
 	return s;
 }
 
@@ -252,7 +283,7 @@ int cmd_diff(const DiffOptions& o)
 					{"differs", l.flagged}});
 		doc["metrics"] = rows;
 		doc["differing"] = flagged;
-		std::cout << doc.dump(2) << "\n";
+		std::cout << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 		return flagged ? 1 : 0;
 	}
 	std::cout << "# eevdf diff: A = " << o.a << ", B = " << o.b;
@@ -268,15 +299,15 @@ int cmd_diff(const DiffOptions& o)
 		tw = std::max(tw, l.task.size());
 		mw = std::max(mw, l.metric.size());
 	}
-	char line[512];
-	std::snprintf(line, sizeof line, "%-*s %-*s %16s %16s %10s\n", static_cast<int>(tw), "task", static_cast<int>(mw), "metric",
-		      "A", "B", "delta");
-	std::cout << line;
+	std::vector<char> line(tw + mw + 128);  // a long task name is printed whole
+	std::snprintf(line.data(), line.size(), "%-*s %-*s %16s %16s %10s\n", static_cast<int>(tw), "task",
+		      static_cast<int>(mw), "metric", "A", "B", "delta");
+	std::cout << line.data();
 	for (const Line& l : lines) {
-		std::snprintf(line, sizeof line, "%-*s %-*s %16s %16s %10s%s\n", static_cast<int>(tw), l.task.c_str(),
-			      static_cast<int>(mw), l.metric.c_str(), num(l.a).c_str(), num(l.b).c_str(), delta(l.a, l.b).c_str(),
-			      l.flagged ? " *" : "");
-		std::cout << line;
+		std::snprintf(line.data(), line.size(), "%-*s %-*s %16s %16s %10s%s\n", static_cast<int>(tw),
+			      l.task.c_str(), static_cast<int>(mw), l.metric.c_str(), num(l.a).c_str(),
+			      num(l.b).c_str(), delta(l.a, l.b).c_str(), l.flagged ? " *" : "");
+		std::cout << line.data();
 	}
 	std::cout << "# " << flagged << " of " << lines.size() << " metrics differ\n";
 	return flagged ? 1 : 0;

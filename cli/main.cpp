@@ -13,7 +13,9 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <new>
 
+#include "cli/activity.hpp"
 #include "cli/commands.hpp"
 #include "cli/companion.hpp"
 #include "cli/probe_compare.hpp"
@@ -48,6 +50,36 @@ void check_given_values(const CLI::App& sub)
 			    (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 20 ||
 			     (v.size() == 20 && v > "18446744073709551615")))
 				throw UsageError(name + ": '" + v + "' is not an unsigned integer (0 .. 18446744073709551615)");
+		}
+	}
+}
+
+// A list value (--slices 3ms,,6ms) with an empty item: CLI11 drops empty
+// items, so it is found in the arguments as given, before it is lost.
+void check_list_items(const CLI::App& sub, int argc, char** argv)
+{
+	for (const CLI::Option* o : sub.get_options()) {
+		const char sep = o->get_delimiter();
+		if (!o->count() || sep == '\0')
+			continue;
+		for (const std::string& l : o->get_lnames()) {
+			const std::string flag = "--" + l;
+			for (int i = 1; i < argc; i++) {
+				const std::string a = argv[i];
+				std::string v;
+				if (a == flag && i + 1 < argc)
+					v = argv[i + 1];
+				else if (a.rfind(flag + "=", 0) == 0)
+					v = a.substr(flag.size() + 1);
+				else
+					continue;
+				const std::string two{sep, sep};
+				if (!v.empty() &&
+				    (v.front() == sep || v.back() == sep || v.find(two) != std::string::npos))
+					throw UsageError(flag + ": '" + v +
+							 "' has an empty item; separate the values by single '" +
+							 std::string(1, sep) + "'");
+			}
 		}
 	}
 }
@@ -178,11 +210,11 @@ int EEVDF_MAIN(int argc, char** argv)
 		app.name(argv[0]);  // as parse(argc, argv) would, for the usage lines
 		app.parse(sim_schbench_value_after_equals(argc, argv));
 	} catch (const CLI::CallForHelp& e) {
-		return app.exit(e);
+		return checked_stdout(app.exit(e));
 	} catch (const CLI::CallForAllHelp& e) {
-		return app.exit(e);
+		return checked_stdout(app.exit(e));
 	} catch (const CLI::CallForVersion& e) {
-		return app.exit(e);
+		return checked_stdout(app.exit(e));
 	} catch (const CLI::ParseError& e) {
 		std::cerr << "eevdf: " << parse_error_text(e, argc, argv) << "\nRun 'eevdf --help' or 'eevdf COMMAND --help'.\n";
 		return 2;
@@ -197,8 +229,12 @@ int EEVDF_MAIN(int argc, char** argv)
 	};
 	try {
 		for (size_t i = 0; i < commands.size(); i++)
-			if (*subs[i] && !commands[i]->passes_arguments_through())
+			if (*subs[i] && !commands[i]->passes_arguments_through()) {
 				check_given_values(*subs[i]);
+				for (const CLI::App* s : subs[i]->get_subcommands())
+					check_list_items(*s, argc, argv);
+				check_list_items(*subs[i], argc, argv);
+			}
 		if (DRY_RUN) {
 			for (const std::unique_ptr<Command>& c : commands)
 				for (const ModelOptions* m : c->model_options())
@@ -214,6 +250,16 @@ int EEVDF_MAIN(int argc, char** argv)
 		return 2;
 	} catch (const eevdf::WorkloadError& e) {
 		std::cerr << "eevdf: " << e.what() << "\n";
+		return 2;
+	} catch (const std::bad_alloc&) {
+		// No allocation from here: the message is made of what exists.
+		// (The OutputSet's destructor has removed its temporaries.)
+		std::cerr << "eevdf: " << (argc > 1 ? argv[1] : "eevdf") << ": out of memory while " << activity()
+			  << " (std::bad_alloc); docs/cli.md, \"Limits\", says what each count costs\n";
+		return 2;
+	} catch (const std::exception& e) {
+		std::cerr << "eevdf: " << (argc > 1 ? argv[1] : "eevdf") << ": failed while " << activity() << ": "
+			  << e.what() << "\n";
 		return 2;
 	}
 }

@@ -421,7 +421,10 @@ int probe_scenario(std::vector<std::string> args)
 			json doc = {{"scenario", k["scenario"]["name"]}, {"kernel_release", release}, {"preset", preset},
 				    {"model_balance_attempts", ms_.balance_attempts}, {"kernel_foreign", ks.foreign},
 				    {"rows", table}};
-			write_file_atomic(table_json, doc.dump(1) + "\n", "--table-json");  // whole or not at all
+			write_file_atomic(table_json,
+					  doc.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+						  "\n",
+					  "--table-json");  // whole or not at all
 		}
 	} catch (const std::exception& e) {
 		std::cerr << "eevdf: probe: cannot compare the probe's scenario with the model: " << e.what() << "\n";

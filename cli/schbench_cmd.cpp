@@ -6,6 +6,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/activity.hpp"
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
 #include "io/values.hpp"
@@ -46,8 +47,18 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		throw UsageError("schbench -t: " + std::to_string(so.workers) + " workers; need at least 1 (0: the default)");
 	if (so.operations < 0)
 		throw UsageError("schbench -n: " + std::to_string(so.operations) + " operations; need 0 or more");
-	if (so.runtime_s < 1)
-		throw UsageError("schbench -r: runtime 0; need at least 1 second");
+	if (so.runtime_s < 1 || so.runtime_s > MAX_SCHBENCH_RUNTIME_S)
+		throw UsageError("schbench -r: runtime " + std::to_string(so.runtime_s) + " s; need 1.." +
+				 std::to_string(MAX_SCHBENCH_RUNTIME_S) + " seconds");
+	if (so.sleep_us > MAX_TIME_NS / NSEC_PER_USEC)
+		throw UsageError("schbench -s: " + std::to_string(so.sleep_us) + " us is beyond 2^62 ns (" +
+				 std::to_string(MAX_TIME_NS / NSEC_PER_USEC) + " us)");
+	// schbench forces the warm-up to 0 for runs under 30 s; past that it
+	// must leave some of the run to measure.
+	if (so.runtime_s >= 30 && so.warmup_s >= so.runtime_s)
+		throw UsageError("schbench -w: a warm-up of " + std::to_string(so.warmup_s) +
+				 " s leaves nothing of -r " + std::to_string(so.runtime_s) +
+				 " s to measure; give -w below -r");
 	if (!so.pin.empty() && so.pin != "auto")
 		throw UsageError("schbench -M " + so.pin + ": only 'auto' is modelled (message thread i on CPU i)");
 	if (so.operations > 0 && so.op_cost.empty())
@@ -66,8 +77,9 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 	o.timer_slack_ns = parse_duration(so.timer_slack, "--timer-slack");
 	o.msg_cost_ns = parse_duration(so.msg_cost, "--msg-cost");
 	o.worker_cost_ns = parse_duration(so.worker_cost, "--worker-cost");
-	if (so.stress < 0)
-		throw UsageError("--stress: " + std::to_string(so.stress) + " stressors; need 0 or more");
+	if (so.stress < 0 || so.stress > MAX_SCHBENCH_STRESS)
+		throw UsageError("--stress: " + std::to_string(so.stress) + " stressors; need 0.." +
+				 std::to_string(MAX_SCHBENCH_STRESS));
 	o.stress = so.stress;
 	o.schbench_slice_ns = so.schbench_slice.empty() ? 0 : parse_duration(so.schbench_slice, "--schbench-slice");
 	o.stress_slice_ns = so.stress_slice.empty() ? 0 : parse_duration(so.stress_slice, "--stress-slice");
@@ -84,6 +96,7 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 	}
 	const std::vector<Adjustment> adj = adjustments(cfg, wl);
 	warn_adjustments(adj);
+	set_activity("simulating");
 	Simulation sim(cfg, wl);
 	SchbenchMeter meter(sim, warmup_s * NSEC_PER_SEC);
 	sim.add_observer(&meter);
@@ -115,7 +128,7 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		j["worker_wakeups_delayed"] = meter.delayed_wakeups;
 		j["busy_ns"] = sim.busy_ns();
 		j["idle_ns"] = sim.idle_ns();
-		std::cout << j.dump(2) << "\n";
+		std::cout << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 		return 0;
 	}
 	std::cout << "# eevdf model: " << describe(cfg) << "\n";

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/activity.hpp"
 #include "cli/write_file.hpp"
 #include "io/output_file.hpp"
 #include "io/rtapp.hpp"
@@ -11,6 +12,7 @@
 #include "model/check.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/deadlock.hpp"
 #include "report/ftrace.hpp"
 #include "report/outputs.hpp"
 #include "report/plots.hpp"
@@ -44,14 +46,17 @@ std::string process_name(const Config& cfg)
 	return "eevdf model (kernel " + std::string(cfg.preset->name) + ", HZ=" + std::to_string(cfg.hz) + ")";
 }
 
-// "0-3,6" -> {0,1,2,3,6}, as the kernel's cpulist_parse() reads a list.
+// "0-3,6" -> {0,1,2,3,6}, as the kernel's cpulist_parse() reads a list: a
+// mask, so a CPU named twice is one CPU (and the list at most MAX_CPUS
+// long), and every comma is followed by an item.
 std::vector<u32> parse_cpu_list(const std::string& text, const std::string& flag)
 {
-	std::vector<u32> cpus;
+	const std::string bad = flag + ": '" + text + "' is not a CPU list (e.g. 0, 0-3 or 0,2)";
+	std::vector<bool> in(MAX_CPUS);
 	size_t i = 0;
 	auto number = [&]() -> u32 {
 		if (i >= text.size() || text[i] < '0' || text[i] > '9')
-			throw UsageError(flag + ": '" + text + "' is not a CPU list (e.g. 0, 0-3 or 0,2)");
+			throw UsageError(bad);
 		u64 v = 0;
 		while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
 			v = v * 10 + static_cast<u64>(text[i++] - '0');
@@ -61,7 +66,9 @@ std::vector<u32> parse_cpu_list(const std::string& text, const std::string& flag
 		}
 		return static_cast<u32>(v);
 	};
-	while (i < text.size()) {
+	if (text.empty())
+		throw UsageError(flag + ": an empty CPU list");
+	for (;;) {
 		const u32 a = number();
 		u32 b = a;
 		if (i < text.size() && text[i] == '-') {
@@ -72,12 +79,16 @@ std::vector<u32> parse_cpu_list(const std::string& text, const std::string& flag
 						 text + "' goes backwards");
 		}
 		for (u32 c = a; c <= b; c++)
-			cpus.push_back(c);
-		if (i < text.size() && text[i++] != ',')
-			throw UsageError(flag + ": '" + text + "' is not a CPU list (e.g. 0, 0-3 or 0,2)");
+			in[c] = true;
+		if (i == text.size())
+			break;
+		if (text[i++] != ',')
+			throw UsageError(bad);
 	}
-	if (cpus.empty())
-		throw UsageError(flag + ": an empty CPU list");
+	std::vector<u32> cpus;
+	for (u32 c = 0; c < MAX_CPUS; c++)
+		if (in[c])
+			cpus.push_back(c);
 	return cpus;
 }
 
@@ -167,13 +178,16 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	const u64 to = so.svg_to.empty() ? 0 : parse_duration(so.svg_to, "--to");
 	if (!so.svg_to.empty() && to <= from)
 		throw UsageError("--to " + so.svg_to + ": must be after --from (" + (so.svg_from.empty() ? "0" : so.svg_from) + ")");
+	set_activity("building the model");
 	Simulation sim(cfg, std::move(wl));
 	MetricsCollector metrics;
 	FtraceWriter trace(so.trace_waking);
 	Recorder rec(!so.chrome.empty() || !so.svg_lag.empty(), !so.map.empty());
 	sim.add_observer(&metrics);
-	if (!so.trace.empty())
+	if (!so.trace.empty()) {
+		trace.spool_to(so.trace, "--trace");  // a long run's trace is gigabytes: on disk, not in memory
 		sim.add_observer(&trace);
+	}
 	const bool recording = !(so.timehist.empty() && so.latency.empty() && so.csv.empty() && so.map.empty() &&
 				 so.chrome.empty() && so.svg_lag.empty());
 	if (recording)
@@ -181,11 +195,15 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	InvariantChecker checker;
 	if (so.check)
 		sim.add_observer(&checker);
+	DeadlockWatch deadlock_watch;
+	sim.add_observer(&deadlock_watch);
+	set_activity("simulating");
 	try {
 		sim.run();
 	} catch (const InvariantViolation& v) {
 		return report_violation(sim, v, so.counterexample, so.workload);
 	}
+	set_activity("formatting the outputs");
 	metrics.finish(sim);
 	if (recording)  // the names and pids of every task, for the outputs that read the record
 		rec.finish(sim);
@@ -195,7 +213,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	if (!so.workload.empty())
 		outs.add_input(so.workload, "the workload file");
 	if (!so.trace.empty())
-		outs.add(so.trace, trace.text(), "--trace");
+		outs.add(so.trace, trace.header(), trace.spool(), trace.held(), "--trace");
 	if (!so.timehist.empty())
 		outs.add(so.timehist, format_timehist(rec), "--timehist");
 	if (!so.latency.empty())
@@ -214,11 +232,19 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 		if (so.schbench != "-")
 			outs.add(so.schbench, schbench, "--schbench");
 	}
+	set_activity("writing the output files");
 	if (const std::string err = outs.commit(); !err.empty())
 		throw UsageError(err);
-	const Report r{sim, metrics};
+	set_activity("printing the report");
+	std::vector<int> pids;
+	for (const TaskMetrics& m : metrics.tasks)
+		pids.push_back(m.pid);
+	const std::optional<Deadlock> deadlock = deadlock_watch.find(sim, pids);
+	if (deadlock)  // the run went on idle to its end: say why nothing ran
+		std::cerr << "eevdf: " << (so.workload.empty() ? "" : so.workload + ": ") << describe(*deadlock) << "\n";
+	const Report r{sim, metrics, deadlock ? &*deadlock : nullptr};
 	if (!outs.stdout_flag().empty())  // FILE "-": that output is the whole of stdout
-		std::cout << outs.stdout_text();
+		outs.write_stdout(std::cout);
 	else if (so.json)
 		write_json(r, std::cout);
 	else

@@ -76,7 +76,7 @@ void print_json(const std::vector<TableRow>& rows, const TableOptions& to, const
 		arr.push_back(j);
 	}
 	doc["rows"] = arr;
-	std::cout << doc.dump(2) << "\n";
+	std::cout << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace

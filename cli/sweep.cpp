@@ -11,8 +11,10 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <system_error>
 #include <thread>
 
+#include "cli/activity.hpp"
 #include "cli/write_file.hpp"
 #include "io/values.hpp"
 #include "model/check.hpp"
@@ -68,7 +70,7 @@ s64 integer(const std::string& text, const std::string& spec)
 	return v;
 }
 
-constexpr size_t MAX_VALUES = 10000;
+constexpr size_t MAX_VALUES = 10000;  // per key, and configurations in all
 
 // One item of a value list: a value or a range.
 void expand_item(const std::string& item, Type type, const std::string& spec, std::vector<std::string>& out)
@@ -93,20 +95,26 @@ void expand_item(const std::string& item, Type type, const std::string& spec, st
 		if (lo > hi || (step.empty() && lo == 0) || (!step.empty() && st == 0))
 			throw UsageError("--sweep " + spec + ": range '" + item +
 					 "' must go up from a positive start (A..B doubles, A..B:STEP adds STEP > 0)");
-		for (u64 v = lo; v <= hi; v = step.empty() ? v * 2 : v + st) {
+		// The next value only while it stays <= hi: hi - v cannot wrap, v + inc then cannot either.
+		for (u64 v = lo;;) {
 			out.push_back(duration_str(v));
-			if (out.size() > MAX_VALUES || v > hi - (step.empty() ? v : st))
+			const u64 inc = step.empty() ? v : st;
+			if (out.size() > MAX_VALUES || inc > hi - v)
 				break;
+			v += inc;
 		}
 	} else {
 		const s64 lo = integer(a, spec), hi = integer(b, spec), st = step.empty() ? 0 : integer(step, spec);
 		if (lo > hi || (step.empty() && lo <= 0) || (!step.empty() && st <= 0))
 			throw UsageError("--sweep " + spec + ": range '" + item +
 					 "' must go up from a positive start (A..B doubles, A..B:STEP adds STEP > 0)");
-		for (s64 v = lo; v <= hi; v = step.empty() ? v * 2 : v + st) {
+		// As above, in u64: hi - v of two s64 with v <= hi always fits.
+		for (s64 v = lo;;) {
 			out.push_back(std::to_string(v));
-			if (out.size() > MAX_VALUES || v > hi - (step.empty() ? v : st))
+			const u64 inc = static_cast<u64>(step.empty() ? v : st);
+			if (out.size() > MAX_VALUES || inc > static_cast<u64>(hi) - static_cast<u64>(v))
 				break;
+			v = static_cast<s64>(static_cast<u64>(v) + inc);
 		}
 	}
 	if (out.size() > MAX_VALUES)
@@ -181,6 +189,8 @@ SweepAxis parse_sweep(const std::string& spec)
 		if (end == std::string::npos)
 			end = list.size();
 		expand_item(list.substr(pos, end - pos), type, spec, axis.values);
+		if (axis.values.size() > MAX_VALUES)
+			throw UsageError("--sweep " + spec + ": more than " + std::to_string(MAX_VALUES) + " values");
 		pos = end + 1;
 	}
 	return axis;
@@ -188,7 +198,14 @@ SweepAxis parse_sweep(const std::string& spec)
 
 std::vector<std::vector<std::pair<std::string, std::string>>> sweep_product(const std::vector<SweepAxis>& axes)
 {
+	// The count first: the product of two 10000-value axes is 10^8
+	// configurations, which must be refused before one is built.
+	size_t count = 1;
+	for (const SweepAxis& a : axes)
+		if ((count *= a.values.size()) > MAX_VALUES)
+			throw UsageError("--sweep: more than " + std::to_string(MAX_VALUES) + " configurations");
 	std::vector<std::vector<std::pair<std::string, std::string>>> out{{}};
+	out.reserve(count);
 	for (const SweepAxis& a : axes) {
 		std::vector<std::vector<std::pair<std::string, std::string>>> next;
 		for (const auto& prefix : out)
@@ -268,10 +285,14 @@ Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<
 			throw UsageError("--sweep: key '" + sw.axes.back().key + "' given twice; list all its values in one --sweep");
 	}
 	const auto configs = sweep_product(sw.axes);
+	if (jobs > MAX_JOBS)
+		throw UsageError("--jobs: " + std::to_string(jobs) + " is outside 0.." + std::to_string(MAX_JOBS) +
+				 " (0: every core)");
 	if (jobs == 0)
 		jobs = std::max(1u, std::thread::hardware_concurrency());
 	sw.jobs = jobs = static_cast<unsigned>(std::min<size_t>(jobs, configs.size()));
 
+	set_activity("running the sweep's configurations");
 	std::vector<SweepRow>& rows = sw.rows;
 	rows.resize(configs.size());
 	std::atomic<size_t> next{0};
@@ -288,9 +309,18 @@ Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<
 				progress(++done, configs.size());
 		}
 	};
+	// A thread that cannot be made (a process or memory limit) leaves the
+	// work to those that could, or to this one.
 	std::vector<std::thread> pool;
-	for (unsigned j = 0; j < jobs; j++)
-		pool.emplace_back(worker);
+	for (unsigned j = 0; j < jobs; j++) {
+		try {
+			pool.emplace_back(worker);
+		} catch (const std::system_error&) {
+			break;
+		}
+	}
+	if (pool.empty())
+		worker();
 	for (std::thread& t : pool)
 		t.join();
 
@@ -346,7 +376,7 @@ int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<st
 			}
 			arr.push_back(doc);
 		}
-		std::cout << arr.dump(2) << "\n";
+		std::cout << arr.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 		return status;
 	}
 	std::cout << "# sweep: " << rows.size() << " configurations on " << jobs << " threads\n";

@@ -64,6 +64,9 @@ std::vector<std::vector<std::pair<std::string, std::string>>> sweep_product(cons
 // Applies KEY=VALUE to the options, as the flag --KEY VALUE would.
 void apply_setting(ModelOptions& mo, SimOptions& so, const std::string& key, const std::string& value);
 
+// The most threads --jobs may ask for.
+inline constexpr unsigned MAX_JOBS = 1024;
+
 // Runs every configuration on `jobs` threads (0: all cores) and prints the
 // table or a JSON array. Progress goes to stderr when it is a terminal.
 int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs);

@@ -84,13 +84,15 @@ void write_text(const TraceOptions& o, const Setup& s, const trace::ReadStats& r
 	   << "), J = " << s.p.jitter_ns << " ns, tolerance " << s.p.tolerance_ns << " ns\n";
 	for (const std::string& ts : o.task_slices)
 		os << "# --task-slice " << ts << "\n";
-	os << "# equal (run_length, repick_equal_weights): a nice-0 run with nice-0 tasks waiting on its CPU "
-	      "throughout lasts <= r + T + J - 1 (+ timestamp resolution - 1 + tolerance) = "
-	   << rc.equal_bound << " ns\n";
+	os << "# equal (run_whole_equal): a nice-0 run with the same 1..9 nice-0 tasks waiting on its CPU "
+	      "throughout lasts, re-picks included, <= r + 2T + 2J - 1 (+ timestamp resolution - 1 + tolerance) = "
+	   << rc.equal_bound << " ns; its first request <= r + T + J - 1 (run_length) = " << rc.request_bound
+	   << " ns\n";
 	os << "# weighted (run_weighted, read in real time): curr and the same 2..4 waiting tasks at nice "
 	      "-20/-10/0/10/19 for the whole run\n";
-	os << "# assumed, not in a trace: one cfs_rq (no cpu cgroups between the tasks), no custom slices but r, "
-	      "no SCHED_IDLE task, HRTICK off, the tick running\n";
+	os << "# assumed, not in a trace: the tasks on a CPU are hogs that started there together (both theorems "
+	      "are inductive from that start), one cfs_rq (no cpu cgroups between the tasks), no custom slices but r, "
+	      "no SCHED_IDLE task, HRTICK off, the tick running, no steal time\n";
 	print_trace_warnings(rs, os, "# ");
 	if (rc.missed_switches)
 		os << "# warning: " << rc.missed_switches << " sched_switch events missing (a CPU ran a task the trace "
@@ -99,6 +101,9 @@ void write_text(const TraceOptions& o, const Setup& s, const trace::ReadStats& r
 	   << rc.checked_weighted << " against the weighted bound\n";
 	for (const auto& [why, n] : rc.skipped)
 		os << "  not checked, " << why << ": " << n << "\n";
+	if (rc.checked_equal)
+		os << "equal runs longer than one request (re-picked, or time the proofs do not model): "
+		   << rc.longer_than_request << "\n";
 	if (rc.closest_bound)
 		os << "closest to its bound: " << ms(rc.closest_length) << " ms of " << ms(rc.closest_bound) << " ms ("
 		   << kind_name(rc.closest_kind) << ")\n";
@@ -143,10 +148,12 @@ void write_json(const TraceOptions& o, const Setup& s, const trace::ReadStats& r
 	w.member("jitter_ns", s.p.jitter_ns);
 	w.member("tolerance_ns", s.p.tolerance_ns);
 	w.member("equal_bound_ns", rc.equal_bound);
+	w.member("request_bound_ns", rc.request_bound);
 	w.end_object();
 	w.member("runs", rc.runs);
 	w.member("checked_equal", rc.checked_equal);
 	w.member("checked_weighted", rc.checked_weighted);
+	w.member("equal_longer_than_request", rc.longer_than_request);
 	w.key("not_checked");
 	w.begin_array();
 	for (const auto& [why, n] : rc.skipped) {

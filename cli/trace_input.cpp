@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/activity.hpp"
 #include "io/input_error.hpp"
 #include "io/values.hpp"
 
@@ -62,6 +63,7 @@ MeasuredTrace measure_trace(const TraceOptions& o)
 	MeasuredTrace mt;
 	mt.window = trace_window(o);
 	mt.tick_ns = trace_tick_ns(o.hz);
+	set_activity("reading the trace");
 	TraceInput in(o.file);
 	trace::Reader r(in.stream(), in.name(), trace::ReadOptions{o.lenient});
 	mt.metrics = trace::measure(r, mt.window);

@@ -4,6 +4,12 @@
 // timings), so its output is docs/bugzoo.md and a test compares the two:
 //   build/fuzz/bugzoo > docs/bugzoo.md
 //   bugzoo --timing    adds wall-clock seconds (not for the checked-in file)
+// The properties, golden schedules and proved statements it runs are those
+// of the bug × detector table (props/bug_detectors.hpp); it exits 1, naming
+// each on stderr, when an expectation of the table does not show in its
+// output: a catch missed within the budget, or one the table says the
+// invariant check makes and the run says it did not (or the reverse, for
+// a proved statement).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -13,8 +19,7 @@
 #include <vector>
 
 #include "fuzz/genome.hpp"
-#include "props/goldens.hpp"
-#include "props/properties.hpp"
+#include "props/bug_detectors.hpp"
 #include "props/proved_statements.hpp"
 
 using namespace eevdf;
@@ -22,8 +27,6 @@ using namespace eevdf::fuzz;
 
 namespace {
 
-constexpr int PROP_CASES = 200;       // per property, RapidCheck seed 20261129
-constexpr int SMP_PROP_CASES = 50;    // per SMP property (2-8 CPUs: each case costs several)
 constexpr int WORKLOAD_CASES = 1000;  // fuzz_workload inputs
 constexpr int DIFF_CASES = 2000;      // fuzz_differential inputs
 constexpr u64 FUZZ_SEED = 20261129;
@@ -32,6 +35,7 @@ struct Result {
 	long cases = 0;  // 0: not caught within the budget
 	std::string what;
 	double seconds = 0;
+	bool by_checker = false;  // the invariant checker inside the property failed first
 };
 
 template <typename F>
@@ -55,9 +59,11 @@ Result run_property(const props::Testable& t, int cases)
 		return {};
 	const auto& failure = result.template get<rc::detail::FailureResult>();
 	// A proved request statement whose run the invariant checker stopped
-	// (props/proved_statements.hpp) did not get to test its conclusion.
-	const bool by_checker = failure.description.find(props::proved::INVARIANT_FAILURE) != std::string::npos;
-	return {failure.numSuccess + 1, by_checker ? "by the invariant check" : ""};
+	// (props/proved_statements.hpp) did not get to test its conclusion; a
+	// property's checker fails with the checker's own message.
+	const bool proved_by_checker = failure.description.find(props::proved::INVARIANT_FAILURE) != std::string::npos;
+	const bool by_checker = proved_by_checker || failure.description.find("invariant '") != std::string::npos;
+	return {failure.numSuccess + 1, proved_by_checker ? "by the invariant check" : "", 0, by_checker};
 }
 
 // The checker that failed, in a few words.
@@ -139,57 +145,58 @@ std::string cell(const Result& r, const char* unit, bool timing)
 int main(int argc, char** argv)
 {
 	const bool timing = argc > 1 && !std::strcmp(argv[1], "--timing");
-	struct P {
-		const char* name;
-		props::Testable (*make)(Bugs);
-		int cases = PROP_CASES;
+	using props::Detector;
+	using props::DetectorKind;
+	// The table's detectors of one kind, in its order.
+	auto of_kind = [](DetectorKind kind) {
+		std::vector<const Detector*> ds;
+		for (const Detector& d : props::bug_detectors())
+			if (d.kind == kind)
+				ds.push_back(&d);
+		return ds;
 	};
-	const std::vector<P> properties = {
-		{"checker_holds", props::checker_holds},
-		{"run_length_bound", props::run_length_bound},
-		{"run_length_max_form", props::run_length_max_form},
-		{"run_length_with_jitter", props::run_length_with_jitter},
-		{"slice_below_tick", props::slice_below_tick_is_irrelevant},
-		{"lag_bound_hogs", props::lag_bound_hogs},
-		{"fairness_window", props::fairness_window},
-		{"weighted_hog_bounds", props::weighted_hog_bounds},
-		{"relabel_tasks", props::relabel_tasks},
-		{"vruntime_shift", props::vruntime_shift},
-		{"time_scaling", props::time_scaling},
-		{"pick_matches_oracle", props::pick_matches_oracle},
-		{"decision_oracle", props::decision_oracle_agrees},
-		{"smp_checker_holds", props::smp_checker_holds, SMP_PROP_CASES},
-		{"smp_hog_run_bound", props::smp_hog_run_bound},
-		{"smp_wakeup_placement", props::smp_wakeup_placement},
-		{"smp_newidle_pulls", props::smp_newidle_pulls},
-		{"smp_vruntime_per_cpu", props::smp_vruntime_per_cpu, SMP_PROP_CASES},
-		{"smp_relabel_pinned", props::smp_relabel_pinned},
-		{"smp_idle_while_work", props::smp_idle_while_work},
-	};
-
+	const std::vector<const Detector*> properties = of_kind(DetectorKind::Property);
 	// The proved statements fed to the model (docs/proofs.md names the
 	// obligation behind each).
-	const std::vector<P> proved = {
-		{"pick_spec", props::proved::pick_spec},
-		{"eligible_exists+lag_sum", props::proved::eligible_exists_and_lag_sum},
-		{"wakeup_short_preempts", props::proved::wakeup_short_preempts},
-		{"repick_equal_weights", props::proved::repick_equal_weights},
-		{"wakeup_waker_picked", props::proved::wakeup_waker_picked},
-		{"request_bounds", props::proved::request_bounds},
-		{"hog_runs_whole_ticks", props::proved::hog_runs_whole_ticks},
-		{"smp_request_bounds", props::proved::smp_request_bounds},
+	const std::vector<const Detector*> proved = of_kind(DetectorKind::Proved);
+	const std::vector<const Detector*> goldens = of_kind(DetectorKind::Golden);
+
+	// The table's expectations that this output does not show.
+	std::vector<std::string> unmet;
+	auto expectation = [](const Detector& d, Bug bug) -> const props::Expectation* {
+		for (const props::Expectation& e : d.catches)
+			if (e.bug == bug)
+				return &e;
+		return nullptr;
 	};
-	// The properties in `ps` that fail with `bugs`, with the cases to the
-	// first counterexample (and, with --timing, the seconds of all of ps).
-	auto failing = [&](const std::vector<P>& ps, Bugs bugs) {
+	// A proved statement's output says whether the invariant check caught
+	// it; a property's does not, so there only a catch the table puts on
+	// the invariant check is held to it.
+	auto check_expectation = [&](const Detector& d, Bug bug, const Result& r) {
+		const props::Expectation* e = expectation(d, bug);
+		if (!e)
+			return;
+		const std::string what = props::expectation_name(d, *e);
+		if (!r.cases)
+			unmet.push_back(what + ": not caught in " + std::to_string(d.zoo_cases) + " cases");
+		else if (e->through_invariant_check && !r.by_checker)
+			unmet.push_back(what + ": caught, but not by the invariant check");
+		else if (!e->through_invariant_check && r.by_checker && d.kind == DetectorKind::Proved)
+			unmet.push_back(what + ": caught only by the invariant check");
+	};
+	// The detectors in `ds` that fail with `bug`, with the cases to the
+	// first counterexample (and, with --timing, the seconds of all of ds).
+	auto failing = [&](const std::vector<const Detector*>& ds, Bug bug) {
+		const Bugs bugs = Bugs{}.set(bug);
 		std::string caught;
 		double seconds = 0;
-		for (const auto& [name, make, cases] : ps) {
-			const Result r = timed([&] { return run_property(make(bugs), cases); });
+		for (const Detector* d : ds) {
+			const Result r = timed([&] { return run_property(d->testable(bugs), d->zoo_cases); });
 			seconds += r.seconds;
 			if (r.cases)
-				caught += (caught.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(r.cases) +
-					  (r.what.empty() ? "" : " (" + r.what + ")");
+				caught += (caught.empty() ? "" : ", ") + std::string(d->name) + " " +
+					  std::to_string(r.cases) + (r.what.empty() ? "" : " (" + r.what + ")");
+			check_expectation(*d, bug, r);
 		}
 		if (timing && !caught.empty()) {
 			char buf[32];
@@ -198,6 +205,11 @@ int main(int argc, char** argv)
 		}
 		return caught;
 	};
+	// The properties with the smaller several-CPU budget, as the text names them.
+	std::string smp_budget;
+	for (const Detector* d : properties)
+		if (d->zoo_cases == props::ZOO_SMP_CASES)
+			smp_budget += (smp_budget.empty() ? "`" : "\n  and `") + std::string(d->name) + "`";
 
 	std::printf("# The bug zoo\n\n"
 		    "<!-- Generated by `build/fuzz/bugzoo > docs/bugzoo.md`; the ctest `bugzoo_up_to_date`\n"
@@ -207,8 +219,7 @@ int main(int argc, char** argv)
 		    "checker catches it within CI-sized budgets, in cases to the first failure. A dash is a\n"
 		    "miss within the budget. Budgets and seeds are fixed, so the table is reproducible:\n\n"
 		    "- **props**: each property of `props/properties.hpp` with RapidCheck seed 20261129, at most\n"
-		    "  %d cases per property (%d for the several-CPU `smp_checker_holds`\n"
-		    "  and `smp_vruntime_per_cpu`), no shrinking; the cases\n"
+		    "  %d cases per property (%d for the several-CPU %s), no shrinking; the cases\n"
 		    "  to the first counterexample.\n"
 		    "- **fuzz_workload**: the seed corpus, then seeded structural mutations of it (no coverage\n"
 		    "  feedback), at most %d inputs, each under the invariant checker and the bound checks\n"
@@ -225,20 +236,26 @@ int main(int argc, char** argv)
 		    "  counterexample. \"by the invariant check\": the checker stopped the statement's\n"
 		    "  simulation before its bound was tested, so the proof itself caught nothing there.\n"
 		    "  No bug of the zoo breaks `repick_equal_weights` within the budget.\n\n",
-		    PROP_CASES, SMP_PROP_CASES, WORKLOAD_CASES, DIFF_CASES, PROP_CASES);
+		    props::ZOO_CASES, props::ZOO_SMP_CASES, smp_budget.c_str(), WORKLOAD_CASES, DIFF_CASES,
+		    props::ZOO_CASES);
 	std::printf("| bug | fixed by | props (cases) | fuzz_workload | fuzz_differential | goldens | proofs |\n"
 		    "|---|---|---|---|---|---|---|\n");
 	std::vector<std::string> gaps;
 	for (unsigned i = 0; i < bug_info.size(); i++) {
-		const Bugs bugs = Bugs{}.set(static_cast<Bug>(i));
-		const std::string caught = failing(properties, bugs);
-		const std::string proofs = failing(proved, bugs);
+		const Bug bug = static_cast<Bug>(i);
+		const Bugs bugs = Bugs{}.set(bug);
+		const std::string caught = failing(properties, bug);
+		const std::string proofs = failing(proved, bug);
 		const Result w = timed([&] { return fuzz_workload(bugs); });
 		const Result d = timed([&] { return fuzz_differential(bugs); });
 		std::string broken;
-		for (const props::Golden& g : props::golden_schedules())
-			if (!g.holds(bugs))
-				broken += (broken.empty() ? "" : ", ") + std::string(g.name);
+		for (const Detector* g : goldens) {
+			const bool holds = g->holds(bugs);
+			if (!holds)
+				broken += (broken.empty() ? "" : ", ") + std::string(g->name);
+			if (const props::Expectation* e = expectation(*g, bug); e && holds)
+				unmet.push_back(props::expectation_name(*g, *e) + ": the golden schedule still holds");
+		}
 		if (caught.empty() && !w.cases && !d.cases && broken.empty() && proofs.empty())
 			gaps.push_back(std::string(bug_info[i].name));
 		std::printf("| `%s` | %s | %s | %s | %s | %s | %s |\n", std::string(bug_info[i].name).c_str(),
@@ -256,5 +273,7 @@ int main(int argc, char** argv)
 		std::printf("None: every bug is caught by at least one checker within the budgets above.\n");
 	for (const std::string& g : gaps)
 		std::printf("- `%s`: no checker catches it within the budgets above.\n", g.c_str());
-	return 0;
+	for (const std::string& u : unmet)
+		std::fprintf(stderr, "bugzoo: props/bug_detectors.cpp expects that %s\n", u.c_str());
+	return unmet.empty() ? 0 : 1;
 }

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "fuzz/genome.hpp"
-#include "model/pick_oracle.hpp"
+#include "model/pick_by_definition.hpp"
 #include "oracle/decision_oracle.hpp"
 #include "props/harness.hpp"
 
@@ -45,14 +45,8 @@ std::string diff_cfs_ops(const uint8_t* data, size_t size, Bugs bugs)
 		}
 		op.run_ns = (arg % 20'001) * NSEC_PER_USEC;
 		props::apply_cfs_op(cfs, es, op);
-		for (bool protect : {true, false}) {
-			const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
-			const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect);
-			if (!picks_agree(cfs, fast, slow))
-				return "pick: after operation " + std::to_string((at - 5 - 2 * n) / 4) + " __pick_eevdf(protect=" +
-				       (protect ? "1" : "0") + ") = " + std::to_string(fast ? fast->id : -1) + ", brute force " +
-				       std::to_string(slow ? slow->id : -1);
-		}
+		if (const std::string pick = tree_pick_difference(cfs); !pick.empty())
+			return "pick: after operation " + std::to_string((at - 5 - 2 * n) / 4) + " " + pick;
 		if (cfs.avg_vruntime() != exact_v(cfs).floor_v())
 			return "V: avg_vruntime() = " + std::to_string(cfs.avg_vruntime()) + ", exact floor " +
 			       std::to_string(exact_v(cfs).floor_v());

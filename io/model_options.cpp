@@ -40,6 +40,9 @@ Config build_config(const ModelOptions& o)
 	if (o.cpus < 1 || o.cpus > MAX_CPUS)
 		throw UsageError("--cpus: " + std::to_string(o.cpus) + " is outside 1.." + std::to_string(MAX_CPUS));
 	const u32 online = o.online_cpus ? o.online_cpus : o.cpus;
+	if (online > MAX_CPUS)
+		throw UsageError("--online-cpus: " + std::to_string(online) + " is outside 1.." +
+				 std::to_string(MAX_CPUS));
 	if (online < o.cpus)
 		throw UsageError("--online-cpus: " + std::to_string(online) + " is below --cpus " + std::to_string(o.cpus));
 	if (o.llc && (o.llc > o.cpus || o.cpus % o.llc))

@@ -2,102 +2,37 @@
 #include "io/output_file.hpp"
 
 #include <cerrno>
-#include <csignal>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "io/temp_file.hpp"
 
 namespace eevdf {
 namespace {
 
-// The temporaries that exist right now, so that SIGINT, SIGTERM or SIGHUP
-// while the outputs are written leaves none behind: the handler unlinks
-// them (unlink() is async-signal-safe) and dies of the signal as before.
-// Fixed storage, no allocation in the handler. (I/O state, not the model's:
-// model/ stays free of globals.)
-constexpr int MAX_LIVE_TEMPS = 32;
-constexpr std::size_t MAX_TEMP_PATH = 4096;
-char live_temps[MAX_LIVE_TEMPS][MAX_TEMP_PATH];
-volatile std::sig_atomic_t live_used[MAX_LIVE_TEMPS];
-
-extern "C" void remove_temps_and_die(int sig)
-{
-	for (int i = 0; i < MAX_LIVE_TEMPS; i++)
-		if (live_used[i])
-			::unlink(live_temps[i]);
-	::signal(sig, SIG_DFL);
-	::raise(sig);
-}
-
-void install_handlers_once()
-{
-	static bool done = false;
-	if (done)
-		return;
-	done = true;
-	for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-		struct sigaction old {};
-		::sigaction(sig, nullptr, &old);
-		if (old.sa_handler == SIG_IGN)
-			continue;  // nohup and the like: keep ignoring
-		struct sigaction sa {};
-		sa.sa_handler = remove_temps_and_die;
-		sigemptyset(&sa.sa_mask);
-		::sigaction(sig, &sa, nullptr);
-	}
-}
-
-// Registers a temporary; -1 when the table is full (the temporary then
-// just is not cleaned on a signal).
-int register_temp(const std::string& path)
-{
-	install_handlers_once();
-	if (path.size() >= MAX_TEMP_PATH)
-		return -1;
-	for (int i = 0; i < MAX_LIVE_TEMPS; i++)
-		if (!live_used[i]) {
-			std::memcpy(live_temps[i], path.c_str(), path.size() + 1);
-			live_used[i] = 1;
-			return i;
-		}
-	return -1;
-}
-
-void unregister_temp(int slot)
-{
-	if (slot >= 0)
-		live_used[slot] = 0;
-}
-
-// Writes all of `text` to fd and closes it; false on any short write, a
-// write error (ENOSPC on a full disk or /dev/full) or a failed close.
-bool write_all_and_close(int fd, const std::string& text, bool sync)
+// Writes all of `text` to fd; false on any short write or a write error
+// (ENOSPC on a full disk or /dev/full, EFBIG past RLIMIT_FSIZE).
+bool write_all(int fd, const std::string& text)
 {
 	const char* p = text.data();
 	size_t left = text.size();
-	bool ok = true;
-	while (left && ok) {
+	while (left) {
 		const ssize_t n = ::write(fd, p, left);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			ok = false;
-		else {
-			p += n;
-			left -= static_cast<size_t>(n);
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC;
+			return false;
 		}
+		p += n;
+		left -= static_cast<size_t>(n);
 	}
-	if (ok && sync && ::fsync(fd) != 0)
-		ok = false;
-	if (::close(fd) != 0)
-		ok = false;
-	return ok;
+	return true;
 }
 
 // A destination that exists and is not a regular file (a character device
@@ -113,34 +48,6 @@ Dest classify(const std::string& path)
 	if (S_ISDIR(st.st_mode))
 		return Dest::Directory;
 	return S_ISREG(st.st_mode) ? Dest::Regular : Dest::Special;
-}
-
-// A fresh temporary beside `path` (same directory, so the rename stays on
-// one file system): mkstemp() creates it with O_EXCL, so it never follows a
-// symlink planted under its name nor reuses another run's file.
-int make_temp(const std::string& path, std::string& tmp, int& slot)
-{
-	// Created and registered with the signals blocked, so that no signal
-	// falls between the two.
-	sigset_t block, old;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	::sigprocmask(SIG_BLOCK, &block, &old);
-	const size_t slash = path.rfind('/');
-	const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-	const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-	tmp = dir + "." + base + ".eevdf-XXXXXX";
-	std::vector<char> name(tmp.begin(), tmp.end());
-	name.push_back('\0');
-	const int fd = ::mkstemp(name.data());
-	const int err = errno;
-	tmp.assign(name.data());
-	slot = fd >= 0 ? register_temp(tmp) : -1;
-	::sigprocmask(SIG_SETMASK, &old, nullptr);
-	errno = err;
-	return fd;
 }
 
 }  // namespace
@@ -172,11 +79,18 @@ void OutputSet::add_input(const std::string& path, const std::string& what)
 
 void OutputSet::add(const std::string& path, std::string text, const std::string& flag)
 {
+	add(path, "", nullptr, std::move(text), flag);
+}
+
+void OutputSet::add(const std::string& path, std::string head, const OutputSpool* spool, std::string tail,
+		    const std::string& flag)
+{
+	Out out{path, std::move(tail), flag, std::move(head), spool, "", -1};
 	if (path == "-") {
 		if (!stdout_flag_.empty() && error_.empty())
 			error_ = flag + " -: only one output can go to the standard output, and " + stdout_flag_ + " - already does";
 		stdout_flag_ = flag;
-		stdout_text_ = std::move(text);
+		stdout_ = std::move(out);
 		return;
 	}
 	struct stat st;
@@ -191,7 +105,35 @@ void OutputSet::add(const std::string& path, std::string text, const std::string
 	for (const Out& o : outs_)
 		if (o.path == path && error_.empty())
 			error_ = flag + ": '" + path + "' is also the file of " + o.flag + "; give each output its own file";
-	outs_.push_back(Out{path, std::move(text), flag, ""});
+	outs_.push_back(std::move(out));
+}
+
+bool OutputSet::write_out(int fd, const Out& o, bool sync)
+{
+	bool ok = write_all(fd, o.head) && (!o.spool || o.spool->copy_to(fd)) && write_all(fd, o.text);
+	if (ok && sync && ::fsync(fd) != 0)
+		ok = false;
+	const int err = errno;
+	if (::close(fd) != 0 && ok)
+		return false;
+	errno = err;
+	return ok;
+}
+
+bool OutputSet::write_stdout(std::ostream& os) const
+{
+	os << stdout_.head;
+	if (stdout_.spool && !stdout_.spool->copy_to(os))
+		return false;
+	os << stdout_.text;
+	return static_cast<bool>(os);
+}
+
+OutputSet::~OutputSet()
+{
+	for (const Out& o : outs_)
+		if (!o.tmp.empty())
+			remove_temp(o.tmp, o.slot);
 }
 
 std::string OutputSet::commit()
@@ -201,8 +143,7 @@ std::string OutputSet::commit()
 	auto remove_tmps = [&] {
 		for (Out& o : outs_)
 			if (!o.tmp.empty()) {
-				::unlink(o.tmp.c_str());
-				unregister_temp(o.slot);
+				remove_temp(o.tmp, o.slot);
 				o.slot = -1;
 				o.tmp.clear();
 			}
@@ -218,14 +159,15 @@ std::string OutputSet::commit()
 		}
 		if (d == Dest::Special)
 			continue;
-		const int fd = make_temp(o.path, o.tmp, o.slot);
+		remove_stale_temps(o.path);
+		const int fd = make_temp(o.path, output_mode(o.path), o.tmp, o.slot);
 		if (fd < 0) {
 			const std::string why = std::strerror(errno);
 			o.tmp.clear();
 			remove_tmps();
 			return o.flag + ": cannot write '" + o.path + "': " + why;
 		}
-		if (!write_all_and_close(fd, o.text, true)) {
+		if (!write_out(fd, o, true)) {
 			const std::string why = std::strerror(errno);
 			remove_tmps();
 			return o.flag + ": cannot write '" + o.path + "': " + why;
@@ -235,7 +177,7 @@ std::string OutputSet::commit()
 		if (classify(o.path) != Dest::Special)
 			continue;
 		const int fd = ::open(o.path.c_str(), O_WRONLY | O_NOCTTY);
-		if (fd < 0 || !write_all_and_close(fd, o.text, false)) {
+		if (fd < 0 || !write_out(fd, o, false)) {
 			const std::string why = std::strerror(errno);
 			remove_tmps();
 			return o.flag + ": cannot write '" + o.path + "': " + why;

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Writing an output file whole or not at all: the text goes to a fresh
-// temporary beside PATH (mkstemp: O_EXCL, so a file or symlink planted under
-// its name is never followed or reused), is synced, and is renamed over PATH
-// only once it is complete, so a reader never sees half a file and a failed
-// write leaves the old one in place. A PATH that exists and is not a
-// regular file (/dev/null, /dev/full, a FIFO) is written in place instead,
-// with every write checked; a directory is refused. A symlink at PATH is
-// replaced by the file, not followed. SIGINT, SIGTERM or SIGHUP while the
-// temporaries exist removes them before the process dies of the signal.
+// temporary beside PATH (temp_file.hpp: never a planted file followed or
+// reused, removed on SIGINT, SIGTERM, SIGHUP or SIGQUIT, and by a later run
+// after a SIGKILL), is synced, and is renamed over PATH only once it is
+// complete, so a reader never sees half a file and a failed write leaves
+// the old one in place. The file gets 0666 less the umask, or the mode of
+// the file it replaces. A PATH that exists and is not a regular file
+// (/dev/null, /dev/full, a FIFO) is written in place instead, with every
+// write checked; a directory is refused. A symlink at PATH is replaced by
+// the file, not followed.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
+
+#include "io/output_spool.hpp"
 
 namespace eevdf {
 
@@ -39,18 +43,31 @@ public:
 	// "-" keeps the text for the standard output, which the caller prints
 	// in place of its own report (one such output at most).
 	void add(const std::string& path, std::string text, const std::string& flag);
-	// The flag whose output is for stdout ("" when none), and its text.
+	// The same for an output made of `head`, what `spool` holds (none:
+	// nullptr) and `tail`, in that order: a long output kept on disk.
+	void add(const std::string& path, std::string head, const OutputSpool* spool, std::string tail,
+		 const std::string& flag);
+	// The flag whose output is for stdout ("" when none), and its text
+	// written to `os` (false when a write failed).
 	const std::string& stdout_flag() const { return stdout_flag_; }
-	const std::string& stdout_text() const { return stdout_text_; }
+	bool write_stdout(std::ostream& os) const;
 	// "" when every file was written, else what failed ("--csv: cannot write 'x'").
 	std::string commit();
+	// Removes the temporaries an exception (std::bad_alloc) left mid-commit.
+	~OutputSet();
+	OutputSet() = default;
+	OutputSet(const OutputSet&) = delete;
+	OutputSet& operator=(const OutputSet&) = delete;
 
 private:
 	struct Out {
 		std::string path, text, flag;
+		std::string head;  // written before the spool and text
+		const OutputSpool* spool = nullptr;
 		std::string tmp;  // the temporary while it exists
 		int slot = -1;    // its entry in the table the signal handler cleans
 	};
+	static bool write_out(int fd, const Out& o, bool sync);
 	struct In {
 		unsigned long long dev, ino;
 		std::string path, what;
@@ -58,7 +75,8 @@ private:
 	std::vector<In> ins_;
 	std::vector<Out> outs_;
 	std::string error_;
-	std::string stdout_flag_, stdout_text_;
+	std::string stdout_flag_;
+	Out stdout_;  // its text when stdout_flag_ is set
 };
 
 }  // namespace eevdf

@@ -11,6 +11,7 @@
 // path, value and reason.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,14 @@
 #include "model/workload.hpp"
 
 namespace eevdf {
+
+// What an rt-app file may hold: threads (instances counted), events after
+// the instances are expanded, and named resources (timers, mutexes,
+// conditions, barriers, suspend/resume objects). Writers of workloads
+// (`eevdf trace workload`) keep to them so that what they write is read.
+inline constexpr std::size_t RTAPP_MAX_THREADS = 4096;
+inline constexpr std::size_t RTAPP_MAX_EVENTS = std::size_t{1} << 20;
+inline constexpr std::size_t RTAPP_MAX_REFS = 65536;
 
 // What a parse accepted but does not model: the keys rt-app reads that
 // change nothing the fair class does, as paths ("global.calibration"), in

@@ -52,14 +52,14 @@ Event Reader::event(const Member& m, const EventName& en, const std::string& pat
 		break;
 	case Event::Kind::Suspend: {
 		const std::string& n = name(v, path, true);
-		e.ref = w_.ref(n.empty() ? task : n);
+		e.ref = ref_of(n.empty() ? task : n, v, path);
 		break;
 	}
 	case Event::Kind::Resume:
-		e.ref = w_.ref(name(v, path));
+		e.ref = ref_of(name(v, path), v, path);
 		break;
 	case Event::Kind::Barrier:
-		e.ref = w_.ref(name(v, path));
+		e.ref = ref_of(name(v, path), v, path);
 		break;
 	case Event::Kind::Yield:  // rt-app ignores the value
 	case Event::Kind::SetNice:
@@ -122,28 +122,28 @@ void Reader::translate(const Member& m, const EventName& en, const std::string& 
 			fail(m, path, "mutex \"" + mtx + "\" is already held by this thread (locked at line " +
 					      std::to_string(it->second->line) + "): rt-app would deadlock here");
 		held.emplace(mtx, &m);
-		push(Event::Kind::MutexLock, mutex_ref(mtx));
+		push(Event::Kind::MutexLock, mutex_ref(mtx, v, path));
 		return;
 	}
 	case Op::Unlock: {
 		const std::string& mtx = name(v, path);
 		held.erase(mtx);
-		push(Event::Kind::MutexUnlock, mutex_ref(mtx));
+		push(Event::Kind::MutexUnlock, mutex_ref(mtx, v, path));
 		return;
 	}
 	case Op::Signal:
-		push(Event::Kind::CondSignal, w_.ref(cond_ref(v, path, false)));
+		push(Event::Kind::CondSignal, ref_of(cond_ref(v, path, false), v, path));
 		return;
 	case Op::Broad:
-		push(Event::Kind::Resume, w_.ref(cond_ref(v, path, false)));
+		push(Event::Kind::Resume, ref_of(cond_ref(v, path, false), v, path));
 		return;
 	case Op::Wait:
 	case Op::Sync: {
 		// The condition's ref before the mutex's, the order in which
 		// the writer's signal + wait read back.
 		std::string mutex_name;
-		const int cond = w_.ref(cond_ref(v, path, true, &mutex_name));
-		const int mutex = mutex_ref(mutex_name);
+		const int cond = ref_of(cond_ref(v, path, true, &mutex_name), v, path);
+		const int mutex = mutex_ref(mutex_name, v, path);
 		if (en.op == Op::Sync)
 			push(Event::Kind::CondSignal, cond);
 		push(Event::Kind::CondWait, cond, mutex);
@@ -181,8 +181,27 @@ void Reader::timer(const Value& v, const std::string& path, const std::string& t
 			fail(mv, path + ".mode", "expected \"relative\", got " + json::describe(mv));
 	}
 	std::string n = name(ref->value, path + ".ref");
-	e.ref = w_.ref(starts_with(n, "unique") ? n + "@" + thread : n);
+	e.ref = ref_of(starts_with(n, "unique") ? n + "@" + thread : n, v, path);
 	e.ns = micros(period->value, path + ".period");
+}
+
+// Workload::ref() looks a name up by a scan of every ref, quadratic in a
+// file that names many; the reader keeps its own index, and a limit.
+int Reader::ref_of(const std::string& name, const Value& at, const std::string& path)
+{
+	if (ref_index_.size() != w_.refs.size())  // refs made elsewhere (none today): index them
+		for (size_t i = ref_index_.size(); i < w_.refs.size(); i++)
+			ref_index_.emplace(w_.refs[i], static_cast<int>(i));
+	if (auto it = ref_index_.find(name); it != ref_index_.end())
+		return it->second;
+	if (w_.refs.size() >= MAX_REFS)
+		fail(at, path,
+		     "the workload names more than " + std::to_string(MAX_REFS) +
+			     " resources (timers, mutexes, conditions, barriers, suspend/resume objects)");
+	w_.refs.push_back(name);
+	const int i = static_cast<int>(w_.refs.size() - 1);
+	ref_index_.emplace(name, i);
+	return i;
 }
 
 void Reader::add_events(Phase& p, const Fields& f, const std::string& path, const std::string& task,

@@ -117,6 +117,7 @@ Reader::Fields Reader::sort_fields(const Value& obj, const std::string& path, bo
 	static const std::set<std::string_view> phase_props = {"loop", "policy", "priority", "dl-runtime", "cpus"};
 	const auto& props = task ? task_props : phase_props;
 	Fields f;
+	s64 clamps[2] = {-1, -1};  // util_min, util_max as given
 	for (const Member& m : obj.members) {
 		std::string p = path + "." + m.key;
 		if (props.count(m.key)) {
@@ -136,9 +137,19 @@ Reader::Fields Reader::sort_fields(const Value& obj, const std::string& path, bo
 		// uclamp's util_min/util_max steer frequency selection and EAS
 		// placement on asymmetric CPUs; at capacity 1024 without DVFS
 		// (the model's machine) the fair class decides nothing on them.
+		// sched_setattr() refuses a clamp outside 0..SCHED_CAPACITY_SCALE
+		// (EINVAL), so rt-app would fail there: refused here too.
 		if (m.key == "util_min" || m.key == "util_max") {
-			if (m.value.type != Value::Type::Number)
-				fail(m, p, "expected a number 0..1024, found " + json::describe(m.value));
+			const s64 u = integer(m.value, p, "an integer 0..1024 (SCHED_CAPACITY_SCALE)");
+			if (u < 0 || u > 1024)
+				fail(m.value, p,
+				     json::describe(m.value) +
+					     " is outside 0..1024 (SCHED_CAPACITY_SCALE): sched_setattr() refuses it");
+			clamps[m.key == "util_max"] = u;
+			if (clamps[0] >= 0 && clamps[1] >= 0 && clamps[0] > clamps[1])
+				fail(m.value, p,
+				     "util_min " + std::to_string(clamps[0]) + " is above util_max " +
+					     std::to_string(clamps[1]) + ": sched_setattr() refuses it");
 			if (notes_)
 				notes_->ignored.push_back(p);
 			continue;

@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -22,8 +23,9 @@ namespace eevdf::rtapp {
 using json::Member;
 using json::Value;
 
-inline constexpr std::size_t MAX_THREADS = 4096;
-inline constexpr std::size_t MAX_EVENTS = std::size_t{1} << 20;
+inline constexpr std::size_t MAX_THREADS = RTAPP_MAX_THREADS;
+inline constexpr std::size_t MAX_EVENTS = RTAPP_MAX_EVENTS;
+inline constexpr std::size_t MAX_REFS = RTAPP_MAX_REFS;
 inline constexpr u64 MAX_US = MAX_TIME_NS / NSEC_PER_USEC;  // 4611686018427387 us
 
 inline constexpr const char* SUPPORTED_EVENTS =
@@ -74,6 +76,7 @@ private:
 	Policy default_policy_ = Policy::Normal;
 	std::size_t events_ = 0;
 	std::set<std::string> thread_names_;
+	std::unordered_map<std::string, int> ref_index_;  // w_.refs by name
 
 	// The members of a task or phase object, sorted into properties and events.
 	struct Fields {
@@ -113,7 +116,11 @@ private:
 	void timer(const Value& v, const std::string& path, const std::string& thread, Event& e);
 	void add_events(Phase& p, const Fields& f, const std::string& path, const std::string& task,
 			const std::string& thread);
-	int mutex_ref(const std::string& name) { return w_.ref("mutex:" + name); }
+	int ref_of(const std::string& name, const Value& at, const std::string& path);
+	int mutex_ref(const std::string& name, const Value& at, const std::string& path)
+	{
+		return ref_of("mutex:" + name, at, path);
+	}
 };
 
 }  // namespace eevdf::rtapp

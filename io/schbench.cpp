@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "io/schbench.hpp"
 
+#include <climits>
 #include <sstream>
 #include <stdexcept>
+
+#include "io/values.hpp"
 
 namespace eevdf {
 
 namespace {
 
-long long integer(const std::string& opt, const std::string& v, long long lo)
+long long integer(const std::string& opt, const std::string& v, long long lo, long long hi = LLONG_MAX)
 {
 	size_t used = 0;
 	long long x = 0;
@@ -19,6 +22,8 @@ long long integer(const std::string& opt, const std::string& v, long long lo)
 	}
 	if (used != v.size() || v.empty() || x < lo)
 		throw std::invalid_argument("schbench " + opt + ": '" + v + "' is not a whole number >= " + std::to_string(lo));
+	if (x > hi)
+		throw std::invalid_argument("schbench " + opt + ": '" + v + "' is beyond " + std::to_string(hi));
 	return x;
 }
 
@@ -57,13 +62,13 @@ SchbenchOptions parse_schbench_command(const std::string& args)
 			throw std::invalid_argument("schbench " + opt + ": needs a value, or is not an option");
 		const std::string& v = w[++i];
 		if (opt == "-m")
-			o.message_threads = static_cast<int>(integer(opt, v, 1));
+			o.message_threads = static_cast<int>(integer(opt, v, 1, MAX_SCHBENCH_THREADS));
 		else if (opt == "-t")
-			o.workers = static_cast<int>(integer(opt, v, 1));
+			o.workers = static_cast<int>(integer(opt, v, 1, MAX_SCHBENCH_THREADS));
 		else if (opt == "-s")
-			o.sleep_ns = static_cast<u64>(integer(opt, v, 0)) * NSEC_PER_USEC;
+			o.sleep_ns = static_cast<u64>(integer(opt, v, 0, MAX_TIME_NS / NSEC_PER_USEC)) * NSEC_PER_USEC;
 		else if (opt == "-n")
-			o.operations = static_cast<int>(integer(opt, v, 0));
+			o.operations = static_cast<int>(integer(opt, v, 0, INT_MAX));
 		else if (opt == "-M") {
 			if (v != "auto")
 				throw std::invalid_argument("schbench -M " + v + ": only 'auto' is modelled");
@@ -77,9 +82,9 @@ SchbenchOptions parse_schbench_command(const std::string& args)
 		else if (opt == "--timer-slack")
 			o.timer_slack_ns = duration(opt, v);
 		else if (opt == "--stress")
-			o.stress = static_cast<int>(integer(opt, v, 0));
+			o.stress = static_cast<int>(integer(opt, v, 0, MAX_SCHBENCH_STRESS));
 		else if (opt == "-w")
-			o.warmup_ns = static_cast<u64>(integer(opt, v, 0)) * NSEC_PER_SEC;
+			o.warmup_ns = static_cast<u64>(integer(opt, v, 0, MAX_SCHBENCH_RUNTIME_S)) * NSEC_PER_SEC;
 		else if (opt == "--schbench-slice")
 			o.schbench_slice_ns = duration(opt, v);
 		else if (opt == "--stress-slice")
@@ -105,6 +110,31 @@ int schbench_workers(const SchbenchOptions& o, u32 cpus)
 Workload schbench_workload(const SchbenchOptions& o, u32 cpus)
 {
 	using K = Event::Kind;
+	using cli::UsageError;
+	const long long msgs = o.message_threads, per = schbench_workers(o, cpus);
+	if (msgs < 1 || msgs > MAX_SCHBENCH_THREADS)
+		throw UsageError("schbench -m: " + std::to_string(msgs) + " message threads; need 1.." +
+				 std::to_string(MAX_SCHBENCH_THREADS));
+	if (per < 1 || per > MAX_SCHBENCH_THREADS || msgs * (1 + per) > MAX_SCHBENCH_THREADS)
+		throw UsageError("schbench -m " + std::to_string(msgs) + " -t " + std::to_string(per) + ": " +
+				 std::to_string(msgs * (1 + per)) + " threads (m x (1 + t)), beyond the " +
+				 std::to_string(MAX_SCHBENCH_THREADS) + " the model takes");
+	if (o.stress < 0 || o.stress > MAX_SCHBENCH_STRESS)
+		throw UsageError("--stress: " + std::to_string(o.stress) + " stressors; need 0.." +
+				 std::to_string(MAX_SCHBENCH_STRESS));
+	if (o.runtime_ns > MAX_SCHBENCH_RUNTIME_S * NSEC_PER_SEC)
+		throw UsageError("schbench -r: " + std::to_string(o.runtime_ns / NSEC_PER_SEC) + " s is beyond " +
+				 std::to_string(MAX_SCHBENCH_RUNTIME_S) +
+				 " s (one requests-per-second sample a second)");
+	if (o.operations < 0 ||
+	    (o.op_cost_ns && static_cast<u64>(o.operations) > (MAX_TIME_NS - o.worker_cost_ns) / o.op_cost_ns))
+		throw UsageError("schbench -n " + std::to_string(o.operations) + " with --op-cost " +
+				 std::to_string(o.op_cost_ns) +
+				 "ns: a request's work (-n x --op-cost + --worker-cost) "
+				 "is beyond 2^62 ns");
+	if (o.sleep_ns > MAX_TIME_NS || o.timer_slack_ns > MAX_TIME_NS)
+		throw UsageError("schbench -s: " + std::to_string(o.sleep_ns / NSEC_PER_USEC) +
+				 " us is beyond 2^62 ns");
 	Workload w;
 	w.duration = o.runtime_ns;
 	const int m = o.message_threads, t = schbench_workers(o, cpus);

@@ -40,9 +40,18 @@ struct SchbenchOptions {
 	u64 stress_slice_ns = 0;     // the same for the stress-ng hogs
 };
 
+// What schbench's options may ask for, checked before anything is built:
+// message threads and their workers m x (1 + t) together, the stressors
+// (as --hogs), the runtime (a per-second sample each) and a request's work
+// -n x --op-cost + --worker-cost (within 2^62 ns, as every time).
+inline constexpr long long MAX_SCHBENCH_THREADS = 4096;
+inline constexpr long long MAX_SCHBENCH_STRESS = 1000000;
+inline constexpr u64 MAX_SCHBENCH_RUNTIME_S = 1000000;
+
 // The tasks: message threads "msg-I", then their workers "worker-I-J", then
 // the stress-ng hogs "stress-K"; refs
 // "m-I" (a message thread's word), "list-I", "w-I-J" (a worker's word).
+// Throws cli::UsageError naming the option for options beyond the limits.
 Workload schbench_workload(const SchbenchOptions& o, u32 cpus);
 
 // A schbench command line as a claim file gives it ("-m 1 -t 8 -n 5

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "model/pick_oracle.hpp"
+#include "model/pick_by_definition.hpp"
 
 namespace eevdf {
 namespace {
@@ -420,14 +420,10 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, c
 		if (lagsum > 0 || lagsum <= -v.weight)
 			fail(sim, t, "lag sum", "Σ w (V - v) outside (-W, 0]");
 	}
-	const BruteForcePicks by_definition = pick_eevdf_bruteforce_both(cfs, v);
-	for (bool protect : {true, false}) {
-		const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
-		const SchedEntity* slow = protect ? by_definition.protect : by_definition.no_protect;
-		if (!picks_agree(cfs, fast, slow))
-			fail(sim, t, "pick", std::string("__pick_eevdf(protect=") + (protect ? "true" : "false") + ") = " +
-						     id_of(fast) + ", brute force = " + id_of(slow));
-		if (cfs.nr_queued && !fast)
+	for (const PickComparison& pick : compare_picks(cfs, v)) {
+		if (!pick.agree)
+			fail(sim, t, "pick", pick.describe());
+		if (cfs.nr_queued && !pick.tree)
 			fail(sim, t, "pick", "__pick_eevdf returned NULL with " + num(cfs.nr_queued) + " queued");
 	}
 	if (cfs.pick_failures)

@@ -47,6 +47,19 @@ namespace eevdf {
 // (docs/proofs.md, finding 3).
 constexpr u64 request_bound(u64 r, u64 T, u64 J) { return r + T + J - 1; }
 
+// run_whole_equal: n = 2..10 nice-0 hogs sharing one CPU from a common start
+// (forked together: lag_invariant's Inv), equal slices r >= 1, T >= 1,
+// 0 <= J < T, accounting points at most T + J apart (any tick phase and
+// jitter), 6.17+ protection (RUN_TO_PARITY or not), any pick pick_spec
+// allows: every run, switch to switch and re-picks included, lasts at most
+// r + 2T + 2J - 1 ns; request_bound while curr is not re-picked. A re-pick
+// (F1: curr strictly behind every other hog at its renewal) needs tick
+// jitter or a pick between ticks; hog_runs_whole_ticks shows there is none
+// on exact ticks from a fork on a tick. Not proved for a task that slept,
+// migrated (docs/findings.md F11) or shared the CPU with others since the
+// start.
+constexpr u64 whole_run_bound(u64 r, u64 T, u64 J) { return r + 2 * T + 2 * J - 1; }
+
 // run_length_eps: the same preconditions, the form max(r, T) + eps with
 // eps = T + J - 1; eps - 1 does not suffice (run_length_tight).
 constexpr u64 request_bound_max(u64 r, u64 T, u64 J) { return std::max(r, T) + T + J - 1; }

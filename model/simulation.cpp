@@ -24,131 +24,7 @@ namespace {
 // More consecutive events than this at one instant means no time can pass.
 constexpr u64 MAX_EVENTS_PER_INSTANT = 10'000'000;
 
-bool consumes_time(const Event& e)
-{
-	switch (e.kind) {
-	case Event::Kind::Run:
-	case Event::Kind::Runtime:
-	case Event::Kind::Sleep:
-	case Event::Kind::Timer:
-		return e.ns > 0;
-	default:
-		return false;
-	}
-}
-
-bool phase_consumes_time(const Phase& p)
-{
-	return std::any_of(p.events.begin(), p.events.end(), consumes_time);
-}
-
-void validate(const Config& cfg, const Workload& wl)
-{
-	if (!cfg.preset)
-		throw WorkloadError("config: no kernel preset");
-	if (cfg.hz == 0 || cfg.tick_ns == 0)
-		throw WorkloadError("config: hz must be positive");
-	if (cfg.knobs.tick_jitter >= cfg.tick_ns)
-		throw WorkloadError("config: tick_jitter " + std::to_string(cfg.knobs.tick_jitter) +
-				    " ns must be below TICK_NSEC " + std::to_string(cfg.tick_ns));
-	if (const std::string why = cfg.profile.invalid(); !why.empty())
-		throw WorkloadError("config: profile " + cfg.profile.name + ": " + why);
-	if (tick_jitter_max(cfg) >= cfg.tick_ns)
-		throw WorkloadError("config: tick jitter up to " + std::to_string(tick_jitter_max(cfg)) +
-				    " ns (knob plus profile " + cfg.profile.name + ") must be below TICK_NSEC " +
-				    std::to_string(cfg.tick_ns));
-	if (cfg.knobs.tick_phase >= cfg.tick_ns)
-		throw WorkloadError("config: tick_phase " + std::to_string(cfg.knobs.tick_phase) +
-				    " ns must be below TICK_NSEC " + std::to_string(cfg.tick_ns));
-	if (cfg.base_slice_ns == 0)
-		throw WorkloadError("config: base slice must be positive");
-	if (cfg.cpus < 1 || cfg.cpus > MAX_CPUS)
-		throw WorkloadError("config: cpus " + std::to_string(cfg.cpus) + " outside 1.." + std::to_string(MAX_CPUS));
-	if (cfg.online_cpus < cfg.cpus)
-		throw WorkloadError("config: online_cpus " + std::to_string(cfg.online_cpus) + " below cpus " +
-				    std::to_string(cfg.cpus));
-	if (cfg.llc_size && cfg.cpus % cfg.llc_size)
-		throw WorkloadError("config: an LLC of " + std::to_string(cfg.llc_size) + " CPUs does not divide " +
-				    std::to_string(cfg.cpus) + " CPUs");
-	if (wl.tasks.empty())
-		throw WorkloadError("workload: no tasks");
-	for (const TaskSpec& t : wl.tasks) {
-		const std::string where = "workload: task '" + t.name + "'";
-		if (t.phases.empty())
-			throw WorkloadError(where + " has no phases");
-		if (t.loop != LOOP_FOREVER && t.loop < 1)
-			throw WorkloadError(where + ": loop " + std::to_string(t.loop) + " must be -1 or positive");
-		if (t.nice < MIN_NICE || t.nice > MAX_NICE)
-			throw WorkloadError(where + ": nice " + std::to_string(t.nice) + " outside -20..19");
-		// sched_setaffinity() keeps the online CPUs of a mask and fails
-		// (EINVAL) only when none is left.
-		auto none_online = [&](const std::vector<u32>& set) {
-			return !set.empty() && std::none_of(set.begin(), set.end(), [&](u32 c) { return c < cfg.cpus; });
-		};
-		if (none_online(t.cpus))
-			throw WorkloadError(where + ": cpus names no CPU of the model's " + std::to_string(cfg.cpus) + " (0.." +
-					    std::to_string(cfg.cpus - 1) + "; simulate more with --cpus)");
-		for (const Phase& p : t.phases)
-			for (const Event& e : p.events)
-				if (e.kind == Event::Kind::SetAffinity) {
-					if (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.cpu_sets.size())
-						throw WorkloadError(where + " phase '" + p.name + "': affinity event with unknown CPU set");
-					if (none_online(wl.cpu_sets[static_cast<size_t>(e.ref)]))
-						throw WorkloadError(where + " phase '" + p.name + "': cpus names no CPU of the model's " +
-								    std::to_string(cfg.cpus) + " (0.." + std::to_string(cfg.cpus - 1) +
-								    "; simulate more with --cpus)");
-				}
-		bool any_time = false;
-		for (const Phase& p : t.phases) {
-			if (p.events.empty())
-				throw WorkloadError(where + " phase '" + p.name + "' has no events");
-			if (p.loop != LOOP_FOREVER && p.loop < 1)
-				throw WorkloadError(where + " phase '" + p.name + "': loop " + std::to_string(p.loop) +
-						    " must be -1 or positive");
-			const bool phase_time = phase_consumes_time(p);
-			if (p.loop == LOOP_FOREVER && !phase_time)
-				throw WorkloadError(where + " phase '" + p.name +
-						    "' loops forever without run, runtime, sleep or timer time: no time would pass");
-			any_time = any_time || phase_time;
-			for (const Event& e : p.events) {
-				const bool futex = e.kind == Event::Kind::FutexBlock || e.kind == Event::Kind::FutexWait ||
-						   e.kind == Event::Kind::FutexPost || e.kind == Event::Kind::ListPush ||
-						   e.kind == Event::Kind::ListPost || e.kind == Event::Kind::MutexLock ||
-						   e.kind == Event::Kind::MutexUnlock || e.kind == Event::Kind::CondWait ||
-						   e.kind == Event::Kind::CondSignal;
-				if ((e.kind == Event::Kind::Timer || e.kind == Event::Kind::Suspend ||
-				     e.kind == Event::Kind::Resume || e.kind == Event::Kind::Barrier || futex) &&
-				    (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.refs.size()))
-					throw WorkloadError(where + " phase '" + p.name + "': event with unknown ref");
-				if (e.kind == Event::Kind::ListPush && (e.value < 0 || static_cast<size_t>(e.value) >= wl.refs.size()))
-					throw WorkloadError(where + " phase '" + p.name + "': list push of an unknown futex word");
-				if (e.kind == Event::Kind::CondWait && (e.value < 0 || static_cast<size_t>(e.value) >= wl.refs.size()))
-					throw WorkloadError(where + " phase '" + p.name + "': condition wait with an unknown mutex");
-				if (e.kind == Event::Kind::SetNice && (e.value < MIN_NICE || e.value > MAX_NICE))
-					throw WorkloadError(where + " phase '" + p.name + "': nice " +
-							    std::to_string(e.value) + " outside -20..19");
-			}
-		}
-		if (t.loop == LOOP_FOREVER && !any_time)
-			throw WorkloadError(where + " loops forever without run, runtime, sleep or timer time: no time would pass");
-		if (wl.duration == 0) {
-			const bool forever = t.loop == LOOP_FOREVER ||
-					     std::any_of(t.phases.begin(), t.phases.end(),
-							 [](const Phase& p) { return p.loop == LOOP_FOREVER; }) ||
-					     std::any_of(t.phases.begin(), t.phases.end(), [](const Phase& p) {
-						     return std::any_of(p.events.begin(), p.events.end(), [](const Event& e) {
-							     return e.kind == Event::Kind::Run && e.ns == RUN_FOREVER;
-						     });
-					     });
-			if (forever)
-				throw WorkloadError(where + " never ends and the workload has no duration: give one");
-		}
-	}
-}
-
 }  // namespace
-
-void validate_workload(const Config& cfg, const Workload& wl) { validate(cfg, wl); }
 
 Simulation::Simulation(const Config& cfg, Workload wl)
 	: Machine(cfg, cfg.cpus < 1 || cfg.cpus > MAX_CPUS ? 1 : cfg.cpus,
@@ -157,7 +33,7 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 			  : llc_size_of(cfg)),
 	  wl_(std::move(wl))
 {
-	validate(cfg_, wl_);
+	validate_workload(cfg_, wl_);
 	const size_t n = wl_.tasks.size();
 	rqs_.reserve(cfg_.cpus);
 	for (u32 c = 0; c < cfg_.cpus; c++) {

@@ -50,7 +50,9 @@
 namespace eevdf {
 
 // What the Simulation constructor checks first: a workload this Config can
-// run (refs, loops, nice, affinity within the CPUs). Throws WorkloadError.
+// run (refs, loops, nice, affinity within the CPUs, no thread relocking a
+// mutex it holds) within the limits of tasks, CPUs, resources and ticks
+// (validate_workload.cpp). Throws WorkloadError.
 void validate_workload(const Config& cfg, const Workload& wl);
 
 class Simulation final : public Machine {

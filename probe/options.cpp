@@ -169,8 +169,10 @@ Options parse_args(int argc, char **argv)
 			if (o.pinned_only.empty())
 				o.pinned_only = a;
 			auto v = parse_int(need(i));
-			if (!v || *v < 1)
-				die("bad --irq-gap-us");
+			// Below --gap-us (at most 100000) anyway; bounded here, before
+			// the multiply by kUs could overflow.
+			if (!v || *v < 1 || *v > 100000)
+				die("bad --irq-gap-us (1..100000, below --gap-us)");
 			o.irq_thr_ns = *v * kUs;
 		} else if (a == "--warmup") {
 			auto d = duration(a, need(i));

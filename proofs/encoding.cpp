@@ -2,6 +2,7 @@
 // The symbolic transition, function by function after model/fair.cpp (6.18).
 #include "proofs/encoding.hpp"
 #include "proofs/lb_encoding.hpp"
+#include "proofs/tree_walk.hpp"
 
 #include <bit>
 
@@ -29,6 +30,8 @@ std::string mutation_name(unsigned m)
 	add(MUT_RENEW_PROTECT, "renew-protect");
 	add(MUT_LB_IDLE_NEEDS_OVERLOADED, "lb-idle-needs-overloaded");
 	add(MUT_LB_PCT_STRICT, "lb-pct-strict");
+	add(MUT_WALK_NODE_FIRST, "walk-node-first");
+	add(MUT_WALK66_PREFIX, "walk66-prefix");
 	return s.empty() ? "none" : s;
 }
 

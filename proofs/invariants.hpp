@@ -35,6 +35,12 @@ bool crosscheck_run_weighted(std::string& msg);
 // ahead (equal weights: case k is n = k + 2; unequal: curr at nice k - 20).
 void build_repick_int(Query& q, unsigned mutation, size_t k, bool equal);
 
+// O1 for whole runs of equal-weight hogs, re-picks included (whole_runs.cpp);
+// case k is n = k + 2.
+size_t run_whole_cases();
+void build_run_whole(Query& q, unsigned mutation, size_t k);
+bool crosscheck_run_whole(std::string& msg);
+
 // O2 for whole runs with exact ticks; case k is whole_tick_cases()[k] = (HZ, n).
 std::vector<std::pair<u32, int>> whole_tick_cases();
 void build_whole_ticks(Query& q, unsigned mutation, size_t k);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // eevdf-prove: the proofs' own driver (the CLI wires the same run_prove()).
-//   eevdf-prove [--list [--markdown]] [NAME...] [--smt2 DIR] [--timeout S]
+//   eevdf-prove [--list [--markdown]] [NAME...] [--smt2 DIR] [--rlimit N] [--timeout S]
 //               [--mutate MUT] [--workload-dir DIR] [--no-replay]
 //               [--check-encoding N [--seed S]] [--check-terms N [--seed S]]
 #include <cerrno>
@@ -14,6 +14,7 @@
 #include "proofs/lb_encoding.hpp"
 #include "proofs/prove.hpp"
 #include "proofs/term_check.hpp"
+#include "proofs/tree_walk.hpp"
 
 using namespace eevdf::proofs;
 
@@ -61,6 +62,13 @@ int main(int argc, char** argv)
 				return 2;
 			}
 			opt.timeout_s = static_cast<unsigned>(t);
+		} else if (a == "--rlimit") {
+			const unsigned long long r = whole_number(a, next());
+			if (r > 4'000'000'000ULL) {
+				std::cerr << "eevdf-prove: --rlimit: " << r << " is outside 0..4000000000\n";
+				return 2;
+			}
+			opt.rlimit = static_cast<unsigned>(r);
 		} else if (a == "--workload-dir")
 			extra.workload_dir = next();
 		else if (a == "--no-replay")
@@ -70,7 +78,7 @@ int main(int argc, char** argv)
 			for (unsigned b : std::initializer_list<unsigned>{MUT_DEADLINE_FROM_OLD, MUT_ELIGIBLE_STRICT, MUT_NR_QUEUED_OFF_BY_ONE, MUT_RENEW_STRICT,
 					   MUT_WAKEUP_IGNORE_SHORT, MUT_NO_RESCHED_RENEWAL, MUT_PICK_NO_CURR_FALLBACK, MUT_AVG_TRUNC,
 					   MUT_EXEC_START_STALE, MUT_PROTECT_MAX, MUT_RENEW_PROTECT, MUT_LB_IDLE_NEEDS_OVERLOADED,
-					   MUT_LB_PCT_STRICT})
+					   MUT_LB_PCT_STRICT, MUT_WALK_NODE_FIRST, MUT_WALK66_PREFIX})
 				if (mutation_name(b) == m)
 					extra.mutation = b;
 			if (!extra.mutation) {
@@ -123,9 +131,14 @@ int main(int argc, char** argv)
 			  << st.seconds << " s\n";
 		const unsigned long long lb = check_lb_encoding(check, seed, std::cout, extra.mutation);
 		std::cout << "balancer encoding check: " << check << " random flat inputs, " << lb << " mismatches\n";
+		// the tree walks on the model's own trees, half 6.18 and half 6.6
+		const WalkCheckStats ws = check_walk_encoding(check, seed, 6, std::cout, extra.mutation ? 1 : 5, extra.mutation);
+		std::cout << "walk encoding check: " << ws.states << " model trees of height <= 6 (" << ws.too_tall
+			  << " taller skipped), " << ws.comparisons << " picks compared, " << ws.mismatches << " mismatches\n";
 		if (extra.mutation)  // a broken encoding must be caught
-			return st.mismatches + lb > 0 ? 0 : 1;
-		return st.mismatches == 0 && lb == 0 && st.states >= check ? 0 : 1;
+			return st.mismatches + lb + ws.mismatches > 0 ? 0 : 1;
+		return st.mismatches == 0 && lb == 0 && ws.mismatches == 0 && st.states >= check && ws.states > check / 2 ? 0
+															  : 1;
 	}
 	try {
 		return run_prove(opt, extra, std::cout);

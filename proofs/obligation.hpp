@@ -65,6 +65,7 @@ std::vector<Obligation> pick_obligations_bv();   // 6 over bit-vectors, run only
 std::vector<Obligation> wakeup_obligations();    // 7: wake-up preemption and waits (wakeup_obligations.cpp)
 std::vector<Obligation> nohz_obligations();      // 8: NO_HZ_FULL (nohz_obligations.cpp)
 std::vector<Obligation> pick_obligations();      // 6: eligibility, lag sum, overflow, pick_spec (pick_obligations.cpp)
+std::vector<Obligation> walk_obligations();      // 6: the tree walks of __pick_eevdf() (walk_obligations.cpp)
 std::vector<Obligation> lag_obligations();       // 5 and run_weighted: lag bounds (lag_obligations.cpp)
 // The balancer's decisions on a flat LLC (lb_obligations.cpp).
 std::vector<Obligation> balance_obligations();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The proof obligations of issue 4: the list `eevdf-prove --list` prints and
 // docs/proofs.md's statements table shows, in that order. Each family is in
-// its own file (run_, pick_, wakeup_, nohz_, lag_ and lb_obligations.cpp);
+// its own file (run_, pick_, walk_, wakeup_, nohz_, lag_ and lb_obligations.cpp);
 // prove.cpp runs them.
 //
 // Each obligation asserts Pre ∧ ¬Claim over the symbolic encoding: unsat is
@@ -20,7 +20,7 @@ std::vector<Obligation> make_obligations()
 {
 	std::vector<Obligation> v;
 	for (auto* family : {run_obligations, pick_obligations_bv, wakeup_obligations, nohz_obligations,
-			     pick_obligations, lag_obligations})
+			     pick_obligations, walk_obligations, lag_obligations})
 		for (Obligation& o : family())
 			v.push_back(std::move(o));
 	// Measured on this 2-core machine (z3 4.8.12, cvc5 1.0.3), two solver
@@ -32,7 +32,7 @@ std::vector<Obligation> make_obligations()
 		{"pick_spec", "cvc5 needs 6.7-8.4 s (unsat), z3 5 s: at the limit on a loaded machine"},
 		{"extra_tick_nice", "z3 needs 7.3-8.4 s (sat), cvc5 4.6 s: at the limit on a loaded machine"},
 		{"wakeup_wait_bound", "cvc5 needs about 6 s (unsat), z3 under 2 s: near the limit on a loaded machine"},
-		{"repick_equal_weights", "UNKNOWN in-process within 60 s, PROVED in about 70 s with --timeout 300; "
+		{"repick_equal_weights", "UNKNOWN in-process within 60 s (--rlimit 0 --timeout 60), PROVED in about 70 s with --timeout 300; "
 					 "superseded by repick_equal_weights_int"},
 		{"repick_unequal_weights", "UNKNOWN in-process within 60 s; refuted by repick_unequal_weights_int"},
 		{"eligible_exists", "UNKNOWN in-process within 60 s over bit-vectors; superseded by eligible_exists_int"},

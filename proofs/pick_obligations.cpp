@@ -184,7 +184,7 @@ std::vector<Obligation> pick_obligations_bv()
 				     for (int curr = 0; curr <= 1; curr++) {
 					     if (nt + curr == 0 || nt + curr > 4)
 						     continue;
-					     Query sub(q.c, 1);
+					     Query sub(q.c, Budget{});
 					     Queue qu = build_queue(sub, enc, nt, curr);
 					     expr some = q.c.bool_val(false);
 					     for (const expr& vv : qu.v)

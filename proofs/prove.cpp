@@ -2,6 +2,7 @@
 // The `prove` driver (prove.hpp): runs the obligations (obligations.cpp),
 // exports each query as SMT-LIB2 with its verdict, cross-checks proofs on the
 // simulator and replays each refutation's counterexample there.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -100,28 +101,26 @@ int run_prove(const Options& opt, const ExtraOptions& extra, std::ostream& out)
 	bool ok = true;
 	for (const Obligation* o : sel) {
 		z3::context c;
-		Query q(c, opt.timeout_s, o->logic);
+		const Budget budget{opt.rlimit, opt.timeout_s};
+		Query q(c, budget, o->logic);
 		if (std::string(o->logic) == "QF_NIA") {
 			// sum-of-monomials normal form first (the builders add som-simplified terms), then the SMT core
 			z3::params sp(c);
 			sp.set("som", true);
 			z3::solver ts = (z3::with(z3::tactic(c, "simplify"), sp) & z3::tactic(c, "smt")).mk_solver();
-			z3::params p(c);
-			p.set("timeout", opt.timeout_s * 1000u);
-			ts.set(p);
+			budget.apply(ts);
 			q.s = ts;
 		}
 		if (o->bitblast) {
 			z3::solver ts = (z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
 					 z3::tactic(c, "elim-uncnstr") & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat"))
 						.mk_solver();
-			z3::params p(c);
-			p.set("timeout", opt.timeout_s * 1000u);
-			ts.set(p);
+			budget.apply(ts);
 			q.s = ts;
 		}
 		const auto t0 = std::chrono::steady_clock::now();
 		z3::check_result res = z3::unsat;
+		unsigned long long steps = 0;  // the most rlimit one solver call used
 		// The query as built, taken before the solver runs (a tactic solver's
 		// text afterwards can be its preprocessed form), with the strategy
 		// the in-process solver uses, for the z3 binary (recheck_smt2.sh).
@@ -150,7 +149,9 @@ int run_prove(const Options& opt, const ExtraOptions& extra, std::ostream& out)
 				q.shown.clear();
 				o->build_case(q, extra.mutation, k);
 				const std::string text = opt.smt2_dir.empty() ? std::string() : query_text();
+				const unsigned long long before = rlimit_used(q.s);
 				const z3::check_result r = q.s.check();
+				steps = std::max(steps, rlimit_used(q.s) - before);
 				export_query(o->name + "." + std::to_string(k) + ".smt2", text, r);
 				if (r == z3::sat) {  // keep this case's assertions for the model
 					res = r;
@@ -163,7 +164,9 @@ int run_prove(const Options& opt, const ExtraOptions& extra, std::ostream& out)
 		} else {
 			o->build(q, extra.mutation);
 			const std::string text = opt.smt2_dir.empty() ? std::string() : query_text();
+			const unsigned long long before = rlimit_used(q.s);
 			res = q.s.check();
+			steps = rlimit_used(q.s) - before;
 			export_query(o->name + ".smt2", text, res);
 		}
 		const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -174,7 +177,7 @@ int run_prove(const Options& opt, const ExtraOptions& extra, std::ostream& out)
 		out << line;
 		if (o->cases)
 			out << "  (" << o->cases << " cases)";
-		out << "\n";
+		out << "  [rlimit " << steps << "]\n";
 		if (extra.mutation) {  // a broken model: proofs must no longer go through
 			if (o->expect_proved && v == Verdict::Proved)
 				ok = false;

@@ -9,12 +9,18 @@
 
 namespace eevdf::proofs {
 
+// The default step budget of one solver call: twelve times the most a
+// default obligation needs (extra_tick_nice, 16.7 M; docs/proofs.md,
+// "Budget"), so load cannot make a proof UNKNOWN.
+inline constexpr unsigned DEFAULT_RLIMIT = 200'000'000u;
+
 struct Options {
-	std::vector<std::string> names;  // empty: all obligations
-	std::string smt2_dir;            // write each query as NAME.smt2 (and the verdicts) here
-	unsigned timeout_s = 60;         // per solver call
-	bool list = false;               // list the obligations and exit
-	bool markdown = false;           // with list: as the statements table of docs/proofs.md
+	std::vector<std::string> names;    // empty: all obligations
+	std::string smt2_dir;              // write each query as NAME.smt2 (and the verdicts) here
+	unsigned rlimit = DEFAULT_RLIMIT;  // Z3 steps per solver call (query.hpp's Budget), 0: none
+	unsigned timeout_s = 0;            // wall clock per solver call, 0: none
+	bool list = false;                 // list the obligations and exit
+	bool markdown = false;             // with list: as the statements table of docs/proofs.md
 };
 
 // 0 iff every obligation expected to hold is PROVED and every expected

@@ -17,17 +17,39 @@ namespace eevdf::proofs {
 
 using z3::expr;
 
+// What one solver call may spend. The rlimit counts Z3's own steps, so a
+// busy machine cannot turn a proof UNKNOWN; the wall-clock timeout is off
+// unless asked for (--timeout). 0 = no limit.
+struct Budget {
+	unsigned rlimit = 0;
+	unsigned timeout_s = 0;
+	void apply(z3::solver& s) const
+	{
+		z3::params p(s.ctx());
+		if (rlimit)
+			p.set("rlimit", rlimit);
+		if (timeout_s)
+			p.set("timeout", timeout_s * 1000u);
+		s.set(p);
+	}
+};
+
+// Z3's step count of the solver's last check ("rlimit count"), 0 if absent.
+inline unsigned long long rlimit_used(z3::solver& s)
+{
+	const z3::stats st = s.statistics();
+	for (unsigned i = 0; i < st.size(); i++)
+		if (st.key(i) == "rlimit count")
+			return static_cast<unsigned long long>(st.is_uint(i) ? st.uint_value(i) : st.double_value(i));
+	return 0;
+}
+
 struct Query {
 	z3::context& c;
 	z3::solver s;
 	std::vector<std::pair<std::string, expr>> shown;
 
-	Query(z3::context& ctx, unsigned timeout_s, const char* logic = "QF_BV") : c(ctx), s(ctx, logic)
-	{
-		z3::params p(c);
-		p.set("timeout", timeout_s * 1000u);
-		s.set(p);
-	}
+	Query(z3::context& ctx, const Budget& b, const char* logic = "QF_BV") : c(ctx), s(ctx, logic) { b.apply(s); }
 	expr var(const std::string& n) { return c.bv_const(n.c_str(), 64); }
 	expr ivar(const std::string& n) { return c.int_const(n.c_str()); }
 	expr ival(s64 x) { return c.int_val(static_cast<int64_t>(x)); }

@@ -50,6 +50,12 @@ check() {
 	unknown | timeout | "" | *interrupted*)
 		if [ -n "$note" ]; then
 			echo "$file: $solver gave no verdict within ${limit}s, as measured: $note"
+		elif [ -z "${RECHECK_RETRY:-}" ] && RECHECK_RETRY=1 limit=$((limit * 6)) check "$file" "$want" "$solver" >"$out/$file.$solver.retry"; then
+			# A busy machine (a shared VM, a parallel build) can stretch a
+			# 2 s file past the limit: a verdict that agrees within 6x the
+			# limit is reported, not failed; a disagreement still fails.
+			echo "$file: $solver gave no verdict within ${limit}s but agrees within $((limit * 6))s" \
+				"(load average $(cut -d' ' -f1 /proc/loadavg)): $(cat "$out/$file.$solver.retry")"
 		else
 			echo "$file: $solver gave no verdict within ${limit}s (not a disagreement, but no note says why: FAIL)"
 			return 1

@@ -262,6 +262,13 @@ std::vector<Obligation> run_obligations()
 		     "run ceil((r/2)/T)), so at most r + T - 1 ns; curr is never re-picked (QF_LIA inductive invariant "
 		     "over the tick grid)",
 		     true, MUT_RENEW_STRICT, nullptr, nullptr});
+	v.push_back({"run_whole_equal", "2",
+		     "runs, re-picks included: n = 2..10 nice-0 hogs forked together on one CPU, equal slices r >= 1, "
+		     "TICK >= 1, 0 <= J < TICK, accounting points <= TICK + J apart (any tick phase and jitter), 6.17+ "
+		     "protection (vprot <= d at a pick, kept by a re-pick), any pick pick_spec allows: every run (switch "
+		     "to switch) lasts at most r + 2 TICK + 2 J - 1 ns, and at most r + TICK + J - 1 unless curr is "
+		     "re-picked (QF_LIA inductive invariant: lag_invariant's Inv and the run's)",
+		     true, MUT_RENEW_PROTECT, nullptr, nullptr});
 	v.push_back({"slice_below_tick", "2",
 		     "nice-0 curr among n >= 2 entities, r in [0.1, 100] ms, TICK in [1, 10] ms, r + J <= TICK (so r <= "
 		     "TICK without jitter), pick on a tick: the first tick after the pick asks for the resched (every "
@@ -391,6 +398,12 @@ std::vector<Obligation> run_obligations()
 			o.logic = "QF_LIA";
 			o.cases = equal ? 5 : static_cast<size_t>(MAX_NICE - MIN_NICE + 1);
 			o.build_case = [equal](Query& q, unsigned m, size_t k) { build_repick_int(q, m, k, equal); };
+		}
+		if (o.name == "run_whole_equal") {
+			o.logic = "QF_LIA";
+			o.cases = run_whole_cases();
+			o.build_case = build_run_whole;
+			o.crosscheck = crosscheck_run_whole;
 		}
 		if (o.name == "hog_runs_whole_ticks") {
 			o.logic = "QF_LIA";

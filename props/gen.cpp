@@ -2,15 +2,14 @@
 #include "props/gen.hpp"
 
 #include "io/rtapp.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace eevdf::props {
 namespace {
 
-constexpr u64 US = NSEC_PER_USEC;
+using namespace eevdf::test;
 
 u64 us_in(u64 lo, u64 hi) { return *rc::gen::inRange<u64>(lo, hi + 1) * US; }
-
-Event ev(Event::Kind k, u64 ns = 0, int ref = -1, int value = 0) { return Event{k, ns, ref, value}; }
 
 }  // namespace
 
@@ -51,42 +50,36 @@ rc::Gen<Workload> gen_workload()
 			std::vector<TaskSpec> made;
 			switch (kind) {
 			case 0:
-				made.push_back(looping_task(name, {ev(Event::Kind::Run, RUN_FOREVER)}));
+				made.push_back(task(name, {run(RUN_FOREVER)}));
 				break;
 			case 1:
-				made.push_back(looping_task(name, {ev(Event::Kind::Run, us_in(10, 5000)),
-								ev(Event::Kind::Sleep, us_in(10, 10000))}));
+				made.push_back(task(name, {run(us_in(10, 5000)), sleep(us_in(10, 10000))}));
 				break;
 			case 2:
-				made.push_back(looping_task(name, {ev(Event::Kind::Run, us_in(10, 5000)),
-								ev(Event::Kind::Timer, us_in(1000, 20000), w.ref("timer" + name))}));
+				made.push_back(task(name, {run(us_in(10, 5000)),
+							   timer(w.ref("timer" + name), us_in(1000, 20000))}));
 				break;
 			case 3:
-				made.push_back(looping_task(name, {ev(Event::Kind::Run, us_in(10, 5000)),
-								ev(Event::Kind::SetNice, 0, -1, *rc::gen::inRange(-20, 20)),
-								ev(Event::Kind::Run, us_in(10, 5000)),
-								ev(Event::Kind::SetNice, 0, -1, *rc::gen::inRange(-20, 20)),
-								ev(Event::Kind::Sleep, us_in(10, 5000))}));
+				made.push_back(task(name, {run(us_in(10, 5000)), set_nice(*rc::gen::inRange(-20, 20)),
+							   run(us_in(10, 5000)), set_nice(*rc::gen::inRange(-20, 20)),
+							   sleep(us_in(10, 5000))}));
 				break;
 			case 4:
-				made.push_back(looping_task(name, {ev(Event::Kind::Run, us_in(10, 3000)), ev(Event::Kind::Yield),
-								ev(Event::Kind::Run, us_in(10, 3000)),
-								ev(Event::Kind::Sleep, us_in(10, 5000))}));
+				made.push_back(task(name, {run(us_in(10, 3000)), yield(), run(us_in(10, 3000)),
+							   sleep(us_in(10, 5000))}));
 				break;
 			case 5: {
 				const int ref = w.ref("wake" + name);
-				made.push_back(looping_task(name, {ev(Event::Kind::Run, us_in(10, 3000)),
-								ev(Event::Kind::Resume, 0, ref),
-								ev(Event::Kind::Sleep, us_in(100, 8000))}));
-				made.push_back(looping_task(name + "s", {ev(Event::Kind::Suspend, 0, ref),
-								      ev(Event::Kind::Run, us_in(10, 2000))}));
+				made.push_back(
+					task(name, {run(us_in(10, 3000)), resume(ref), sleep(us_in(100, 8000))}));
+				made.push_back(task(name + "s", {suspend(ref), run(us_in(10, 2000))}));
 				break;
 			}
 			default:
-				made.push_back(looping_task(name, {ev(Event::Kind::SetSlice, us_in(100, 20000)),
-								ev(Event::Kind::Run, us_in(10, 5000)),
-								ev(Event::Kind::SetSlice, *rc::gen::arbitrary<bool>() ? us_in(100, 20000) : 0),
-								ev(Event::Kind::Sleep, us_in(10, 5000))}));
+				made.push_back(
+					task(name, {set_slice(us_in(100, 20000)), run(us_in(10, 5000)),
+						    set_slice(*rc::gen::arbitrary<bool>() ? us_in(100, 20000) : 0),
+						    sleep(us_in(10, 5000))}));
 				break;
 			}
 			for (TaskSpec& t : made) {

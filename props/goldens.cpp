@@ -8,18 +8,17 @@
 #include "model/simulation.hpp"
 #include "model/topology.hpp"
 #include "props/harness.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace eevdf::props {
 namespace {
 
-constexpr u64 MS = NSEC_PER_MSEC;
-constexpr u64 US = NSEC_PER_USEC;
+using namespace eevdf::test;
 
+// A hog with a custom slice, looping (one phase "main").
 TaskSpec sliced_hog(std::string name, u64 custom_slice)
 {
-	TaskSpec t = looping_task(std::move(name), {Event{Event::Kind::Run, RUN_FOREVER}});
-	t.custom_slice = custom_slice;
-	return t;
+	return with_slice(task(std::move(name), {run(RUN_FOREVER)}), custom_slice);
 }
 
 std::vector<std::pair<u64, int>> switches_of(const Config& cfg, Workload wl, u64 duration)
@@ -55,15 +54,8 @@ std::vector<NewidleLog::Call> newidle_calls_of(const char* preset, Bugs bugs)
 	cfg.knobs.balance_cost = 100 * US;
 	Workload wl;
 	wl.duration = 40 * MS;
-	TaskSpec p = looping_task("p", {Event{Event::Kind::Run, 2 * MS}});
-	p.loop = 1;
-	TaskSpec s = looping_task("s", {Event{Event::Kind::Run, 1800 * US}, Event{Event::Kind::Sleep, 200 * US}});
-	s.cpus = {1};
-	TaskSpec h0 = looping_task("h0", {Event{Event::Kind::Run, RUN_FOREVER}});
-	h0.cpus = {0};
-	TaskSpec h1 = h0;
-	h1.name = "h1";
-	wl.tasks = {p, s, h0, h1};
+	wl.tasks = {task("p", {run(2 * MS)}, 1), pinned(task("s", {run(1800 * US), sleep(200 * US)}), {1}),
+		    pinned(task("h0", {run(RUN_FOREVER)}), {0}), pinned(task("h1", {run(RUN_FOREVER)}), {0})};
 	Simulation sim(cfg, wl);
 	NewidleLog log;
 	sim.add_observer(&log);
@@ -127,16 +119,6 @@ bool slice_cap_golden_holds(Bugs bugs)
 		if (sw[i].first != (4 + 3 * (i - 2)) * MS)
 			return false;
 	return true;
-}
-
-const std::vector<Golden>& golden_schedules()
-{
-	static const std::vector<Golden> all = {
-		{"protection_golden", protection_golden_holds},
-		{"slice_cap_golden", slice_cap_golden_holds},
-		{"newidle_cost_golden", newidle_cost_golden_holds},
-	};
-	return all;
 }
 
 }  // namespace eevdf::props

@@ -2,11 +2,9 @@
 // Golden schedules as predicates on a model with bugs switched in: each is
 // a schedule computed by hand from the kernel's rules (the same as a
 // tests/test_fidelity.cpp case), true when the model reproduces it exactly.
-// The mutation tests and the bug zoo use them for the decisions that a
-// generated workload rarely reaches.
+// The bug × detector table (bug_detectors.hpp) names the bug each catches,
+// for the decisions that a generated workload rarely reaches.
 #pragma once
-
-#include <vector>
 
 #include "model/bugs.hpp"
 
@@ -29,11 +27,5 @@ bool slice_cap_golden_holds(Bugs bugs);
 // it per failure to 150, 225, 337.5 and 500.2 us and gates the passes from
 // the tenth on, once avg_idle falls below 500.2 us.
 bool newidle_cost_golden_holds(Bugs bugs);
-
-struct Golden {
-	const char* name;
-	bool (*holds)(Bugs);
-};
-const std::vector<Golden>& golden_schedules();
 
 }  // namespace eevdf::props

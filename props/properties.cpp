@@ -6,19 +6,19 @@
 #include <rapidcheck.h>
 
 #include "model/check.hpp"
-#include "model/pick_oracle.hpp"
+#include "model/pick_by_definition.hpp"
 #include "oracle/decision_oracle.hpp"
 #include "props/bounds.hpp"
 #include "props/fail.hpp"
 #include "props/gen.hpp"
 #include "props/harness.hpp"
+#include "props/workload_dsl.hpp"
 #include "report/ftrace.hpp"
 
 namespace eevdf::props {
 namespace {
 
-constexpr u64 US = NSEC_PER_USEC;
-constexpr u64 MS = NSEC_PER_MSEC;
+using namespace eevdf::test;
 
 // The configuration of the hog properties: any preset, HZ, knobs, flags,
 // except HRTICK (which ends slices between ticks), and a base slice drawn
@@ -337,11 +337,8 @@ Testable pick_matches_oracle(Bugs bugs)
 			} else if (o.kind == CfsOp::Run)
 				o.run_ns = *rc::gen::inRange<u64>(0, 20'000) * US;
 			apply_cfs_op(cfs, es, o);
-			for (bool protect : {true, false}) {
-				const SchedEntity* fast = cfs.pick_eevdf_protect(protect);
-				const SchedEntity* slow = pick_eevdf_bruteforce(cfs, protect);
-				RC_ASSERT(picks_agree(cfs, fast, slow));
-			}
+			if (const std::string pick = tree_pick_difference(cfs); !pick.empty())
+				RC_FAIL(pick);
 			RC_ASSERT(cfs.avg_vruntime() == exact_v(cfs).floor_v());
 		}
 	};

@@ -12,15 +12,15 @@
 #include "model/check.hpp"
 #include "model/select_task_rq_fair.hpp"
 #include "props/bounds.hpp"
-#include "props/gen.hpp"
 #include "props/fail.hpp"
+#include "props/gen.hpp"
 #include "props/harness.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace eevdf::props {
 namespace {
 
-constexpr u64 US = NSEC_PER_USEC;
-constexpr u64 MS = NSEC_PER_MSEC;
+using namespace eevdf::test;
 
 }  // namespace
 
@@ -609,7 +609,7 @@ Testable smp_idle_while_work(Bugs bugs)
 				t.loop = *rc::gen::inRange<s64>(1, 6);
 		const int hogs = *rc::gen::inRange<int>(0, static_cast<int>(cpus) + 3);
 		for (int i = 0; i < hogs; i++) {
-			TaskSpec h = looping_task("hog" + std::to_string(i), {Event{Event::Kind::Run, RUN_FOREVER, -1, 0}});
+			TaskSpec h = task("hog" + std::to_string(i), {run(RUN_FOREVER)});
 			h.delay = *rc::gen::inRange<u64>(0, 20'001) * NSEC_PER_USEC;
 			wl.tasks.push_back(std::move(h));
 		}

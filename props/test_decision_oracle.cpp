@@ -4,22 +4,23 @@
 // the kernel sources, must make every decision the model makes (issue 12).
 // The property runs generated workloads; the TEST_CASEs each drive one kind
 // of decision on every preset, and show the oracle catching the model's
-// historical bugs and mutations.
+// historical bugs and mutations on the workloads the bug × detector table
+// gives it (props/bug_detectors.cpp).
 #include <catch2/catch.hpp>
 #include <rapidcheck/catch.h>
 
 #include "oracle/decision_oracle.hpp"
+#include "props/bug_detectors.hpp"
+#include "props/expectation_tests.hpp"
 #include "props/gen.hpp"
 #include "props/harness.hpp"
 #include "props/properties.hpp"
+#include "props/workload_dsl.hpp"
 
 using namespace eevdf;
+using namespace eevdf::test;
 
 namespace {
-
-constexpr u64 US = NSEC_PER_USEC, MS = NSEC_PER_MSEC;
-
-Event ev(Event::Kind k, u64 ns = 0, int ref = -1, int value = 0) { return Event{k, ns, ref, value}; }
 
 struct Outcome {
 	std::string error;  // the oracle refused the preset, or the workload failed
@@ -77,30 +78,6 @@ void for_every_preset(const Workload& wl, const char* name)
 	for_every_preset(wl, [](Config&) {}, name);
 }
 
-TaskSpec task(std::string name, std::vector<Event> events, int nice = 0, u64 delay = 0, u64 custom = 0)
-{
-	TaskSpec t = looping_task(std::move(name), std::move(events));
-	t.nice = nice;
-	t.delay = delay;
-	t.custom_slice = custom;
-	return t;
-}
-
-Workload hogs_and_sleepers()
-{
-	Workload w;
-	w.duration = 300 * MS;
-	w.tasks.push_back(task("hog0", {ev(Event::Kind::Run, RUN_FOREVER)}));
-	w.tasks.push_back(task("hog1", {ev(Event::Kind::Run, RUN_FOREVER)}, 3));
-	w.tasks.push_back(task("sleeper", {ev(Event::Kind::Run, 700 * US), ev(Event::Kind::Sleep, 2300 * US)}, -4, 1 * MS));
-	w.tasks.push_back(task("short", {ev(Event::Kind::Run, 300 * US), ev(Event::Kind::Sleep, 900 * US)}, 7, 2500 * US));
-	w.tasks.push_back(task("niced", {ev(Event::Kind::Run, 1500 * US), ev(Event::Kind::SetNice, 0, -1, 5),
-					 ev(Event::Kind::Run, 900 * US), ev(Event::Kind::SetNice, 0, -1, -3),
-					 ev(Event::Kind::Run, 200 * US), ev(Event::Kind::Sleep, 1700 * US)},
-			       0, 4 * MS));
-	return w;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- the property
@@ -122,73 +99,60 @@ TEST_CASE("oracle: equal hogs forked together are picked and renewed alike", "[p
 
 TEST_CASE("oracle: a task forked onto a busy CPU gets the version's first deadline", "[props]")
 {
-	Workload w;
-	w.duration = 20 * MS;
-	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
-	w.tasks.push_back(task("child", {ev(Event::Kind::Run, RUN_FOREVER)}, 0, 1500 * US));
+	const Workload w = workload(
+		{task("hog", {run(RUN_FOREVER)}), delayed(task("child", {run(RUN_FOREVER)}), 1500 * US)}, 20 * MS);
 	for_every_preset(w, "fork");
 }
 
 TEST_CASE("oracle: a woken sleeper is placed with its lag and may preempt", "[props]")
 {
-	Workload w;
-	w.duration = 100 * MS;
-	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}, -2));
-	w.tasks.push_back(task("sleeper", {ev(Event::Kind::Run, 400 * US), ev(Event::Kind::Sleep, 3 * MS)}, 4));
-	w.tasks.push_back(task("light", {ev(Event::Kind::Run, 100 * US), ev(Event::Kind::Sleep, 1100 * US)}, 10, 300 * US));
+	const Workload w = workload({niced(task("hog", {run(RUN_FOREVER)}), -2),
+				     niced(task("sleeper", {run(400 * US), sleep(3 * MS)}), 4),
+				     delayed(niced(task("light", {run(100 * US), sleep(1100 * US)}), 10), 300 * US)},
+				    100 * MS);
 	for_every_preset(w, "wakeup");
 }
 
 TEST_CASE("oracle: a short-slice waker preempts a protected task (PREEMPT_SHORT)", "[props]")
 {
-	Workload w;
-	w.duration = 100 * MS;
-	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}, 0, 0, 20 * MS));
-	w.tasks.push_back(task("short", {ev(Event::Kind::Run, 200 * US), ev(Event::Kind::Sleep, 2 * MS)}, 0, 100 * US,
-			       300 * US));
+	const Workload w =
+		workload({with_slice(task("hog", {run(RUN_FOREVER)}), 20 * MS),
+			  with_slice(delayed(task("short", {run(200 * US), sleep(2 * MS)}), 100 * US), 300 * US)},
+			 100 * MS);
 	for_every_preset(w, "preempt-short");
 }
 
 TEST_CASE("oracle: an ineligible sleeper is delayed and leaves at its pick", "[props]")
 {
-	Workload w;
-	w.duration = 100 * MS;
-	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
-	w.tasks.push_back(task("hog2", {ev(Event::Kind::Run, RUN_FOREVER)}));
-	w.tasks.push_back(task("burst", {ev(Event::Kind::Run, 2500 * US), ev(Event::Kind::Sleep, 400 * US)}, -5, 700 * US));
+	const Workload w = workload({task("hog", {run(RUN_FOREVER)}), task("hog2", {run(RUN_FOREVER)}),
+				     delayed(niced(task("burst", {run(2500 * US), sleep(400 * US)}), -5), 700 * US)},
+				    100 * MS);
 	for_every_preset(w, "delayed");
 }
 
 TEST_CASE("oracle: sched_yield() pushes the deadline or forfeits the request, per version", "[props]")
 {
-	Workload w;
-	w.duration = 60 * MS;
-	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
-	w.tasks.push_back(task("yielder", {ev(Event::Kind::Run, 300 * US), ev(Event::Kind::Yield),
-					   ev(Event::Kind::Run, 500 * US), ev(Event::Kind::Sleep, 1 * MS)},
-			       2));
+	const Workload w = workload({task("hog", {run(RUN_FOREVER)}),
+				     niced(task("yielder", {run(300 * US), yield(), run(500 * US), sleep(1 * MS)}), 2)},
+				    60 * MS);
 	for_every_preset(w, "yield");
 }
 
 TEST_CASE("oracle: set_user_nice() on the running task reweights it per version", "[props]")
 {
-	Workload w;
-	w.duration = 60 * MS;
-	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
-	w.tasks.push_back(task("niced", {ev(Event::Kind::Run, 1200 * US), ev(Event::Kind::SetNice, 0, -1, 8),
-					 ev(Event::Kind::Run, 800 * US), ev(Event::Kind::SetNice, 0, -1, -6),
-					 ev(Event::Kind::Run, 300 * US), ev(Event::Kind::Sleep, 600 * US)}));
+	const Workload w = workload(
+		{task("hog", {run(RUN_FOREVER)}), task("niced", {run(1200 * US), set_nice(8), run(800 * US),
+								 set_nice(-6), run(300 * US), sleep(600 * US)})},
+		60 * MS);
 	for_every_preset(w, "nice");
 }
 
 TEST_CASE("oracle: sched_setattr(sched_runtime) changes the slice per version", "[props]")
 {
-	Workload w;
-	w.duration = 60 * MS;
-	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
-	w.tasks.push_back(task("slicer", {ev(Event::Kind::SetSlice, 400 * US), ev(Event::Kind::Run, 1300 * US),
-					  ev(Event::Kind::SetSlice, 0), ev(Event::Kind::Run, 200 * US),
-					  ev(Event::Kind::Sleep, 900 * US)}));
+	const Workload w = workload(
+		{task("hog", {run(RUN_FOREVER)}),
+		 task("slicer", {set_slice(400 * US), run(1300 * US), set_slice(0), run(200 * US), sleep(900 * US)})},
+		60 * MS);
 	for_every_preset(w, "setattr");
 }
 
@@ -199,10 +163,9 @@ TEST_CASE("oracle: HRTICK ends a slice between ticks", "[props]")
 
 TEST_CASE("oracle: NO_HZ_FULL stops the tick with one task queued", "[props]")
 {
-	Workload w;
-	w.duration = 60 * MS;
-	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
-	w.tasks.push_back(task("periodic", {ev(Event::Kind::Run, 500 * US), ev(Event::Kind::Sleep, 9 * MS)}, 0, 3 * MS));
+	const Workload w = workload(
+		{task("hog", {run(RUN_FOREVER)}), delayed(task("periodic", {run(500 * US), sleep(9 * MS)}), 3 * MS)},
+		60 * MS);
 	for_every_preset(w, [](Config& c) { c.features.set(Feature::NO_HZ_FULL, true); }, "nohz-full");
 }
 
@@ -218,46 +181,31 @@ TEST_CASE("oracle: the 6.18.0 and 6.18.y preset names follow 6.18.0 and 6.18.17"
 
 namespace {
 
-// On every preset the oracle agrees with the correct model on `wl` and
-// disagrees once `b` is switched into the model, on at least one preset.
-void catches(Bug b, const Workload& wl, u32 hz = 250, bool wakeup_preemption = true)
+// On every preset the oracle agrees with the correct model on the
+// detector's workload, and disagrees once the bug is switched into the
+// model, on at least one preset.
+void oracle_disagrees(const props::Detector& d, const props::Expectation& e)
 {
+	const Workload wl = d.scenario.workload();
 	bool caught = false;
 	for (const KernelPreset& p : kernel_presets()) {
-		Config good = make_config(p, hz);
-		good.features.set(Feature::WAKEUP_PREEMPTION, wakeup_preemption);
+		Config good = make_config(p, d.scenario.hz);
+		good.features.set(Feature::WAKEUP_PREEMPTION, d.scenario.wakeup_preemption);
 		const Outcome base = run_oracle(good, wl);
 		INFO("preset " << p.name << ": " << base.report);
 		REQUIRE(base.error.empty());
 		REQUIRE(base.agreed);
 		Config bad = good;
-		bad.bugs.set(b);
+		bad.bugs.set(e.bug);
 		const Outcome o = run_oracle(bad, wl);
 		caught = caught || (!o.agreed && o.error.empty());
 	}
 	CHECK(caught);
 }
 
-// A hog and a task that runs 50 us every 300 us without wakeup preemption
-// at HZ=100: it waits for the tick, gains lag and keeps it across its sleeps
-// until the clamp binds (docs/findings.md F3).
-Workload ratchet()
-{
-	Workload w;
-	w.duration = 200 * MS;
-	w.tasks.push_back(task("hog", {ev(Event::Kind::Run, RUN_FOREVER)}));
-	w.tasks.push_back(task("short", {ev(Event::Kind::Run, 50 * US), ev(Event::Kind::Sleep, 300 * US)}));
-	return w;
-}
+// Which workload catches which bug: the bug × detector table
+// (props/bug_detectors.cpp).
+const bool registered = props::register_expectation_tests(props::DetectorKind::Oracle, oracle_disagrees,
+							  "[props][mutations]", CATCH_INTERNAL_LINEINFO);
 
 }  // namespace
-
-TEST_CASE("oracle catches eligibility off by one", "[props][mutations]") { catches(Bug::ELIGIBLE_STRICT, hogs_workload(3, 50 * MS)); }
-TEST_CASE("oracle catches a deadline renewed from the old deadline", "[props][mutations]") { catches(Bug::DEADLINE_FROM_OLD, hogs_and_sleepers()); }
-TEST_CASE("oracle catches a renewal that does not reschedule", "[props][mutations]") { catches(Bug::NO_RESCHED_ON_RENEWAL, hogs_and_sleepers()); }
-TEST_CASE("oracle catches placement without lag inflation", "[props][mutations]") { catches(Bug::NO_LAG_INFLATION, hogs_and_sleepers()); }
-TEST_CASE("oracle catches a missing lag clamp", "[props][mutations]") { catches(Bug::NO_LAG_CLAMP, ratchet(), 100, false); }
-TEST_CASE("oracle catches a truncating avg_vruntime", "[props][mutations]") { catches(Bug::AVG_VRUNTIME_TRUNC, hogs_and_sleepers()); }
-TEST_CASE("oracle catches a nice change that does not rescale the lag", "[props][mutations]") { catches(Bug::REWEIGHT_NO_RESCALE, hogs_and_sleepers()); }
-TEST_CASE("oracle catches DELAY_ZERO keeping positive lag", "[props][mutations]") { catches(Bug::DELAY_ZERO_KEEPS_LAG, hogs_and_sleepers()); }
-TEST_CASE("oracle catches a pick that takes the first eligible entity", "[props][mutations]") { catches(Bug::PICK_FIRST_ELIGIBLE, hogs_and_sleepers()); }

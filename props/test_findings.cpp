@@ -9,14 +9,13 @@
 #include "props/bounds.hpp"
 #include "props/gen.hpp"
 #include "props/harness.hpp"
+#include "props/workload_dsl.hpp"
 
 using namespace eevdf;
 using namespace eevdf::props;
+using namespace eevdf::test;
 
 namespace {
-
-constexpr u64 US = NSEC_PER_USEC;
-constexpr u64 MS = NSEC_PER_MSEC;
 
 u64 longest_run(const Config& cfg, const Workload& wl)
 {
@@ -218,22 +217,10 @@ TEST_CASE("F7: with vlag and vprot shared (6.18.17+), a nice change makes protec
 	auto end_of_as_run = [](u64 origin) {
 		Config cfg = make_config(*find_preset("6.18.17"), 1000);
 		cfg.vruntime_origin = origin;
-		Workload wl;
-		TaskSpec a;
-		a.name = "a";
-		a.custom_slice = 8 * MS;
-		a.phases.push_back(Phase{"main", 1,
-					 {Event{Event::Kind::Run, 6 * MS}, Event{Event::Kind::SetNice, 0, -1, -1},
-					  Event{Event::Kind::Run, RUN_FOREVER}}});
-		wl.tasks.push_back(a);
-		for (const char* n : {"b", "c"}) {
-			TaskSpec h;
-			h.name = n;
-			h.custom_slice = 8 * MS;
-			h.phases.push_back(Phase{"hog", 1, {Event{Event::Kind::Run, RUN_FOREVER}}});
-			wl.tasks.push_back(h);
-		}
-		wl.duration = 30 * MS;
+		const Workload wl =
+			workload({with_slice(task("a", {run(6 * MS), set_nice(-1), run(RUN_FOREVER)}, 1), 8 * MS),
+				  with_slice(hog("b"), 8 * MS), with_slice(hog("c"), 8 * MS)},
+				 30 * MS);
 		SwitchLog log;
 		REQUIRE(run_checked(cfg, wl, {&log}).empty());
 		REQUIRE(log.switches.size() >= 5);
@@ -260,15 +247,6 @@ std::vector<std::pair<u64, int>> switches_of(Config cfg, const Workload& wl, boo
 	REQUIRE(run_checked(cfg, wl, {&log}).empty());
 	return log.switches;
 }
-
-TaskSpec hog_with_slice(const char* name, u64 slice)
-{
-	TaskSpec t;
-	t.name = name;
-	t.custom_slice = slice;
-	t.phases.push_back(Phase{"hog", 1, {Event{Event::Kind::Run, RUN_FOREVER}}});
-	return t;
-}
 }  // namespace
 
 // Four hogs forked at 0 at HZ=1000 with slices 3, 10, 10 and 0.1 ms. At 2 ms
@@ -280,10 +258,9 @@ TaskSpec hog_with_slice(const char* name, u64 slice)
 // queue), so the two trees schedule alike there.
 TEST_CASE("F9: a stale min_slice at the root lengthens slice protection (6.18+)", "[findings]")
 {
-	Workload wl;
-	wl.tasks = {hog_with_slice("a", 3 * MS), hog_with_slice("b", 10 * MS), hog_with_slice("c", 10 * MS),
-		    hog_with_slice("d", 100 * US)};
-	wl.duration = 8 * MS;
+	const Workload wl = workload({with_slice(hog("a"), 3 * MS), with_slice(hog("b"), 10 * MS),
+				      with_slice(hog("c"), 10 * MS), with_slice(hog("d"), 100 * US)},
+				     8 * MS);
 	for (const char* preset : {"6.18", "6.18.17", "6.18.33"}) {
 		INFO("preset " << preset);
 		const Config cfg = make_config(*find_preset(preset), 1000);
@@ -312,16 +289,10 @@ TEST_CASE("F9: a stale min_slice at the root lengthens slice protection (6.18+)"
 // not read max_slice.
 TEST_CASE("F9: a slice a task gave up stays in max_slice and loosens the lag clamp (6.18.17+)", "[findings]")
 {
-	Workload wl;
-	TaskSpec l;
-	l.name = "long";
-	l.custom_slice = 10 * MS;
-	l.phases.push_back(Phase{"main", 1,
-				 {Event{Event::Kind::Run, 5 * MS}, Event{Event::Kind::SetSlice, 0},
-				  Event{Event::Kind::Run, 5 * MS}, Event{Event::Kind::SetSlice, 1 * MS},
-				  Event{Event::Kind::Run, RUN_FOREVER}}});
-	wl.tasks = {l, hog_with_slice("hog", 0)};
-	wl.duration = 30 * MS;
+	const TaskSpec l = with_slice(
+		task("long", {run(5 * MS), set_slice(0), run(5 * MS), set_slice(1 * MS), run(RUN_FOREVER)}, 1),
+		10 * MS);
+	const Workload wl = workload({l, with_slice(hog("hog"), 0)}, 30 * MS);
 	for (const char* preset : {"6.18.17", "6.18.33"}) {
 		INFO("preset " << preset);
 		const Config cfg = make_config(*find_preset(preset), 1000);

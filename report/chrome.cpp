@@ -98,9 +98,12 @@ std::string format_chrome(const Recorder& r, const std::string& process_name)
 	const ordered_json other = {{"vruntime_origin_ns", std::to_string(v0)},
 				    {"counters", "deadline_ns and V_ns are vruntime - vruntime_origin_ns (the first V sample" +
 							 std::string(smp ? " of CPU 0" : "") + "); lag_ns is w (V - v) / NICE_0_LOAD"}};
-	std::string out = "{\"displayTimeUnit\": \"ns\", \"otherData\": " + other.dump() + ", \"traceEvents\": [\n";  // one event a line
+	std::string out = "{\"displayTimeUnit\": \"ns\", \"otherData\": " +
+			  other.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+			  ", \"traceEvents\": [\n";  // one event a line
 	for (size_t i = 0; i < ev.size(); i++)
-		out += ev[i].dump() + (i + 1 < ev.size() ? ",\n" : "\n");
+		out += ev[i].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+		       (i + 1 < ev.size() ? ",\n" : "\n");
 	return out + "]}\n";
 }
 

@@ -2,6 +2,7 @@
 #include "report/ftrace.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 
 #include "model/simulation.hpp"
 
@@ -34,6 +35,12 @@ void FtraceWriter::line(u64 t, u32 cpu, int context, const std::string& body)
 	body_ += body;
 	body_ += '\n';
 	lines_++;
+	if (!spool_path_.empty() && body_.size() >= SPOOL_CHUNK) {
+		if (!spool_)
+			spool_ = std::make_unique<OutputSpool>(spool_path_, spool_flag_);
+		spool_->write(body_);
+		body_.clear();
+	}
 }
 
 void FtraceWriter::on_switch(const Simulation& sim, u64 t, int prev, int next, bool prev_runnable, u64)
@@ -106,6 +113,15 @@ void FtraceWriter::on_block(const Simulation& sim, u64, int task, bool, bool exi
 
 std::string FtraceWriter::text() const
 {
+	std::string out = header();
+	if (spool_)
+		throw std::logic_error(
+			"FtraceWriter::text(): the lines are spooled; read header(), spool() and held()");
+	return out + body_;
+}
+
+std::string FtraceWriter::header() const
+{
 	std::string out = "# tracer: nop\n#\n# entries-in-buffer/entries-written: " + std::to_string(lines_) + "/" +
 			  std::to_string(lines_) + "   #P:" + std::to_string(nr_cpus_) + "\n#\n";
 	out += "#                                _-----=> irqs-off/BH-disabled\n"
@@ -116,7 +132,7 @@ std::string FtraceWriter::text() const
 	       "#                              |||| /     delay\n"
 	       "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 	       "#              | |         |   |||||     |         |\n";
-	return out + body_;
+	return out;
 }
 
 }  // namespace eevdf::cli

@@ -5,9 +5,11 @@
 // trace scripts read the model's schedule like a kernel trace.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "io/output_spool.hpp"
 #include "model/observer.hpp"
 
 namespace eevdf::cli {
@@ -23,8 +25,23 @@ public:
 	void on_block(const Simulation&, u64 t, int task, bool delayed, bool exited) override;
 	void on_migrate(const Simulation&, u64 t, int task, u32 from, u32 to) override;
 
+	// Keep the lines on disk as they come (io/output_spool.hpp), beside
+	// `path`, once more than SPOOL_CHUNK bytes of them are held: memory then
+	// holds one chunk, however long the run. `flag` names the output in errors.
+	void spool_to(const std::string& path, const std::string& flag)
+	{
+		spool_path_ = path;
+		spool_flag_ = flag;
+	}
+	static constexpr size_t SPOOL_CHUNK = size_t{4} << 20;
+
 	// The complete trace file: the kernel's header, then every line.
 	std::string text() const;
+	// The same in parts: the header, the lines on disk (nullptr: none),
+	// and the lines still held.
+	std::string header() const;
+	const OutputSpool* spool() const { return spool_.get(); }
+	const std::string& held() const { return body_; }
 
 private:
 	void line(u64 t, u32 cpu, int context, const std::string& body);
@@ -41,6 +58,8 @@ private:
 	std::vector<int> running_;
 	u32 nr_cpus_ = 1;
 	std::string body_;
+	std::string spool_path_, spool_flag_;
+	std::unique_ptr<OutputSpool> spool_;
 	u64 lines_ = 0;
 	bool waking_ = false;
 };

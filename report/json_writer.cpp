@@ -105,7 +105,8 @@ void JsonWriter::string(std::string_view s)
 		out_ += '"';
 		return;
 	}
-	out_ += nlohmann::ordered_json(std::string(s)).dump();
+	out_ += nlohmann::ordered_json(std::string(s))
+			.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace eevdf::cli

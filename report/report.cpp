@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/fair.hpp"
+#include "report/deadlock.hpp"
 #include "report/fixed_decimal.hpp"
 #include "report/json_writer.hpp"
 #include "report/metrics_json.hpp"
@@ -38,7 +39,8 @@ std::string indented(const std::string& text, size_t by)
 // One member of the top-level object, as ordered_json::dump(2) writes it.
 void member(std::ostream& os, const char* key, const ordered_json& value, bool first)
 {
-	os << (first ? "  \"" : ",\n  \"") << key << "\": " << indented(value.dump(2), 2);
+	os << (first ? "  \"" : ",\n  \"") << key
+	   << "\": " << indented(value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace), 2);
 }
 
 }  // namespace
@@ -174,6 +176,13 @@ void write_json(const Report& r, std::ostream& os)
 						    {"tasks_pulled", m.tasks_pulled}});
 		}
 		member(os, "cpus", cpus, false);
+	}
+	// Only when the run ended in one, so that other documents are unchanged.
+	if (r.deadlock) {
+		ordered_json waiting = ordered_json::array();
+		for (const Deadlock::Waiter& w : r.deadlock->waiting)
+			waiting.push_back(ordered_json{{"task", w.task}, {"pid", w.pid}, {"on", w.on}});
+		member(os, "deadlock", ordered_json{{"since_ns", r.deadlock->since_ns}, {"waiting", waiting}}, false);
 	}
 	os << "\n}\n";
 }

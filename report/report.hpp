@@ -10,9 +10,12 @@
 
 namespace eevdf::cli {
 
+struct Deadlock;
+
 struct Report {
 	const Simulation& sim;
 	const MetricsCollector& metrics;
+	const Deadlock* deadlock = nullptr;  // the one the run ended in (deadlock.hpp), if any
 };
 
 // The table, written to `os` as it is made.

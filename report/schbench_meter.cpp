@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "report/schbench_meter.hpp"
 
+#include <map>
+#include <string_view>
+
 #include "model/simulation.hpp"
 
 namespace eevdf::cli {
@@ -9,12 +12,17 @@ SchbenchMeter::SchbenchMeter(const Simulation& sim, u64 warmup_ns)
 	: worker_of_word_(sim.workload().refs.size(), -1), posted_at_(sim.workload().refs.size(), 0),
 	  request_start_(sim.workload().tasks.size(), ~0ULL), warmup_ns_(warmup_ns)
 {
+	// Worker "worker-I-J" waits on its word "w-I-J" (refs are unique by
+	// name, Workload::ref()): found by name, not by a scan of every ref
+	// per worker, which was quadratic in schbench's threads.
 	const Workload& w = sim.workload();
+	std::map<std::string_view, size_t> ref_index;
+	for (size_t r = 0; r < w.refs.size(); r++)
+		ref_index.emplace(w.refs[r], r);
 	for (size_t i = 0; i < w.tasks.size(); i++)
 		if (w.tasks[i].name.rfind("worker-", 0) == 0)
-			for (size_t r = 0; r < w.refs.size(); r++)
-				if (w.refs[r] == "w-" + w.tasks[i].name.substr(7))
-					worker_of_word_[r] = static_cast<int>(i);
+			if (auto it = ref_index.find("w-" + w.tasks[i].name.substr(7)); it != ref_index.end())
+				worker_of_word_[it->second] = static_cast<int>(i);
 	requests_per_s.assign(static_cast<size_t>(w.duration / NSEC_PER_SEC), 0);
 }
 

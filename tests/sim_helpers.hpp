@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Small builders and recorders shared by the unit tests.
+// What the unit tests share beyond the workload DSL (props/workload_dsl.hpp):
+// configurations by preset name, a recorder of switches and wake-ups, and a
+// workload with every kind of pick.
 #pragma once
 
 #include <functional>
@@ -10,11 +12,9 @@
 #include "model/observer.hpp"
 #include "model/simulation.hpp"
 #include "model/workload.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace eevdf::test {
-
-inline constexpr u64 MS = NSEC_PER_MSEC;
-inline constexpr u64 US = NSEC_PER_USEC;
 
 inline Config config(std::string_view preset, u32 hz, u64 base_slice = 0)
 {
@@ -23,42 +23,6 @@ inline Config config(std::string_view preset, u32 hz, u64 base_slice = 0)
 		c.base_slice_ns = base_slice;
 	return c;
 }
-
-inline TaskSpec hog(std::string name, int nice = 0)
-{
-	TaskSpec t;
-	t.name = std::move(name);
-	t.nice = nice;
-	t.phases.push_back(Phase{"hog", 1, {Event{Event::Kind::Run, RUN_FOREVER}}});
-	return t;
-}
-
-inline TaskSpec task(std::string name, std::vector<Event> events, s64 loop = LOOP_FOREVER)
-{
-	TaskSpec t;
-	t.name = std::move(name);
-	t.loop = loop;
-	t.phases.push_back(Phase{"main", 1, std::move(events)});
-	return t;
-}
-
-// A task with an affinity mask (sched_setaffinity() before it forks).
-inline TaskSpec pinned(TaskSpec t, std::vector<u32> cpus)
-{
-	t.cpus = std::move(cpus);
-	return t;
-}
-
-// A task created at `delay` instead of 0.
-inline TaskSpec delayed(TaskSpec t, u64 delay)
-{
-	t.delay = delay;
-	return t;
-}
-
-inline Event run(u64 ns) { return Event{Event::Kind::Run, ns}; }
-inline Event sleep(u64 ns) { return Event{Event::Kind::Sleep, ns}; }
-inline Event set_nice(int n) { return Event{Event::Kind::SetNice, 0, -1, n}; }
 
 struct Switch {
 	u64 t;
@@ -127,22 +91,14 @@ inline Recorder simulate(const Config& cfg, Workload wl, u64 duration)
 	return r;
 }
 
-inline Workload workload(std::vector<TaskSpec> tasks)
-{
-	Workload w;
-	w.tasks = std::move(tasks);
-	return w;
-}
-
 // Every kind of pick in one workload (for the pick oracles' lockstep tests):
 // hogs at three nice levels, a sleeper, a periodic task with a custom slice,
 // one that changes its nice and yields, a long runner.
 inline Workload mixed_pick_workload()
 {
 	TaskSpec s = task("s", {run(700 * US), sleep(2300 * US)});
-	TaskSpec p = task("p", {run(300 * US), Event{Event::Kind::Timer, 5 * MS, 0}});
-	p.custom_slice = 400 * US;
-	TaskSpec n = task("n", {run(5 * MS), set_nice(3), run(2 * MS), set_nice(-7), sleep(1 * MS), Event{Event::Kind::Yield}});
+	TaskSpec p = with_slice(task("p", {run(300 * US), timer(0, 5 * MS)}), 400 * US);
+	TaskSpec n = task("n", {run(5 * MS), set_nice(3), run(2 * MS), set_nice(-7), sleep(1 * MS), yield()});
 	Workload wl = workload({hog("a"), hog("b", 4), s, p, n, hog("c", -3), task("d", {run(13 * MS), sleep(7 * MS)})});
 	wl.refs = {"t"};
 	return wl;

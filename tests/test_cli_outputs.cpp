@@ -72,6 +72,23 @@ TEST_CASE("sweep: value lists and doubling and stepped ranges", "[cli][sweep]")
 	CHECK(p[2] == std::vector<std::pair<std::string, std::string>>{{"hz", "1000"}, {"slice", "1ms"}});
 }
 
+TEST_CASE("sweep: a product past 10000 configurations is refused before one is built", "[cli][sweep]")
+{
+	const SweepAxis seeds = parse_sweep("seed=1..10000:1"), hz = parse_sweep("hz=1..10000:1");
+	CHECK_THROWS_WITH(sweep_product({seeds, hz}), Contains("more than 10000 configurations"));
+	CHECK(sweep_product({seeds}).size() == 10000);
+	// Over several items of one key too.
+	CHECK_THROWS_WITH(parse_sweep("seed=1..6000:1,1..6000:1"), Contains("more than 10000 values"));
+}
+
+TEST_CASE("sweep: a range whose step would pass 2^63 ends at its last value instead of wrapping", "[cli][sweep]")
+{
+	CHECK(parse_sweep("seed=1..9223372036854775807:9223372036854775800").values ==
+	      std::vector<std::string>{"1", "9223372036854775801"});
+	CHECK(parse_sweep("seed=4611686018427387904..9223372036854775807").values ==
+	      std::vector<std::string>{"4611686018427387904"});
+}
+
 TEST_CASE("schbench: nearest-rank percentiles in usec with per-bucket sample counts", "[cli][outputs]")
 {
 	SampleCounts v;

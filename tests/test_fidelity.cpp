@@ -14,14 +14,6 @@ using namespace eevdf::test;
 
 namespace {
 
-Event yield() { return Event{Event::Kind::Yield}; }
-
-TaskSpec with_slice(TaskSpec t, u64 slice)
-{
-	t.custom_slice = slice;
-	return t;
-}
-
 u64 first_switch_in(const Recorder& r, int task)
 {
 	const auto v = r.switch_ins(task);

@@ -8,7 +8,7 @@
 
 #include "model/check.hpp"
 #include "model/metrics.hpp"
-#include "model/pick_oracle.hpp"
+#include "model/pick_by_definition.hpp"
 #include "sim_helpers.hpp"
 
 using namespace eevdf;
@@ -152,9 +152,7 @@ TEST_CASE("a sleeper waking with positive lag is placed lag-inflated and preempt
 // crossed at the tick at 4 ms (HZ=250).
 TEST_CASE("PREEMPT_SHORT lets a short-slice waker preempt a protected task", "[golden]")
 {
-	TaskSpec b = task("b", {run(200 * US), sleep(100 * MS)}, 1);
-	b.custom_slice = 500 * US;
-	b.delay = 1 * MS;
+	const TaskSpec b = delayed(with_slice(task("b", {run(200 * US), sleep(100 * MS)}, 1), 500 * US), 1 * MS);
 	const auto wl = workload({hog("a"), b});
 	Config on = config("6.18", 250, 3 * MS);
 	Config off = on;
@@ -257,18 +255,20 @@ TEST_CASE("the tree pick equals the brute-force EEVDF pick after every event", "
 			Simulation sim(cfg, w);
 			Recorder r;
 			u64 compared = 0, mismatches = 0;
-			r.each_event = [&](const Simulation& s2, u64) {
-				for (bool protect : {true, false}) {
+			std::string first_difference;
+			r.each_event = [&](const Simulation& s2, u64 t) {
+				for (const PickComparison& pick : compare_picks(s2.cfs_rq(), exact_v(s2.cfs_rq()))) {
 					compared++;
-					if (!picks_agree(s2.cfs_rq(), s2.cfs_rq().pick_eevdf_protect(protect),
-							 pick_eevdf_bruteforce(s2.cfs_rq(), protect)))
-						mismatches++;
+					if (!pick.agree && !mismatches++)
+						first_difference =
+							"at " + std::to_string(t) + " ns: " + pick.describe();
 				}
 			};
 			sim.add_observer(&r);
 			sim.run();
 			INFO("preset " << preset.name << " HZ=" << hz);
 			CHECK(compared > 1000);
+			INFO(first_difference);
 			CHECK(mismatches == 0);
 		}
 	}
@@ -291,11 +291,10 @@ TEST_CASE("the same workload and seed give the same schedule", "[golden]")
 TEST_CASE("the invariant checker holds on every event of mixed workloads for every preset", "[golden][check]")
 {
 	TaskSpec s = task("s", {run(700 * US), sleep(2300 * US)});
-	TaskSpec p = task("p", {run(300 * US), Event{Event::Kind::Timer, 5 * MS, 0}});
-	p.custom_slice = 400 * US;
-	TaskSpec n = task("n", {run(5 * MS), set_nice(3), run(2 * MS), set_nice(-7), sleep(1 * MS), Event{Event::Kind::Yield}});
-	TaskSpec w = task("w", {run(1 * MS), Event{Event::Kind::Resume, 0, 1}, sleep(4 * MS)});
-	TaskSpec z = task("z", {Event{Event::Kind::Suspend, 0, 1}, run(600 * US)});
+	TaskSpec p = with_slice(task("p", {run(300 * US), timer(0, 5 * MS)}), 400 * US);
+	TaskSpec n = task("n", {run(5 * MS), set_nice(3), run(2 * MS), set_nice(-7), sleep(1 * MS), yield()});
+	TaskSpec w = task("w", {run(1 * MS), resume(1), sleep(4 * MS)});
+	TaskSpec z = task("z", {suspend(1), run(600 * US)});
 	Workload wl = workload({hog("a"), hog("b", 4), s, p, n, w, z, task("d", {run(13 * MS), sleep(7 * MS)})});
 	wl.refs = {"t", "wake"};
 	wl.duration = 1000 * MS;

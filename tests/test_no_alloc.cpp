@@ -17,14 +17,13 @@
 #include "model/config.hpp"
 #include "model/simulation.hpp"
 #include "model/workload.hpp"
+#include "props/workload_dsl.hpp"
 
 namespace {
 
 using namespace eevdf;
+using namespace eevdf::test;
 namespace alloc = eevdf::bench::alloc;
-
-constexpr u64 MS = NSEC_PER_MSEC;
-constexpr u64 US = NSEC_PER_USEC;
 
 struct RunResult {
 	alloc::Stats stats;
@@ -59,59 +58,42 @@ void require_no_alloc(const RunResult& r, const std::string& what)
 	REQUIRE(r.stats.count == 0);
 }
 
-Event ev(Event::Kind k, u64 ns = 0, int ref = -1, int value = 0) { return Event{k, ns, ref, value}; }
-
-TaskSpec spec(std::string name, std::vector<Phase> phases, s64 loop = LOOP_FOREVER, int nice = 0, u64 delay = 0)
-{
-	TaskSpec t;
-	t.name = std::move(name);
-	t.phases = std::move(phases);
-	t.loop = loop;
-	t.nice = nice;
-	t.delay = delay;
-	return t;
-}
-
 // Every kind of event the model runs: run, runtime, sleep, timer,
 // suspend/resume, yield, nice changes, custom slices; staggered forks;
 // tasks that exit; hogs beside them.
 Workload everything_workload(u64 duration)
 {
-	using K = Event::Kind;
-	Workload w;
-	w.duration = duration;
+	Workload w = workload({}, duration);
 	const int tmr = w.ref("tick-timer"), sig = w.ref("signal"), tmr2 = w.ref("fast-timer");
+	auto one_phase = [](std::string name, std::vector<Event> events, s64 loop = LOOP_FOREVER) {
+		return phased(std::move(name), {Phase{"p", 1, std::move(events)}}, loop);
+	};
 
-	w.tasks.push_back(spec("sleeper", {Phase{"p", 1, {ev(K::Run, 3 * MS), ev(K::Sleep, 2 * MS)}}}));
-	w.tasks.push_back(spec("periodic", {Phase{"p", 1, {ev(K::Run, 1 * MS), ev(K::Timer, 4 * MS, tmr)}}}, LOOP_FOREVER, -3));
+	w.tasks.push_back(one_phase("sleeper", {run(3 * MS), sleep(2 * MS)}));
+	w.tasks.push_back(niced(one_phase("periodic", {run(1 * MS), timer(tmr, 4 * MS)}), -3));
 	// A timer whose period is shorter than the run: rt-app restarts it, no sleep.
-	w.tasks.push_back(spec("overrun", {Phase{"p", 1, {ev(K::Run, 2 * MS), ev(K::Timer, 1 * MS, tmr2)}}}, LOOP_FOREVER, 4));
-	w.tasks.push_back(spec("waker", {Phase{"p", 1, {ev(K::Run, 500 * US), ev(K::Resume, 0, sig), ev(K::Sleep, 3 * MS)}}}));
-	w.tasks.push_back(spec("waiter", {Phase{"p", 1, {ev(K::Suspend, 0, sig), ev(K::Run, 200 * US)}}}, LOOP_FOREVER, 2));
-	w.tasks.push_back(spec("waiter2", {Phase{"p", 1, {ev(K::Suspend, 0, sig), ev(K::Run, 700 * US), ev(K::Yield)}}}));
-	w.tasks.push_back(spec("renicer",
-			       {Phase{"up", 2, {ev(K::SetNice, 0, -1, 5), ev(K::Run, 2 * MS)}},
-				Phase{"down", 1, {ev(K::SetNice, 0, -1, -3), ev(K::Run, 1 * MS), ev(K::Yield)}},
-				Phase{"short", 3, {ev(K::SetSlice, 300 * US), ev(K::Run, 1 * MS), ev(K::Sleep, 500 * US)}},
-				Phase{"long", 1, {ev(K::SetSlice, 0), ev(K::SetNice, 0, -1, 0), ev(K::Run, 4 * MS)}}}));
-	w.tasks.push_back(spec("runtime", {Phase{"p", 1, {ev(K::Runtime, 5 * MS), ev(K::Sleep, 5 * MS)}}}));
-	w.tasks.push_back(spec("yielder", {Phase{"p", 1, {ev(K::Run, 150 * US), ev(K::Yield)}}}, LOOP_FOREVER, 1));
-	w.tasks.push_back(spec("zero-time", {Phase{"p", 1, {ev(K::Run, 0), ev(K::Sleep, 0), ev(K::Run, 900 * US),
-							       ev(K::Sleep, 1100 * US)}}}));
+	w.tasks.push_back(niced(one_phase("overrun", {run(2 * MS), timer(tmr2, 1 * MS)}), 4));
+	w.tasks.push_back(one_phase("waker", {run(500 * US), resume(sig), sleep(3 * MS)}));
+	w.tasks.push_back(niced(one_phase("waiter", {suspend(sig), run(200 * US)}), 2));
+	w.tasks.push_back(one_phase("waiter2", {suspend(sig), run(700 * US), yield()}));
+	w.tasks.push_back(phased("renicer", {Phase{"up", 2, {set_nice(5), run(2 * MS)}},
+					     Phase{"down", 1, {set_nice(-3), run(1 * MS), yield()}},
+					     Phase{"short", 3, {set_slice(300 * US), run(1 * MS), sleep(500 * US)}},
+					     Phase{"long", 1, {set_slice(0), set_nice(0), run(4 * MS)}}}));
+	w.tasks.push_back(one_phase("runtime", {runtime(5 * MS), sleep(5 * MS)}));
+	w.tasks.push_back(niced(one_phase("yielder", {run(150 * US), yield()}), 1));
+	w.tasks.push_back(one_phase("zero-time", {run(0 * US), sleep(0 * US), run(900 * US), sleep(1100 * US)}));
 	// Forks late and exits after a bounded number of loops.
-	w.tasks.push_back(spec("short-lived", {Phase{"p", 20, {ev(K::Run, 1 * MS), ev(K::Sleep, 1 * MS)}}}, 3, 0, 500 * MS));
-	w.tasks.push_back(spec("one-shot", {Phase{"p", 1, {ev(K::Run, 30 * MS)}}}, 1, -5, 1200 * MS));
-	TaskSpec custom = spec("custom-hog", {Phase{"p", 1, {ev(K::Run, RUN_FOREVER)}}}, 1, 0, 0);
-	custom.custom_slice = 2 * MS;
-	w.tasks.push_back(custom);
-	w.tasks.push_back(spec("hog", {Phase{"p", 1, {ev(K::Run, RUN_FOREVER)}}}, 1, -2));
+	w.tasks.push_back(delayed(phased("short-lived", {Phase{"p", 20, {run(1 * MS), sleep(1 * MS)}}}, 3), 500 * MS));
+	w.tasks.push_back(delayed(niced(one_phase("one-shot", {run(30 * MS)}, 1), -5), 1200 * MS));
+	w.tasks.push_back(with_slice(one_phase("custom-hog", {run(RUN_FOREVER)}, 1), 2 * MS));
+	w.tasks.push_back(niced(one_phase("hog", {run(RUN_FOREVER)}, 1), -2));
 	// Many light sleepers with staggered forks.
 	for (int i = 0; i < 40; i++) {
 		const u64 h = bench::task_hash(static_cast<u64>(i) + 1000);
-		w.tasks.push_back(spec("light-" + std::to_string(i),
-				       {Phase{"p", 1,
-					      {ev(K::Run, 50 * US + h % (800 * US)), ev(K::Sleep, 5 * MS + (h >> 20) % (40 * MS))}}},
-				       LOOP_FOREVER, static_cast<int>((h >> 40) % 11) - 5, (h >> 8) % (300 * MS)));
+		TaskSpec light = one_phase("light-" + std::to_string(i),
+					   {run(50 * US + h % (800 * US)), sleep(5 * MS + (h >> 20) % (40 * MS))});
+		w.tasks.push_back(delayed(niced(light, static_cast<int>((h >> 40) % 11) - 5), (h >> 8) % (300 * MS)));
 	}
 	return w;
 }
@@ -224,12 +206,13 @@ TEST_CASE("run_until() does not allocate: the benchmarks' mixed workload, every 
 
 TEST_CASE("run() to the end does not allocate: every task exits", "[alloc]")
 {
-	using K = Event::Kind;
 	Workload wl;  // no duration: runs until the last task exits
-	for (int i = 0; i < 8; i++)
-		wl.tasks.push_back(spec("finite-" + std::to_string(i),
-					{Phase{"p", 50, {ev(K::Run, (1 + static_cast<u64>(i)) * MS), ev(K::Sleep, 3 * MS)}}}, 2,
-					i - 4, static_cast<u64>(i) * MS));
+	for (int i = 0; i < 8; i++) {
+		const TaskSpec finite =
+			phased("finite-" + std::to_string(i),
+			       {Phase{"p", 50, {run((1 + static_cast<u64>(i)) * MS), sleep(3 * MS)}}}, 2);
+		wl.tasks.push_back(delayed(niced(finite, i - 4), static_cast<u64>(i) * MS));
+	}
 	for (const KernelPreset& p : kernel_presets()) {
 		Config cfg = make_config(p, 250);
 		Simulation sim(cfg, wl);

@@ -19,13 +19,8 @@ namespace {
 // V = 1 ms with deadline 1.05 ms, eligible, the earliest deadline.
 Workload hog_and_short_fork(Policy b_policy, Policy hog_policy = Policy::Normal)
 {
-	TaskSpec h = hog("hog");
-	h.policy = hog_policy;
-	TaskSpec b = task("b", {run(100 * US)}, 1);
-	b.delay = 1 * MS;
-	b.custom_slice = 100 * US;
-	b.policy = b_policy;
-	return workload({h, b});
+	const TaskSpec b = delayed(with_slice(task("b", {run(100 * US)}, 1), 100 * US), 1 * MS);
+	return workload({with_policy(hog("hog"), hog_policy), with_policy(b, b_policy)});
 }
 
 }  // namespace

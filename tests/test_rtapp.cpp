@@ -12,8 +12,8 @@
 #include "sim_helpers.hpp"
 
 using namespace eevdf;
+using namespace eevdf::test;
 using Catch::Matchers::Contains;
-using Kind = Event::Kind;
 
 namespace {
 
@@ -30,28 +30,6 @@ Workload parse(const std::string& text) { return parse_rtapp(text, "t.json"); }
 
 // A task object with these members, in a file with only that task.
 std::string one_task(const std::string& members) { return R"({"tasks": {"t": {)" + members + "}}}"; }
-
-namespace ev {
-Event run(u64 us) { return {Kind::Run, us * NSEC_PER_USEC}; }
-Event runtime(u64 us) { return {Kind::Runtime, us * NSEC_PER_USEC}; }
-Event sleep(u64 us) { return {Kind::Sleep, us * NSEC_PER_USEC}; }
-Event timer(int ref, u64 us) { return {Kind::Timer, us * NSEC_PER_USEC, ref}; }
-Event suspend(int ref) { return {Kind::Suspend, 0, ref}; }
-Event resume(int ref) { return {Kind::Resume, 0, ref}; }
-Event yield() { return {Kind::Yield}; }
-Event set_nice(int nice) { return {Kind::SetNice, 0, -1, nice}; }
-Event set_slice(u64 us) { return {Kind::SetSlice, us * NSEC_PER_USEC}; }
-Event set_affinity(int set) { return {Kind::SetAffinity, 0, set}; }
-}  // namespace ev
-
-TaskSpec task(std::string name, s64 loop, std::vector<Phase> phases)
-{
-	TaskSpec t;
-	t.name = std::move(name);
-	t.loop = loop;
-	t.phases = std::move(phases);
-	return t;
-}
 
 }  // namespace
 
@@ -161,7 +139,8 @@ TEST_CASE("rtapp: the tutorial's simple run/sleep file reads as one looping phas
 	want.duration = 2 * NSEC_PER_SEC;
 	// rt-app: a task without "phases" has one phase that takes the task's
 	// loop, and the task itself runs once.
-	want.tasks.push_back(task("thread0", 1, {Phase{"phase0", LOOP_FOREVER, {ev::run(20000), ev::sleep(80000)}}}));
+	want.tasks.push_back(
+		phased("thread0", {Phase{"phase0", LOOP_FOREVER, {run(20000 * US), sleep(80000 * US)}}}, 1));
 	CHECK(w == want);
 }
 
@@ -172,12 +151,15 @@ TEST_CASE("rtapp: phases, instances, repeated keys and timers read in order", "[
 	want.duration = 1500 * NSEC_PER_MSEC;
 	want.refs = {"unique@video-0", "unique@video-1", "tick"};
 	for (int i = 0; i < 2; i++) {
-		want.tasks.push_back(task("video-" + std::to_string(i), 3,
-					  {Phase{"warmup", 10, {ev::run(1000), ev::sleep(9000), ev::run(500), ev::sleep(4500)}},
-					   Phase{"light", 10, {ev::run(1000), ev::timer(i, 30000)}},
-					   Phase{"heavy", LOOP_FOREVER, {ev::run(4000), ev::timer(i, 30000)}}}));
+		want.tasks.push_back(phased(
+			"video-" + std::to_string(i),
+			{Phase{"warmup", 10, {run(1000 * US), sleep(9000 * US), run(500 * US), sleep(4500 * US)}},
+			 Phase{"light", 10, {run(1000 * US), timer(i, 30000 * US)}},
+			 Phase{"heavy", LOOP_FOREVER, {run(4000 * US), timer(i, 30000 * US)}}},
+			3));
 	}
-	want.tasks.push_back(task("audio", 1, {Phase{"phase0", LOOP_FOREVER, {ev::run(2000), ev::timer(2, 16000)}}}));
+	want.tasks.push_back(
+		phased("audio", {Phase{"phase0", LOOP_FOREVER, {run(2000 * US), timer(2, 16000 * US)}}}, 1));
 	CHECK(w == want);
 }
 
@@ -186,17 +168,18 @@ TEST_CASE("rtapp: custom-slice example sets nice and slice on the task and per p
 	Workload w = load_rtapp_file(data_file("custom_slice.json"));
 	Workload want;
 	want.duration = 2 * NSEC_PER_SEC;
-	TaskSpec t0 = task("thread0", 1, {Phase{"phase0", LOOP_FOREVER, {ev::run(20000)}}});
-	t0.nice = -19;
-	t0.custom_slice = 10 * NSEC_PER_MSEC;
-	want.tasks.push_back(t0);
+	want.tasks.push_back(with_slice(
+		niced(phased("thread0", {Phase{"phase0", LOOP_FOREVER, {run(20000 * US)}}}, 1), -19), 10 * MS));
 	// A phase naming the policy without a priority resets nice to rt-app's
 	// default 0; a phase without "cpus" returns to the task's set (here every
 	// CPU) once another phase has set one.
-	want.tasks.push_back(task("thread1", LOOP_FOREVER,
-				  {Phase{"short", 5, {ev::set_nice(5), ev::set_slice(300), ev::set_affinity(1), ev::run(300),
-						      ev::sleep(2700)}},
-				   Phase{"reset", 1, {ev::set_nice(0), ev::set_affinity(0), ev::run(3000)}}}));
+	want.tasks.push_back(
+		phased("thread1",
+		       {Phase{"short",
+			      5,
+			      {set_nice(5), set_slice(300 * US), set_affinity(1), run(300 * US), sleep(2700 * US)}},
+			Phase{"reset", 1, {set_nice(0), set_affinity(0), run(3000 * US)}}},
+		       LOOP_FOREVER));
 	want.cpu_sets = {{0}, {}};
 	CHECK(w == want);
 }
@@ -206,8 +189,9 @@ TEST_CASE("rtapp: suspend, resume, runtime, yield and delay read as events", "[r
 	Workload w = load_rtapp_file(data_file("suspend_resume.json"));
 	Workload want;
 	want.refs = {"sleeper"};
-	want.tasks.push_back(task("sleeper", 1, {Phase{"phase0", 100, {ev::suspend(0), ev::run(500)}}}));
-	TaskSpec waker = task("waker", 1, {Phase{"phase0", 100, {ev::runtime(4000), ev::resume(0), ev::yield(), ev::sleep(1000)}}});
+	want.tasks.push_back(phased("sleeper", {Phase{"phase0", 100, {suspend(0), run(500 * US)}}}, 1));
+	TaskSpec waker =
+		phased("waker", {Phase{"phase0", 100, {runtime(4000 * US), resume(0), yield(), sleep(1000 * US)}}}, 1);
 	waker.delay = 1 * NSEC_PER_MSEC;
 	want.tasks.push_back(waker);
 	want.tasks[0].cpus = {0, 1};
@@ -242,8 +226,8 @@ TEST_CASE("rtapp: a unique timer is private to each thread, a named timer is sha
 	Workload w = parse(one_task(R"("instance": 2, "timer": {"ref": "uniqueA", "period": 10},
 				       "timer": {"ref": "shared", "period": 10})"));
 	CHECK(w.refs == std::vector<std::string>{"uniqueA@t-0", "shared", "uniqueA@t-1"});
-	CHECK(w.tasks[0].phases[0].events == std::vector<Event>{ev::timer(0, 10), ev::timer(1, 10)});
-	CHECK(w.tasks[1].phases[0].events == std::vector<Event>{ev::timer(2, 10), ev::timer(1, 10)});
+	CHECK(w.tasks[0].phases[0].events == std::vector<Event>{timer(0, 10 * US), timer(1, 10 * US)});
+	CHECK(w.tasks[1].phases[0].events == std::vector<Event>{timer(2, 10 * US), timer(1, 10 * US)});
 }
 
 TEST_CASE("rtapp: a task without loop loops forever; with loop, its one phase loops", "[rtapp]")
@@ -268,7 +252,8 @@ TEST_CASE("rtapp: a task with phases loops forever unless it has a loop", "[rtap
 TEST_CASE("rtapp: workgen-style numbered event keys are the same events", "[rtapp]")
 {
 	Workload w = parse(one_task(R"("run": 1, "sleep": 2, "run1": 3, "runtime2": 4, "sleep12": 5, "yield3": "")"));
-	CHECK(w.tasks[0].phases[0].events == std::vector<Event>{ev::run(1), ev::sleep(2), ev::run(3), ev::runtime(4), ev::sleep(5), ev::yield()});
+	CHECK(w.tasks[0].phases[0].events ==
+	      std::vector<Event>{run(1 * US), sleep(2 * US), run(3 * US), runtime(4 * US), sleep(5 * US), yield()});
 }
 
 TEST_CASE("rtapp: run -1 is a run that never completes", "[rtapp]")
@@ -322,8 +307,8 @@ TEST_CASE("rtapp: cpus is the task's affinity, and a phase's cpus an affinity ch
 {
 	Workload w = parse(one_task(R"("cpus": [2, 3], "phases": {"p": {"cpus": [0], "run": 1}, "q": {"run": 2}})"));
 	CHECK(w.tasks[0].cpus == std::vector<u32>{2, 3});
-	CHECK(w.tasks[0].phases[0].events == std::vector<Event>{ev::set_affinity(0), ev::run(1)});
-	CHECK(w.tasks[0].phases[1].events == std::vector<Event>{ev::set_affinity(1), ev::run(2)});
+	CHECK(w.tasks[0].phases[0].events == std::vector<Event>{set_affinity(0), run(1 * US)});
+	CHECK(w.tasks[0].phases[1].events == std::vector<Event>{set_affinity(1), run(2 * US)});
 	CHECK(w.cpu_sets == std::vector<std::vector<u32>>{{0}, {2, 3}});
 	CHECK_THROWS_WITH(parse(one_task(R"("cpus": [], "run": 1)")), Contains("expected a non-empty array of CPU numbers"));
 	CHECK_THROWS_WITH(parse(one_task(R"("cpus": [256], "run": 1)")), Contains("expected a CPU number from 0 to 255"));
@@ -361,45 +346,44 @@ TEST_CASE("rtapp: rt-app events the model lacks are refused by name with the rea
 
 TEST_CASE("rtapp: lock, unlock, wait, signal, broad and sync become the model's mutex and condition events", "[rtapp]")
 {
-	using K = Event::Kind;
 	Workload w = load_rtapp_file(data_file("doc_condvar_producer_consumer.json"));
 	REQUIRE(w.tasks.size() == 3);
 	const int queue = w.ref("queue"), mutex = w.ref("mutex:mutex");
 	const auto& prod = w.tasks[0].phases[0].events;
 	REQUIRE(prod.size() == 5);
-	CHECK(prod[0] == Event{K::Run, 2'000'000, -1, 0});
-	CHECK(prod[1] == Event{K::MutexLock, 0, mutex, 0});
-	CHECK(prod[2] == Event{K::CondSignal, 0, queue, 0});
-	CHECK(prod[3] == Event{K::MutexUnlock, 0, mutex, 0});
-	CHECK(prod[4].kind == K::Timer);
+	CHECK(prod[0] == run(2 * MS));
+	CHECK(prod[1] == mutex_lock(mutex));
+	CHECK(prod[2] == cond_signal(queue));
+	CHECK(prod[3] == mutex_unlock(mutex));
+	CHECK(prod[4].kind == Event::Kind::Timer);
 	const auto& cons = w.tasks[1].phases[0].events;
 	REQUIRE(cons.size() == 5);
-	CHECK(cons[1] == Event{K::CondWait, 0, queue, mutex});  // wait: unlock, sleep ...
-	CHECK(cons[2] == Event{K::MutexLock, 0, mutex, 0});     // ... and re-lock on return
+	CHECK(cons[1] == cond_wait(queue, mutex));  // wait: unlock, sleep ...
+	CHECK(cons[2] == mutex_lock(mutex));  // ... and re-lock on return
 
 	Workload s = load_rtapp_file(data_file("doc_sync_broad.json"));
 	const int ball = s.ref("ball"), go = s.ref("go"), m = s.ref("mutex:m"), wm = s.ref("mutex:wm");
 	const auto& ping = s.tasks[0].phases[0].events;
 	REQUIRE(ping.size() == 6);
-	CHECK(ping[2] == Event{K::CondSignal, 0, ball, 0});  // sync: signal ...
-	CHECK(ping[3] == Event{K::CondWait, 0, ball, m});    // ... then wait
-	CHECK(ping[4] == Event{K::MutexLock, 0, m, 0});
-	CHECK(s.tasks[2].phases[0].events[1] == Event{K::Resume, 0, go, 0});  // broad wakes both workers
-	CHECK(s.tasks[3].phases[0].events[0] == Event{K::CondWait, 0, go, wm});
-	CHECK(s.tasks[4].phases[0].events[0] == Event{K::CondWait, 0, go, wm});
+	CHECK(ping[2] == cond_signal(ball));  // sync: signal ...
+	CHECK(ping[3] == cond_wait(ball, m));  // ... then wait
+	CHECK(ping[4] == mutex_lock(m));
+	CHECK(s.tasks[2].phases[0].events[1] == resume(go));  // broad wakes both workers
+	CHECK(s.tasks[3].phases[0].events[0] == cond_wait(go, wm));
+	CHECK(s.tasks[4].phases[0].events[0] == cond_wait(go, wm));
 }
 
 TEST_CASE("rtapp: a mutex and a condition of the same name are two resources, as rt-app keeps them", "[rtapp]")
 {
 	Workload w = parse(one_task(R"("lock": "x", "wait": {"ref": "x", "mutex": "x"}, "unlock": "x", "run": 1)"));
 	CHECK(w.ref("x") != w.ref("mutex:x"));
-	CHECK(w.tasks[0].phases[0].events[1] == Event{Event::Kind::CondWait, 0, w.ref("x"), w.ref("mutex:x")});
+	CHECK(w.tasks[0].phases[0].events[1] == cond_wait(w.ref("x"), w.ref("mutex:x")));
 }
 
 TEST_CASE("rtapp: a wait without a mutex uses rt-app's default mutex, \"unknown\"", "[rtapp]")
 {
 	Workload w = parse(one_task(R"("wait": {"ref": "c"}, "run": 1)"));
-	CHECK(w.tasks[0].phases[0].events[0] == Event{Event::Kind::CondWait, 0, w.ref("c"), w.ref("mutex:unknown")});
+	CHECK(w.tasks[0].phases[0].events[0] == cond_wait(w.ref("c"), w.ref("mutex:unknown")));
 }
 
 TEST_CASE("rtapp: locking a mutex the phase already holds is refused: rt-app would deadlock on itself", "[rtapp][errors]")
@@ -455,7 +439,7 @@ TEST_CASE("rtapp: unknown keys are refused, with a hint for rt-app's prefix matc
 	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"delay": 1, "run": 1}})")),
 			  Contains("tasks.t.phases.p.delay: is a task property"));
 	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": "/tg1", "run": 1)")), Contains("no group scheduling"));
-	CHECK_THROWS_WITH(parse(one_task(R"("util_min": "high", "run": 1)")), Contains("tasks.t.util_min: expected a number"));
+	CHECK_THROWS_WITH(parse(one_task(R"("util_min": "high", "run": 1)")), Contains("tasks.t.util_min: expected an integer 0..1024"));
 	CHECK_THROWS_WITH(parse(one_task(R"("dl-period": 100, "run": 1)")), Contains("SCHED_DEADLINE"));
 	CHECK_THROWS_WITH(parse(R"({"tasks": {"t": {"run": 1}}, "task": {}})"),
 			  Contains("t.json:1:30: task: unknown top-level key"));
@@ -596,7 +580,8 @@ TEST_CASE("rtapp: CPU hogs survive a round trip as run -1", "[rtapp][write]")
 TEST_CASE("rtapp: repeated events are written with workgen's numbered keys", "[rtapp][write]")
 {
 	Workload w;
-	w.tasks.push_back(task("t", 2, {Phase{"p", 1, {ev::run(1), ev::sleep(2), ev::run(3), ev::sleep(4), ev::run(5)}}}));
+	w.tasks.push_back(
+		phased("t", {Phase{"p", 1, {run(1 * US), sleep(2 * US), run(3 * US), sleep(4 * US), run(5 * US)}}}, 2));
 	std::string text = to_rtapp_json(w);
 	CHECK_THAT(text, Contains("\"run\": 1") && Contains("\"run1\": 3") && Contains("\"run2\": 5") &&
 				 Contains("\"sleep1\": 4"));
@@ -606,28 +591,33 @@ TEST_CASE("rtapp: repeated events are written with workgen's numbered keys", "[r
 TEST_CASE("rtapp: a nice or slice change inside a phase starts a new phase", "[rtapp][write]")
 {
 	Workload w;
-	w.tasks.push_back(task("t", 1, {Phase{"p", 1, {ev::run(1), ev::set_nice(3), ev::set_slice(200), ev::run(2), ev::set_slice(0), ev::sleep(3)}}}));
+	w.tasks.push_back(phased(
+		"t",
+		{Phase{"p",
+		       1,
+		       {run(1 * US), set_nice(3), set_slice(200 * US), run(2 * US), set_slice(0), sleep(3 * US)}}},
+		1));
 	Workload back = parse_rtapp(to_rtapp_json(w), "out.json");
 	const auto& ph = back.tasks.at(0).phases;
 	REQUIRE(ph.size() == 3);
-	CHECK(ph[0] == Phase{"p", 1, {ev::run(1)}});
-	CHECK(ph[1] == Phase{"p_1", 1, {ev::set_nice(3), ev::set_slice(200), ev::run(2)}});
-	CHECK(ph[2] == Phase{"p_2", 1, {ev::set_slice(0), ev::sleep(3)}});
+	CHECK(ph[0] == Phase{"p", 1, {run(1 * US)}});
+	CHECK(ph[1] == Phase{"p_1", 1, {set_nice(3), set_slice(200 * US), run(2 * US)}});
+	CHECK(ph[2] == Phase{"p_2", 1, {set_slice(0), sleep(3 * US)}});
 }
 
 TEST_CASE("rtapp: the writer refuses what rt-app cannot express", "[rtapp][write]")
 {
 	Workload w;
-	w.tasks.push_back(task("t", 1, {Phase{"p", 1, {Event{Kind::Run, 1500}}}}));
+	w.tasks.push_back(phased("t", {Phase{"p", 1, {run(1 * US + 500)}}}, 1));
 	CHECK_THROWS_WITH(to_rtapp_json(w), Contains("1500 ns is not a whole number of microseconds"));
 
-	w.tasks[0].phases[0] = Phase{"p", 2, {ev::run(1), ev::set_nice(1), ev::run(1)}};
+	w.tasks[0].phases[0] = Phase{"p", 2, {run(1 * US), set_nice(1), run(1 * US)}};
 	CHECK_THROWS_WITH(to_rtapp_json(w), Contains("inside a looping phase"));
 
-	w.tasks[0].phases[0] = Phase{"p", 1, {ev::run(1), ev::set_nice(1)}};
+	w.tasks[0].phases[0] = Phase{"p", 1, {run(1 * US), set_nice(1)}};
 	CHECK_THROWS_WITH(to_rtapp_json(w), Contains("must be followed by another event"));
 
-	w.tasks[0].phases[0] = Phase{"p", 1, {ev::timer(0, 10)}};
+	w.tasks[0].phases[0] = Phase{"p", 1, {timer(0, 10 * US)}};
 	CHECK_THROWS_WITH(to_rtapp_json(w), Contains("ref 0 is not a named ref"));
 
 	w.refs = {"unique"};
@@ -697,6 +687,16 @@ TEST_CASE("rtapp: uclamp's util_min and util_max are accepted and reported as ig
 	CHECK(w == parse_rtapp(R"({"tasks": {"t": {"phases": {"p": {"run": 10}}}}})", "v.json"));
 }
 
+TEST_CASE("rtapp: a uclamp value sched_setattr() refuses is refused: outside 0..1024, or util_min above util_max", "[rtapp][errors]")
+{
+	CHECK_THROWS_WITH(parse(one_task(R"("util_min": 1025, "run": 1)")),
+			  Contains("tasks.t.util_min: 1025 is outside 0..1024"));
+	CHECK_THROWS_WITH(parse(one_task(R"("util_max": -1, "run": 1)")), Contains("tasks.t.util_max: -1 is outside 0..1024"));
+	CHECK_THROWS_WITH(parse(one_task(R"("util_min": 512, "util_max": 256, "run": 1)")),
+			  Contains("util_min 512 is above util_max 256"));
+	CHECK_NOTHROW(parse(one_task(R"("util_min": 0, "util_max": 1024, "run": 1)")));
+}
+
 TEST_CASE("rtapp: bare \"suspend\" keys are read as workgen rewrites them, with the enclosing task's name", "[rtapp]")
 {
 	// The layout of the Android video use case: one key per line, a bare
@@ -748,24 +748,24 @@ TEST_CASE("rtapp: a run that never ends is written as a finite run looping forev
 	  "[rtapp]")
 {
 	Workload w = hogs_workload(2, 0);
-	w.tasks.push_back(test::task("late", {test::sleep(test::MS), test::run(RUN_FOREVER), test::run(5)}, 3));
+	w.tasks.push_back(task("late", {sleep(1 * MS), run(RUN_FOREVER), run(5)}, 3));
 	const Workload t = rtapp_terminating(w);
 	const std::string json = to_rtapp_json(t);
 	CHECK(json.find("\"run\": -1") == std::string::npos);
 	REQUIRE(t.tasks[2].phases.size() == 2);
-	CHECK(t.tasks[2].phases[0].events == std::vector<Event>{test::sleep(test::MS)});
+	CHECK(t.tasks[2].phases[0].events == std::vector<Event>{sleep(MS)});
 	CHECK(t.tasks[2].phases[1].loop == LOOP_FOREVER);
-	CHECK(t.tasks[2].phases[1].events == std::vector<Event>{test::run(100 * test::MS)});
+	CHECK(t.tasks[2].phases[1].events == std::vector<Event>{run(100 * MS)});
 	CHECK(parse_rtapp(json, "t.json") == t);
 }
 
 TEST_CASE("rtapp: the model schedules the terminating form of a workload exactly as the original", "[rtapp]")
 {
 	Workload w = hogs_workload(3, 0);
-	w.tasks.push_back(test::task("late", {test::sleep(3 * test::MS), test::run(RUN_FOREVER)}, 1));
-	const Config cfg = test::config("6.18", 1000);
-	const test::Recorder a = test::simulate(cfg, w, 500 * test::MS);
-	const test::Recorder b = test::simulate(cfg, rtapp_terminating(w), 500 * test::MS);
+	w.tasks.push_back(task("late", {sleep(3 * MS), run(RUN_FOREVER)}, 1));
+	const Config cfg = config("6.18", 1000);
+	const Recorder a = simulate(cfg, w, 500 * MS);
+	const Recorder b = simulate(cfg, rtapp_terminating(w), 500 * MS);
 	CHECK(a.switches.size() > 100);
 	CHECK(a.switches == b.switches);
 }

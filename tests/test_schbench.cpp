@@ -6,14 +6,14 @@
 #include "io/schbench.hpp"
 #include "model/check.hpp"
 #include "model/simulation.hpp"
+#include "props/workload_dsl.hpp"
 #include "report/outputs.hpp"
 #include "report/schbench_meter.hpp"
 
 using namespace eevdf;
+using namespace eevdf::test;
 
 namespace {
-
-constexpr u64 US = NSEC_PER_USEC;
 
 struct Waits : Observer {
 	std::vector<std::tuple<u64, int, bool>> waits;  // t, task, blocked
@@ -44,17 +44,12 @@ Workload pinned_pair(u64 duration)
 
 TEST_CASE("schbench: a post to a word nobody waits on is kept, so the next fwait does not block", "[schbench]")
 {
-	using K = Event::Kind;
-	Workload w;
-	w.duration = 10 * NSEC_PER_MSEC;
-	const int word = w.ref("f");
 	// a runs first (0-1 ms), posts and exits; b then runs, sleeps 2 ms and
 	// waits at 3 ms: it must find the word RUNNING and go on.
-	w.tasks.push_back(looping_task("a", {Event{K::Run, 1000 * US, -1, 0}, Event{K::FutexPost, 0, word, 0}}));
-	w.tasks.back().loop = 1;
-	w.tasks.push_back(looping_task("b", {Event{K::Sleep, 2000 * US, -1, 0}, Event{K::FutexWait, 0, word, 0},
-					     Event{K::Run, 100 * US, -1, 0}}));
-	w.tasks.back().loop = 1;
+	Workload w = workload({}, 10 * MS);
+	const int word = w.ref("f");
+	w.tasks = {task("a", {run(1000 * US), futex_post(word)}, 1),
+		   task("b", {sleep(2000 * US), futex_wait(word), run(100 * US)}, 1)};
 	Simulation sim(make_config(*find_preset("6.18"), 1000, 1), w);
 	Waits obs;
 	InvariantChecker checker;
@@ -197,4 +192,29 @@ TEST_CASE("schbench: the RPS block has schbench's percentiles and sample counts"
 	      "\t* 50.0th: 200        (1 samples)\n"
 	      "\t  90.0th: 500        (3 samples)\n"
 	      "\t  min=100, max=500\n");
+}
+
+TEST_CASE("schbench: -m and -t beyond the thread limit are refused before a task is built", "[schbench][errors]")
+{
+	CHECK_THROWS_WITH(parse_schbench_command("-m 4097"), Catch::Contains("schbench -m: '4097' is beyond 4096"));
+	CHECK_THROWS_WITH(parse_schbench_command("-t 10000"), Catch::Contains("schbench -t: '10000' is beyond 4096"));
+	SchbenchOptions o;
+	o.message_threads = 64;
+	o.workers = 64;  // 64 x (1 + 64) = 4160 threads
+	o.msg_cost_ns = US;
+	o.sleep_ns = 100 * US;
+	o.runtime_ns = NSEC_PER_SEC;
+	CHECK_THROWS_WITH(schbench_workload(o, 1), Catch::Contains("4160 threads (m x (1 + t)), beyond the 4096"));
+	o.workers = 62;  // 64 x 63 = 4032
+	CHECK(schbench_workload(o, 1).tasks.size() == 4032);
+}
+
+TEST_CASE("schbench: a request's work past 2^62 ns is refused, not wrapped to no work", "[schbench][errors]")
+{
+	SchbenchOptions o = parse_schbench_command("-m 1 -t 1 -n 4 --op-cost 2305843009213693952ns");
+	o.msg_cost_ns = US;
+	o.runtime_ns = NSEC_PER_SEC;
+	CHECK_THROWS_WITH(schbench_workload(o, 1), Catch::Contains("schbench -n 4 with --op-cost"));
+	CHECK_THROWS_WITH(parse_schbench_command("-s 18446744073709552"), Catch::Contains("schbench -s: '18446744073709552'"));
+	CHECK_THROWS_WITH(parse_schbench_command("--stress 1000001"), Catch::Contains("--stress: '1000001' is beyond 1000000"));
 }

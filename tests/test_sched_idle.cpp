@@ -18,18 +18,11 @@ using namespace eevdf::test;
 
 namespace {
 
-TaskSpec with_policy(TaskSpec t, Policy p)
-{
-	t.policy = p;
-	return t;
-}
-
 // One CPU, HZ=250 (ticks at 0, 4, 8 ... ms), base slice 3 ms. A hog forked
 // at 0 runs alone; at 1 ms "b" forks with 100 us of work.
 Workload hog_then_fork(Policy hog_policy, Policy b_policy, u64 b_slice = 0)
 {
-	TaskSpec b = delayed(task("b", {run(100 * US)}, 1), 1 * MS);
-	b.custom_slice = b_slice;
+	const TaskSpec b = delayed(with_slice(task("b", {run(100 * US)}, 1), b_slice), 1 * MS);
 	return workload({with_policy(hog("hog"), hog_policy), with_policy(b, b_policy)});
 }
 
@@ -43,8 +36,7 @@ u64 first_switch_to(const Recorder& r, int task)
 
 TEST_CASE("a SCHED_IDLE task weighs 3 whatever its nice value, and a nice change keeps that")
 {
-	TaskSpec t = with_policy(task("i", {set_nice(-20), run(1 * MS)}, 1), Policy::Idle);
-	t.nice = 19;
+	const TaskSpec t = niced(with_policy(task("i", {set_nice(-20), run(1 * MS)}, 1), Policy::Idle), 19);
 	Simulation sim(config("6.18", 250), workload({t}));
 	CHECK(sim.tasks()[0].se.load.weight == 3 << 10);
 	CHECK(sim.tasks()[0].se.load.inv_weight == 1431655765u);
@@ -147,7 +139,7 @@ TEST_CASE("rt-app's SCHED_IDLE policy is read and written back")
 }
 
 // ---------------------------------------------------------------------------
-// Two CPUs, one LLC, HZ=250 (tests/test_select.cpp's scenario T with CPU 1
+// Two CPUs, one LLC, HZ=250 (tests/test_select_idle_sibling.cpp's scenario T with CPU 1
 // running a SCHED_IDLE hog):
 //   task 0 W: forks at 0, runs 1, sleeps 10 (timer on CPU 0), runs 1, exits;
 //   task 1 H: SCHED_OTHER hog pinned to CPU 0 from 2;
@@ -227,7 +219,7 @@ TEST_CASE("up to 6.18 a SCHED_IDLE wakee also takes such a CPU; 7.1 keeps lookin
 	CHECK(wake_cpu_at_11ms("7.1.5", Policy::Normal) == 1u);
 }
 
-// tests/test_balance.cpp's cache-hot case (HZ=1000, 2 CPUs, 6.18.33, R a hog
+// tests/test_balance_idle.cpp's cache-hot case (HZ=1000, 2 CPUs, 6.18.33, R a hog
 // free to move and X a hog pinned to CPU 0) with both tasks SCHED_IDLE. The
 // weights are equal, so CPU 0 runs the same schedule: R [0, 1), X [1, 2),
 // R [2, 4), X from 4. CPU 1, idle and tickless, balances itself through the

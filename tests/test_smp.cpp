@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The multi-CPU machinery around the per-CPU EEVDF: per-CPU ticks, the
 // wakelist and IPIs, affinity. Schedules computed by hand; CPU selection and
-// the balancer have their own tests (test_select.cpp, test_balance.cpp).
+// the balancer have their own tests (test_select_*.cpp, test_balance_*.cpp).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -111,8 +111,8 @@ TEST_CASE("pinned tasks on two CPUs run as each CPU would alone", "[smp]")
 // enqueued on CPU 1 at 1 ms + 20 us + 30 us and runs at once.
 TEST_CASE("a remote wake-up of an idle CPU waits for the IPI and the idle exit", "[smp]")
 {
-	TaskSpec w = pinned(task("w", {run(1 * MS), Event{Event::Kind::Resume, 0, 0}, sleep(100 * MS)}, 1), {0});
-	TaskSpec z = pinned(task("z", {Event{Event::Kind::Suspend, 0, 0}, run(500 * US)}, 1), {1});
+	TaskSpec w = pinned(task("w", {run(1 * MS), resume(0), sleep(100 * MS)}, 1), {0});
+	TaskSpec z = pinned(task("z", {suspend(0), run(500 * US)}, 1), {1});
 	Workload wl = workload({w, z});
 	wl.refs = {"z"};
 	wl.duration = 10 * MS;
@@ -173,17 +173,14 @@ TEST_CASE("skew_tick offsets each CPU's tick by its share of half a period", "[s
 // from the same instant.
 TEST_CASE("a phase's affinity moves the running task at the phase start", "[smp]")
 {
-	TaskSpec t;
-	t.name = "thread0";
-	t.loop = 1;
-	t.cpus = {2};
-	Workload wl;
+	Workload wl = workload({pinned(phased("thread0",
+					      {Phase{"p1", 1, {set_affinity(0), run(1500 * US)}},
+					       Phase{"p2", 1, {set_affinity(1), run(1500 * US)}},
+					       Phase{"p3", 1, {set_affinity(2), run(1500 * US)}}},
+					      1),
+				       {2})},
+			       10 * MS);
 	wl.cpu_sets = {{0}, {1}, {2}};
-	t.phases = {Phase{"p1", 1, {Event{Event::Kind::SetAffinity, 0, 0}, run(1500 * US)}},
-		    Phase{"p2", 1, {Event{Event::Kind::SetAffinity, 0, 1}, run(1500 * US)}},
-		    Phase{"p3", 1, {Event{Event::Kind::SetAffinity, 0, 2}, run(1500 * US)}}};
-	wl.tasks = {t};
-	wl.duration = 10 * MS;
 	Simulation sim(smp("6.18", 1000, 3), wl);
 	SmpRecorder r;
 	run_checked(sim, r);
@@ -237,8 +234,8 @@ DelayedRun run_delayed_wake(bool ttwu_queue_delayed, u64 ipi_latency)
 {
 	TaskSpec h = pinned(hog("h", 19), {1});
 	h.delay = 10 * US;
-	TaskSpec w = pinned(task("w", {run(1100 * US), Event{Event::Kind::Resume, 0, 0}, sleep(100 * MS)}, 1), {0});
-	TaskSpec d = pinned(task("d", {run(1 * MS), Event{Event::Kind::Suspend, 0, 0}, run(5 * MS)}, 1), {1});
+	TaskSpec w = pinned(task("w", {run(1100 * US), resume(0), sleep(100 * MS)}, 1), {0});
+	TaskSpec d = pinned(task("d", {run(1 * MS), suspend(0), run(5 * MS)}, 1), {1});
 	Workload wl = workload({h, w, d});
 	wl.refs = {"d"};
 	wl.duration = 1100 * US + ipi_latency + 1;  // stop just after the wake-up lands
@@ -309,9 +306,8 @@ TEST_CASE("PREEMPT_LAZY leaves a busy remote CPU's wake-up preemption to its nex
 			      Case{"7.1.5", std::nullopt, 2 * MS, 0}}) {
 		INFO("preset " << c.preset << (c.preempt ? " --preempt " + std::string(preempt_name(*c.preempt)) : ""));
 		TaskSpec h = pinned(hog("h"), {1});
-		TaskSpec z = pinned(task("z", {Event{Event::Kind::Suspend, 0, 0}, run(50 * US)}, 1), {1});
-		z.custom_slice = 100 * US;
-		TaskSpec w = pinned(task("w", {run(1500 * US), Event{Event::Kind::Resume, 0, 0}, sleep(100 * MS)}, 1), {0});
+		TaskSpec z = with_slice(pinned(task("z", {suspend(0), run(50 * US)}, 1), {1}), 100 * US);
+		TaskSpec w = pinned(task("w", {run(1500 * US), resume(0), sleep(100 * MS)}, 1), {0});
 		Workload wl = workload({h, z, w});
 		wl.refs = {"z"};
 		wl.duration = 3 * MS;

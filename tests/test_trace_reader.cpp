@@ -227,3 +227,30 @@ TEST_CASE("the timestamp resolution is one unit of the coarsest timestamp's last
 	read("# tracer: nop\n", &none);
 	CHECK(none.resolution_ns() == 0);
 }
+
+TEST_CASE("a header's CPU count past NR_CPUS is refused at its column, before per-CPU state is made")
+{
+	CHECK(error_of("# entries-in-buffer/entries-written: 1/1   #P:4294967295\n")
+		      .find("t.trace:1:47: the CPU count '4294967295' is not 1..8192") == 0);
+	CHECK(error_of("cpus=4294967295\n").find("t.trace:1:6: the CPU count '4294967295' is not 1..8192") == 0);
+	CHECK(error_of("cpus=0\n").find("the CPU count '0' is not 1..8192") != std::string::npos);
+	ReadStats st;
+	read("cpus=8192\n", &st);
+	CHECK(st.cpus() == 8192);
+}
+
+TEST_CASE("a line longer than MAX_TRACE_LINE is refused at its line, not held whole")
+{
+	const std::string line = "x-1 [000] 1.000000: sched_wakeup: comm=y pid=2 prio=120 target_cpu=000\n";
+	const std::string e = error_of(line + std::string(MAX_TRACE_LINE + 1, 'a') + "\n" + line);
+	CHECK(e.find("t.trace:2:") == 0);
+	CHECK(e.find("longer than 65536 bytes") != std::string::npos);
+	// A line of exactly the limit is read (and refused as no trace line).
+	CHECK(error_of(std::string(MAX_TRACE_LINE, 'a') + "\n").find("not a trace line") != std::string::npos);
+	// With lenient, it is one unparsed line and reading goes on.
+	ReadStats st;
+	const auto ev = read(std::string(MAX_TRACE_LINE + 5, 'a') + "\n" + line, &st, {true});
+	CHECK(ev.size() == 1);
+	CHECK(st.unparsed == 1);
+	CHECK(st.lines == 2);
+}

@@ -6,9 +6,11 @@
 #include <sstream>
 
 #include "io/rtapp.hpp"
+#include "props/workload_dsl.hpp"
 #include "trace/to_workload.hpp"
 
 using namespace eevdf;
+using namespace eevdf::test;
 using trace::Reader;
 using trace::ToWorkloadOptions;
 using trace::ToWorkloadResult;
@@ -42,9 +44,6 @@ const char* TRACE =
 	"b-11 [000] d..2. 0.005000: sched_switch: prev_comm=b prev_pid=11 prev_prio=125 prev_state=S ==> next_comm=a next_pid=10 next_prio=120\n"
 	"a-10 [000] d..2. 0.006000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
 
-Event run(u64 us) { return Event{Event::Kind::Run, us * 1000, -1, 0}; }
-Event sleep_us(u64 us) { return Event{Event::Kind::Sleep, us * 1000, -1, 0}; }
-
 }  // namespace
 
 TEST_CASE("a burst is the CPU time from a wake-up to the next sleep; a preemption does not end it")
@@ -55,7 +54,7 @@ TEST_CASE("a burst is the CPU time from a wake-up to the next sleep; a preemptio
 	CHECK(a.name == "a-10");
 	CHECK(a.delay == 0);
 	// 0..1 and 2..3 ms on the CPU, asleep 3..4.5 ms (woken by b), 5..6 ms on the CPU
-	CHECK(a.phases.at(0).events == std::vector<Event>{run(2000), sleep_us(1500), run(1000)});
+	CHECK(a.phases.at(0).events == std::vector<Event>{run(2000 * US), sleep(1500 * US), run(1000 * US)});
 }
 
 TEST_CASE("a forked task starts at its sched_wakeup_new and takes its nice from its prio")
@@ -67,7 +66,8 @@ TEST_CASE("a forked task starts at its sched_wakeup_new and takes its nice from 
 	CHECK(b.nice == 5);
 	// 1..2 ms, asleep until the interrupt-context wake-up at 4 ms, 4..5 ms,
 	// and asleep from 5 ms to the trace's end at 6 ms
-	CHECK(b.phases.at(0).events == std::vector<Event>{run(1000), sleep_us(2000), run(1000), sleep_us(1000)});
+	CHECK(b.phases.at(0).events ==
+	      std::vector<Event>{run(1000 * US), sleep(2000 * US), run(1000 * US), sleep(1000 * US)});
 }
 
 TEST_CASE("with resume, a wake-up by another replayed task in task context is suspend/resume")
@@ -80,9 +80,9 @@ TEST_CASE("with resume, a wake-up by another replayed task in task context is su
 	const int ra = r.workload.refs.empty() ? -1 : 0;
 	REQUIRE(ra == 0);
 	// b woke a at 4.5 ms, half-way through its 1 ms burst
-	CHECK(b.phases.at(0).events ==
-	      std::vector<Event>{run(1000), sleep_us(2000), run(500), Event{Event::Kind::Resume, 0, 0, 0}, run(500), sleep_us(1000)});
-	CHECK(a.phases.at(0).events == std::vector<Event>{run(2000), Event{Event::Kind::Suspend, 0, 0, 0}, run(1000)});
+	CHECK(b.phases.at(0).events == std::vector<Event>{run(1000 * US), sleep(2000 * US), run(500 * US), resume(0),
+							  run(500 * US), sleep(1000 * US)});
+	CHECK(a.phases.at(0).events == std::vector<Event>{run(2000 * US), suspend(0), run(1000 * US)});
 	CHECK(r.workload.refs.at(0) == "a-10");
 	CHECK(r.suspends == 1);
 }
@@ -156,8 +156,8 @@ TEST_CASE("a run whose switch out is missing ends at the next task's wake-up, no
 	const TaskSpec* b = find("b-11");
 	REQUIRE(c);
 	REQUIRE(b);
-	CHECK(c->phases.at(0).events == std::vector<Event>{run(2000)});
-	CHECK(b->phases.at(0).events == std::vector<Event>{sleep_us(2000), run(500), sleep_us(2000)});
+	CHECK(c->phases.at(0).events == std::vector<Event>{run(2000 * US)});
+	CHECK(b->phases.at(0).events == std::vector<Event>{sleep(2000 * US), run(500 * US), sleep(2000 * US)});
 }
 
 TEST_CASE("after the ring buffer overwrote a trace's start, a CPU's first task ran since that CPU's first line")
@@ -175,5 +175,5 @@ TEST_CASE("after the ring buffer overwrote a trace's start, a CPU's first task r
 	const TaskSpec& p = r.workload.tasks[0];
 	REQUIRE(p.name == "p-10");
 	REQUIRE(!p.phases.at(0).events.empty());
-	CHECK(p.phases.at(0).events.front() == run(1000));
+	CHECK(p.phases.at(0).events.front() == run(1000 * US));
 }

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <initializer_list>
+#include <limits>
 
 #include "io/input_error.hpp"
 
@@ -17,7 +18,7 @@ struct BadLine {
 
 using sv = std::string_view;
 
-constexpr long long MAX_CPUS = 8192;  // the largest NR_CPUS a distribution builds
+constexpr long long MAX_CPUS = MAX_TRACE_CPUS;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -272,6 +273,19 @@ void Reader::fail(size_t col, const std::string& what) const
 	throw InputError(file_ + ":" + std::to_string(line_no_) + ":" + std::to_string(col + 1) + ": " + what);
 }
 
+// A header's CPU count ("#P:N", "cpus=N"): digits to the end of the line,
+// 1..MAX_TRACE_CPUS (per-CPU state is made for each), else BadLine at `col`.
+static u32 header_cpus(sv digits, size_t col)
+{
+	u64 n = 0;
+	const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+	if (digits.empty() || r.ec != std::errc() || r.ptr != digits.data() + digits.size() || n < 1 ||
+	    n > MAX_TRACE_CPUS)
+		throw BadLine{col, "the CPU count '" + std::string(digits) + "' is not 1.." + std::to_string(MAX_TRACE_CPUS) +
+					   " (NR_CPUS of the largest kernel a distribution builds)"};
+	return static_cast<u32>(n);
+}
+
 // The header lines of each layout: the ftrace header's entry counts and
 // CPU count, trace-cmd's "cpus=N" and "version = N".
 static void parse_header(sv line, ReadStats& st)
@@ -289,14 +303,15 @@ static void parse_header(sv line, ReadStats& st)
 		if (slash == sv::npos || sp == sv::npos || p == sv::npos)
 			return;
 		u64 a = 0, b = 0;
-		u32 c = 0;
 		std::from_chars(rest.data(), rest.data() + slash, a);
 		std::from_chars(rest.data() + slash + 1, rest.data() + sp, b);
-		std::from_chars(rest.data() + p + 3, rest.data() + rest.size(), c);
+		sv cpus = rest.substr(p + 3);
+		while (!cpus.empty() && cpus.back() == ' ')
+			cpus.remove_suffix(1);
+		st.header_cpus = header_cpus(cpus, entries.size() + p + 3);
 		st.entries_in_buffer = a;
 		st.entries_written = b;
 		st.has_entries_header = true;
-		st.header_cpus = c;
 	}
 }
 
@@ -420,7 +435,10 @@ Reader::Line Reader::parse(sv line, Event& e)
 		e.kind = EventKind::Exit;
 		parse_exit(b, body, e);
 	} else {
-		stats_.skipped[std::string(name)]++;
+		std::string key(name);
+		if (stats_.skipped.size() >= MAX_TRACE_EVENT_NAMES && !stats_.skipped.count(key))
+			key = "(other names)";
+		stats_.skipped[key]++;
 		return Line::Skip;
 	}
 	if (stats_.format == Format::Ftrace && e.kind == EventKind::Switch && b.substr(0, 10) != "prev_comm=")
@@ -428,11 +446,43 @@ Reader::Line Reader::parse(sv line, Event& e)
 	return Line::Event;
 }
 
+// The next line into line_, without its '\n': false at the end. A line
+// longer than MAX_TRACE_LINE is read to its end but kept only in part
+// (too_long): a file that is one endless line must not fill the memory.
+bool Reader::read_line(bool& too_long)
+{
+	if (buf_.empty())
+		buf_.resize(MAX_TRACE_LINE + 2);
+	too_long = false;
+	in_.getline(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+	std::streamsize n = in_.gcount();
+	if (n == 0 && in_.fail())
+		return false;
+	if (in_.fail() && !in_.eof()) {  // no '\n' within the buffer: skip the rest of the line
+		in_.clear();
+		in_.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+	} else if (!in_.eof()) {
+		n--;  // the '\n' was extracted, not stored
+	}
+	too_long = static_cast<size_t>(n) > MAX_TRACE_LINE;
+	line_.assign(buf_.data(), static_cast<size_t>(n));
+	return true;
+}
+
 bool Reader::next(Event& e)
 {
-	while (std::getline(in_, line_)) {
+	bool too_long = false;
+	while (read_line(too_long)) {
 		line_no_++;
 		stats_.lines++;
+		if (too_long) {
+			if (opt_.lenient) {
+				stats_.unparsed++;
+				continue;
+			}
+			fail(MAX_TRACE_LINE, "the line is longer than " + std::to_string(MAX_TRACE_LINE) +
+						     " bytes, the limit of a trace line (a sched event's is about 200)");
+		}
 		if (!line_.empty() && line_.back() == '\r')
 			line_.pop_back();
 		sv line = line_;
@@ -443,18 +493,30 @@ bool Reader::next(Event& e)
 			continue;
 		if (line[0] == '#') {
 			static constexpr sv started = "##### CPU ";
-			if (line.substr(0, started.size()) == started) {
-				u32 c = 0;
-				std::from_chars(line.data() + started.size(), line.data() + line.size(), c);
-				stats_.buffer_started.push_back(c);
-			} else {
-				parse_header(line, stats_);
+			try {
+				if (line.substr(0, started.size()) == started) {
+					u32 c = 0;
+					std::from_chars(line.data() + started.size(), line.data() + line.size(), c);
+					if (stats_.buffer_started.size() < MAX_TRACE_CPUS)
+						stats_.buffer_started.push_back(c);
+				} else {
+					parse_header(line, stats_);
+				}
+			} catch (const BadLine& bad) {
+				fail(bad.col, bad.what);
 			}
 			continue;
 		}
 		// trace-cmd report's preamble
 		if (line.substr(0, 5) == "cpus=") {
-			std::from_chars(line.data() + 5, line.data() + line.size(), stats_.header_cpus);
+			try {
+				sv n = line.substr(5);
+				while (!n.empty() && n.back() == ' ')
+					n.remove_suffix(1);
+				stats_.header_cpus = header_cpus(n, 5);
+			} catch (const BadLine& bad) {
+				fail(bad.col, bad.what);
+			}
 			stats_.format = Format::TraceCmd;
 			continue;
 		}

@@ -2,13 +2,16 @@
 // The project's proved run bounds applied to a kernel trace's runs.
 //
 // A run is a task's time on a CPU, sched_switch in to sched_switch out. The
-// proofs (docs/proofs.md) bound it under preconditions a trace can show:
+// proofs (docs/proofs.md) bound it under preconditions a trace can show in
+// part:
 //
-//   equal    run_length + repick_equal_weights: a nice-0 task (prio 120)
-//            picked while another fair task waits on its CPU, every task
-//            waiting there during the run at nice 0 with its slice r, and
-//            at least one waiting throughout: the resched comes at most
-//            r + T + J - 1 ns after the pick, and no re-pick extends the run.
+//   equal    run_whole_equal: a nice-0 task (prio 120) picked while the same
+//            1..9 other fair tasks wait on its CPU from its pick to its end
+//            (none joins or leaves), all at nice 0 with its slice r: the run,
+//            re-picks included, lasts at most r + 2T + 2J - 1 ns. Its first
+//            request ends within r + T + J - 1 of the pick (run_length), so
+//            a longer run contains a re-pick (docs/findings.md F1), which a
+//            trace does not show (no sched_switch when prev == next).
 //   weighted run_weighted: curr and the same 2..4 waiting tasks for the
 //            whole run (none joins or leaves), nice levels the proof covers
 //            (-20, -10, 0, 10, 19; n = 4 without -10): curr's vruntime
@@ -19,12 +22,16 @@
 //            relative 2^-15): the proof bounds virtual time; this reading of
 //            it in real time is exact only up to that rounding.
 //
-// (model/proved_bounds.hpp computes both: request_bound, weighted_bounds)
-// and under preconditions it cannot show, which the user vouches for: one
+// (model/proved_bounds.hpp computes them: whole_run_bound, request_bound,
+// weighted_bounds) and under preconditions it cannot show, which the user
+// vouches for: both theorems are inductive from the tasks' common start on
+// the CPU (hogs forked together there: lag_invariant's and lag_weighted's
+// invariants), so a task that slept, migrated (docs/findings.md F11) or
+// shared the CPU with other tasks before the run is outside them; one
 // cfs_rq for the tasks (no cpu-controller cgroups between them), no custom
 // slices (sched_setattr) unless --slice says the common one, no SCHED_IDLE
 // task (its prio prints 120 too), HRTICK off, the tick running (not
-// NO_HZ_FULL) while two tasks share the CPU.
+// NO_HZ_FULL) while two tasks share the CPU, no steal time.
 //
 // Each bound is widened by the trace's timestamp resolution less 1 ns (a
 // run measured from truncated timestamps is up to that much longer) and
@@ -70,7 +77,9 @@ struct RunCheck {
 	// the checked run closest to its bound
 	u64 closest_length = 0, closest_bound = 0;
 	BoundKind closest_kind = BoundKind::Equal;
-	u64 equal_bound = 0;                // r + T + J - 1 + resolution - 1 + tolerance
+	u64 equal_bound = 0;                // r + 2T + 2J - 1 + resolution - 1 + tolerance
+	u64 request_bound = 0;              // r + T + J - 1 + resolution - 1 + tolerance: one request
+	u64 longer_than_request = 0;        // checked equal runs past request_bound: each had a re-pick
 	u64 missed_switches = 0;            // lines whose context is not what their CPU last switched to
 };
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "io/input_error.hpp"
+
 namespace eevdf::trace {
 namespace {
 constexpr u64 NONE = ~0ULL;
@@ -12,6 +14,11 @@ StatsBuilder::TaskState& StatsBuilder::task(int pid, const std::string& comm)
 {
 	auto [it, fresh] = index_.try_emplace(pid, tasks_.size());
 	if (fresh) {
+		if (tasks_.size() >= MAX_TRACE_TASKS) {
+			index_.erase(it);
+			throw TraceLimit("more than " + std::to_string(MAX_TRACE_TASKS) + " tasks (distinct pids) in the trace");
+		}
+		check_pairs(tasks_.size() + 1, cpus_.size());
 		tasks_.emplace_back();
 		tasks_.back().pid = pid;
 		tasks_.back().m.pid = pid;
@@ -27,12 +34,21 @@ StatsBuilder::CpuState& StatsBuilder::cpu(u32 c, u32 cpus)
 {
 	const size_t n = std::max<size_t>(c + 1, cpus);
 	if (cpus_.size() < n) {
+		check_pairs(tasks_.size(), n);
 		cpus_.resize(n);
 		cpu_m_.resize(n);
 		observed_.resize(n);
 		unattributed_.resize(n);
 	}
 	return cpus_[c];
+}
+
+// Every task's time is kept per CPU: tasks x CPUs pairs of 8 bytes.
+void StatsBuilder::check_pairs(size_t tasks, size_t cpus) const
+{
+	if (static_cast<u64>(tasks) * cpus > MAX_TRACE_TASK_CPUS)
+		throw TraceLimit(std::to_string(tasks) + " tasks on " + std::to_string(cpus) + " CPUs: more than " +
+				 std::to_string(MAX_TRACE_TASK_CPUS) + " task-CPU pairs (each task's time is kept per CPU)");
 }
 
 // The part of [a, b] inside the window.
@@ -274,12 +290,16 @@ TraceMetrics measure(Reader& r, Window w)
 {
 	StatsBuilder b(w);
 	Event e;
-	while (r.next(e)) {
-		b.add(e, r.stats());
-		if (b.past_window(e.ts))
-			break;
+	try {
+		while (r.next(e)) {
+			b.add(e, r.stats());
+			if (b.past_window(e.ts))
+				break;
+		}
+		return b.finish(r.stats());
+	} catch (const TraceLimit& limit) {
+		throw InputError(r.where() + limit.what());
 	}
-	return b.finish(r.stats());
 }
 
 }  // namespace eevdf::trace

@@ -8,6 +8,7 @@
 // lag, ticks, IPIs and balancing are not in it (docs/trace.md).
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -39,6 +40,12 @@ struct TraceMetrics {
 	std::vector<u64> unattributed_ns;
 };
 
+// A trace beyond one of reader.hpp's limits (MAX_TRACE_TASKS, ...), found
+// while its events are measured; measure() names the file and line.
+struct TraceLimit : std::length_error {
+	using std::length_error::length_error;
+};
+
 class StatsBuilder {
 public:
 	explicit StatsBuilder(Window w = {}) : w_(w) {}
@@ -68,6 +75,7 @@ private:
 	};
 	TaskState& task(int pid, const std::string& comm);
 	CpuState& cpu(u32 c, u32 cpus);
+	void check_pairs(size_t tasks, size_t cpus) const;
 	void account(u32 c, int pid, u64 a, u64 b);
 	u64 clip(u64 a, u64 b) const;
 	void on_switch(const Event& e, const ReadStats& rs);

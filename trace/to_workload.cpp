@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "io/input_error.hpp"
+#include "io/rtapp.hpp"
 #include "model/cpumask.hpp"
 
 namespace eevdf::trace {
@@ -160,7 +162,16 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 		}
 		switch_in(ev.cpu, ev.context_pid, ev.context_comm, ev.ts);
 	};
+	// Every task's bursts and sleeps are held until the selection is known:
+	// bounded by the events read (a few items each) and the tasks.
+	u64 events = 0;
 	while (r.next(e)) {
+		if (++events > MAX_TRACE_EVENTS_TO_WORKLOAD)
+			throw InputError(r.where() + "more than " + std::to_string(MAX_TRACE_EVENTS_TO_WORKLOAD) +
+					 " sched events to turn into a workload (an rt-app file holds at most " +
+					 std::to_string(RTAPP_MAX_EVENTS) + " events): cut the trace to the part to replay");
+		if (tasks.size() > MAX_TRACE_TASKS)
+			throw InputError(r.where() + "more than " + std::to_string(MAX_TRACE_TASKS) + " tasks (distinct pids) in the trace");
 		if (first == NONE)
 			first = e.ts;
 		last = e.ts;
@@ -269,8 +280,13 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 		}
 		selected.insert(pid);
 	}
+	if (selected.size() > RTAPP_MAX_THREADS)
+		throw InputError(r.file() + ": " + std::to_string(selected.size()) + " tasks to replay, more than the " +
+				 std::to_string(RTAPP_MAX_THREADS) +
+				 " threads an rt-app file may hold (eevdf sim would refuse the file); choose tasks with --task");
 	Workload& w = out.workload;
 	w.duration = round_us(last - first);
+	size_t nevents = 0;
 	for (int pid : selected) {
 		const Task& t = tasks[pid];
 		TaskSpec s;
@@ -322,6 +338,12 @@ ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o)
 			}
 		}
 		flush();
+		nevents += ph.events.size();
+		if (nevents > RTAPP_MAX_EVENTS)
+			throw InputError(r.file() + ": the tasks' bursts and sleeps make more than " +
+					 std::to_string(RTAPP_MAX_EVENTS) +
+					 " events, more than an rt-app file may hold (eevdf sim would refuse the file); choose "
+					 "tasks with --task or cut the trace");
 		s.phases.push_back(std::move(ph));
 		w.tasks.push_back(std::move(s));
 		out.pids.push_back(pid);

@@ -37,6 +37,10 @@
 
 namespace eevdf::trace {
 
+// The sched events read to make one workload: their bursts and sleeps are
+// held until the end (an rt-app file holds at most RTAPP_MAX_EVENTS).
+inline constexpr u64 MAX_TRACE_EVENTS_TO_WORKLOAD = u64{1} << 22;
+
 struct ToWorkloadOptions {
 	bool resume = false;       // wake-ups by selected tasks as suspend/resume
 	bool affinity = true;      // "cpus" from the CPUs observed
@@ -50,6 +54,9 @@ struct ToWorkloadResult {
 	u64 suspends = 0, timed_sleeps = 0;
 };
 
+// Throws InputError for a trace beyond MAX_TRACE_EVENTS_TO_WORKLOAD or
+// MAX_TRACE_TASKS, or whose selected tasks are more than an rt-app file
+// holds (RTAPP_MAX_THREADS threads, RTAPP_MAX_EVENTS events).
 ToWorkloadResult to_workload(Reader& r, const ToWorkloadOptions& o);
 
 }  // namespace eevdf::trace

@@ -14,8 +14,9 @@ just before it exited, so per task
   kernel did not emit: README.md, anomaly A).
 
 Then the commands on them: every layout parses to the same tasks, `trace
-check` holds on the pinned hog traces and reports the 8 ms runs of hogs3
-(a finding, docs/trace.md), `trace workload` writes a file `eevdf sim` reads,
+check` holds on the pinned hog traces and on hogs3, whose 8 ms runs are
+within run_whole_equal's bound but longer than one request (a finding,
+docs/trace.md), `trace workload` writes a file `eevdf sim` reads,
 and `trace compare` replays hogs2-pinned-cpu0 with its runs as the kernel's,
 and hogs3 (unpinned) with the kernel's migrations and lone run."""
 import glob
@@ -107,15 +108,19 @@ over = run(["trace", "stats", os.path.join(DATA, "lost.ftrace")])
 if "overwrote" not in over.stdout:
     failures.append("lost.ftrace: no overwritten warning")
 
-# check: the pinned hogs hold; hogs3's two-tick runs are reported
+# check: every trace holds run_whole_equal's r + 2T + 2J - 1; hogs3's four
+# two-tick runs are longer than one request (r + T + J - 1), which a re-pick
+# or steal time explains (docs/trace.md)
 for t in ("hogs2-pinned-cpu0.ftrace", "hogs2-pinned.ftrace", "sleeper-hog.ftrace", "pingpong-cpu0.ftrace"):
     run(["trace", "check", os.path.join(DATA, t), "--hz", "250"], expect=0)
-c = run(["trace", "check", os.path.join(DATA, "hogs3.ftrace"), "--hz", "250", "--json"], expect=1)
+c = run(["trace", "check", os.path.join(DATA, "hogs3.ftrace"), "--hz", "250", "--json"], expect=0)
 if c.stdout:
     doc = json.loads(c.stdout)
-    lengths = sorted(v["length_ns"] for v in doc["violations"])
-    if len(lengths) != 4 or not all(6.8e6 <= x <= 8.1e6 for x in lengths) or doc["holds"]:
-        failures.append(f"hogs3.ftrace check: violations {lengths}")
+    if (doc["violations"] or not doc["holds"] or doc["equal_longer_than_request"] != 4
+            or not 7.9e6 <= doc["closest_length_ns"] <= 8.1e6):
+        failures.append(f"hogs3.ftrace check: {len(doc['violations'])} violations, "
+                        f"{doc['equal_longer_than_request']} runs longer than a request, "
+                        f"closest {doc['closest_length_ns']}")
 
 # workload: a file the model reads; compare: the pinned hogs' runs as the kernel's
 with tempfile.TemporaryDirectory() as d:

@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import round3  # noqa: E402  (the third round's tables, issue 38)
+
 TIMEOUT_S = 20
 REPO = "."
 
@@ -375,12 +378,12 @@ def trace_cases(repo):
 
 def all_cases(repo):
     cases = []
-    for gen in (sim_flag_cases(), output_cases(), other_command_cases(), probe_cases()):
+    for gen in (sim_flag_cases(), output_cases(), other_command_cases(), probe_cases(), round3.plain_cases()):
         for c in gen:
             name, args, rc, pat = c[:4]
             stdout = c[4] if len(c) > 4 else None
             cases.append({"name": name, "file": None, "args": args, "rc": rc, "pat": pat, "stdout": stdout})
-    for gen in (rtapp_cases(repo), claim_cases(repo), alias_cases(repo), trace_cases(repo)):
+    for gen in (rtapp_cases(repo), claim_cases(repo), alias_cases(repo), trace_cases(repo), round3.file_cases(repo)):
         for name, (_, body), args, rc, pat in gen:
             cases.append({"name": name, "file": body, "args": args, "rc": rc, "pat": pat, "stdout": None})
     return cases
@@ -413,10 +416,13 @@ def run_case(eevdf, case):
         before = set(os.listdir(work))
         out = open(case["stdout"], "w") if case["stdout"] else subprocess.PIPE
         try:
-            p = subprocess.run([eevdf] + args, cwd=work, stdout=out, stderr=subprocess.PIPE,
-                               timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
+            cmd, limit = [eevdf] + args, TIMEOUT_S
+            if args and args[0] == round3.AS_2G:
+                cmd, limit = ["prlimit", "--as=2147483648", eevdf] + args[1:], round3.AS_2G_TIMEOUT_S
+            p = subprocess.run(cmd, cwd=work, stdout=out, stderr=subprocess.PIPE, timeout=limit,
+                               stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
-            return f"hang: no exit within {TIMEOUT_S} s"
+            return f"hang: no exit within {limit} s"
         finally:
             if case["stdout"]:
                 out.close()
@@ -483,7 +489,37 @@ def run_signal_case(eevdf, sig, when):
         shutil.rmtree(work, ignore_errors=True)
 
 
-SIGNAL_CASES = [(sig, when) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP) for when in ("run", "write")]
+SIGNAL_CASES = [(sig, when) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+                for when in ("run", "write")]
+
+
+def run_kill_case(eevdf):
+    """SIGKILL while the outputs are written leaves a temporary (it cannot
+    be caught); the next run writing into that directory removes it."""
+    work = tempfile.mkdtemp(prefix="eevdf-robust-")
+    try:
+        p = subprocess.Popen([eevdf, "sim", "--hogs", "4", "--hz", "1000", "--duration", "600s",
+                              "--csv", "big.csv"], cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = TIMEOUT_S * 100
+        while p.poll() is None and deadline > 0 and not any(".eevdf-" in f for f in os.listdir(work)):
+            deadline -= 1
+            subprocess.run(["sleep", "0.001"])
+        if p.poll() is not None:
+            return "it finished before a temporary appeared: nothing was tested"
+        p.kill()
+        p.wait()
+        if not any(".eevdf-" in f for f in os.listdir(work)):
+            return "no temporary after SIGKILL: nothing was tested"
+        q = subprocess.run([eevdf, "sim", "--hogs", "1", "--duration", "1ms", "--csv", "small.csv"], cwd=work,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=TIMEOUT_S)
+        if q.returncode != 0:
+            return f"the next run exited {q.returncode}: {q.stderr.decode()[-300:]}"
+        left = sorted(set(os.listdir(work)) - {"small.csv"})
+        if left:
+            return f"the next run left the killed run's files: {left}"
+        return None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def main():
@@ -498,6 +534,10 @@ def main():
         for c in cases:
             print(c["name"])
         return 0
+    if os.environ.get("ASAN_OPTIONS") is not None:
+        # AddressSanitizer's shadow memory needs terabytes of address space:
+        # the runs under `prlimit --as=2G` are for the plain build.
+        cases = [c for c in cases if not (c["args"] and c["args"][0] == round3.AS_2G)]
     if "--only" in sys.argv:
         sub = sys.argv[sys.argv.index("--only") + 1]
         cases = [c for c in cases if sub in c["name"]]
@@ -513,7 +553,12 @@ def main():
         if why:
             failures += 1
             print(f"FAIL {signal.Signals(sig).name} while it {'writes' if when == 'write' else 'runs'}: {why}")
-    total = len(cases) + len(signals)
+    if "--only" not in sys.argv:
+        why = run_kill_case(eevdf)
+        if why:
+            failures += 1
+            print(f"FAIL SIGKILL while it writes, then a second run: {why}")
+    total = len(cases) + len(signals) + (0 if "--only" in sys.argv else 1)
     print(f"{total - failures} of {total} hostile cases handled")
     return 1 if failures else 0
 

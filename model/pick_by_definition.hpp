@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// The EEVDF pick by definition, in O(n): a test oracle for __pick_eevdf().
+// The EEVDF pick by definition, in O(n): a test oracle for __pick_eevdf(),
+// and the one comparison of the tree pick with it (compare_picks()) that the
+// invariant checker, the properties, the fuzzers and the tests all make.
 #pragma once
+
+#include <array>
+#include <string>
 
 #include "model/fair.hpp"
 
@@ -47,5 +52,22 @@ BruteForcePicks pick_eevdf_bruteforce_both(const CfsRq& cfs, const ExactV& v);
 // keeps it against the nodes it walks, not inside a left subtree), so there
 // any eligible entity with the same deadline is the same choice.
 bool picks_agree(const CfsRq& cfs, const SchedEntity* fast, const SchedEntity* slow);
+
+// __pick_eevdf(protect) against the pick by the definition, for one
+// protect value.
+struct PickComparison {
+	bool protect = false;
+	const SchedEntity* tree = nullptr;  // cfs.pick_eevdf_protect(protect)
+	const SchedEntity* by_definition = nullptr;  // pick_eevdf_bruteforce(cfs, protect)
+	bool agree = true;  // picks_agree(cfs, tree, by_definition)
+	// What differed: "__pick_eevdf(protect=true) = task 3, brute force = task 2".
+	std::string describe() const;
+};
+
+// "The tree pick equals the brute-force pick": both protect values, true
+// first, from one scan of the queue (`v` = exact_v(cfs)).
+std::array<PickComparison, 2> compare_picks(const CfsRq& cfs, const ExactV& v);
+// The same as one verdict: "" when both agree, else the first difference.
+std::string tree_pick_difference(const CfsRq& cfs);
 
 }  // namespace eevdf

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "model/pick_oracle.hpp"
+#include "model/pick_by_definition.hpp"
 
 namespace eevdf {
 
@@ -82,6 +82,40 @@ bool picks_agree(const CfsRq& cfs, const SchedEntity* fast, const SchedEntity* s
 	if (cfs.cfg().preset->paths.tree != KernelPaths::Tree::VruntimeKeyed || !fast || !slow)
 		return false;
 	return fast->deadline == slow->deadline && exact_v(cfs).eligible(fast->vruntime) && fast->on_rq;
+}
+
+namespace {
+
+std::string id_of(const SchedEntity* se) { return se ? "task " + std::to_string(se->id) : "none"; }
+
+}  // namespace
+
+std::string PickComparison::describe() const
+{
+	return std::string("__pick_eevdf(protect=") + (protect ? "true" : "false") + ") = " + id_of(tree) +
+	       ", brute force = " + id_of(by_definition);
+}
+
+std::array<PickComparison, 2> compare_picks(const CfsRq& cfs, const ExactV& v)
+{
+	const BruteForcePicks by_definition = pick_eevdf_bruteforce_both(cfs, v);
+	auto compare = [&](bool protect) {
+		PickComparison c;
+		c.protect = protect;
+		c.tree = cfs.pick_eevdf_protect(protect);
+		c.by_definition = protect ? by_definition.protect : by_definition.no_protect;
+		c.agree = picks_agree(cfs, c.tree, c.by_definition);
+		return c;
+	};
+	return {compare(true), compare(false)};
+}
+
+std::string tree_pick_difference(const CfsRq& cfs)
+{
+	for (const PickComparison& c : compare_picks(cfs, exact_v(cfs)))
+		if (!c.agree)
+			return c.describe();
+	return "";
 }
 
 }  // namespace eevdf
