@@ -56,26 +56,38 @@ TEST_CASE("two nice-0 hogs taking turns of one tick meet the equal bound")
 				  sw("1.004000", "a", 10, 120, "R+", "b", 11, 120) +
 				  sw("1.008000", "b", 11, 120, "R+", "a", 10, 120) +
 				  sw("1.012000", "a", 10, 120, "R+", "b", 11, 120));
-	CHECK(rc.equal_bound == 5400998);
+	// run_whole_equal: r + 2T + 2J - 1, re-picks included; the first
+	// request alone, run_length: r + T + J - 1 (+ 999 ns of resolution).
+	CHECK(rc.equal_bound == 9400998);
+	CHECK(rc.request_bound == 5400998);
 	CHECK(rc.runs == 3);
 	CHECK(rc.checked_equal == 3);
 	CHECK(rc.violations.empty());
 	CHECK(rc.closest_length == 4000000);
 }
 
-TEST_CASE("a nice-0 run past r + T + J - 1 while another nice-0 task waits is a violation, with its timestamps")
+TEST_CASE("a nice-0 run past r + 2T + 2J - 1 while another nice-0 task waits is a violation, with its timestamps")
 {
 	const RunCheck rc = check(wake("1.000000", "a", 10, 120, 0) + wake("1.000000", "b", 11, 120, 0) +
 				  sw("1.000000", "swapper/0", 0, 120, "R", "a", 10, 120) +
-				  sw("1.005401", "a", 10, 120, "R+", "b", 11, 120));
+				  sw("1.009401", "a", 10, 120, "R+", "b", 11, 120));
 	REQUIRE(rc.violations.size() == 1);
 	const RunViolation& v = rc.violations[0];
 	CHECK(v.kind == BoundKind::Equal);
 	CHECK(v.comm == "a");
 	CHECK(v.start == 1000000000);
-	CHECK(v.end == 1005401000);
-	CHECK(v.bound == 5400998);
+	CHECK(v.end == 1009401000);
+	CHECK(v.bound == 9400998);
 	CHECK(v.waiting_prios == std::vector<int>{120});
+}
+
+TEST_CASE("a nice-0 run past one request but within the whole-run bound holds, and is counted as longer")
+{
+	const RunCheck rc = check(wake("1.000000", "a", 10, 120, 0) + wake("1.000000", "b", 11, 120, 0) +
+				  sw("1.000000", "swapper/0", 0, 120, "R", "a", 10, 120) +
+				  sw("1.005401", "a", 10, 120, "R+", "b", 11, 120));
+	CHECK(rc.violations.empty());
+	CHECK(rc.longer_than_request == 1);
 }
 
 TEST_CASE("a run with no other task waiting at its pick is not checked: it may run until one comes")
@@ -154,11 +166,11 @@ TEST_CASE("with per-task slices the equal bound takes the CPU's common slice, an
 			c.add(e, r.stats());
 		return c.finish(r.stats());
 	};
-	// both 8 ms: 8 + 4 - 1 ms + 999 ns; the 8 ms run holds
+	// both 8 ms: 8 + 2 x 4 - 1 ms + 999 ns (run_whole_equal); the 8 ms run holds
 	const RunCheck same = run(8000000, 8000000);
 	CHECK(same.checked_equal == 1);
 	CHECK(same.violations.empty());
-	CHECK(same.closest_bound == 8000000 + 4000000 - 1 + 999);
+	CHECK(same.closest_bound == 8000000 + 2 * 4000000 - 1 + 999);
 	// a 8 ms, b the base slice: outside the theorem
 	const RunCheck mixed = run(8000000, 0);
 	CHECK(mixed.checked_equal == 0);
