@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
+// The one invariant checker (model/check.hpp lists its rules): a single
+// concept, kept in one file past ~800 lines so that every rule and the
+// snapshot it compares against read together.
 #include "model/check.hpp"
 
 #include <algorithm>
