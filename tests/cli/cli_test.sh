@@ -206,6 +206,17 @@ JSON
 "$eevdf" sim --hogs 3 --duration 200ms --profile "$tmp/noisy.json" --seed 5 --json >"$tmp/n2.json"
 check "the same profile and seed give the same bytes" cmp -s "$tmp/n1.json" "$tmp/n2.json"
 check "a profile run's JSON names its profile" grep -q '"name": "noisy"' "$tmp/n1.json"
+"$eevdf" sim --hogs 3 --cpus 2 --duration 200ms --profile vm-6.18.44-hz250 --json >"$tmp/vm.json"
+check "a profile run's JSON, built-in profile included, matches the schema" python3 - "$tmp/n1.json" "$tmp/vm.json" <<PY
+import json, sys
+sys.path.insert(0, "$(dirname "$0")")
+import jsonschema_lite
+schema = json.load(open("$data/cli/sim.schema.json"))
+for f in sys.argv[1:]:
+    errs = jsonschema_lite.errors(json.load(open(f)), schema)
+    assert not errs, (f, errs[:3])
+    assert "profile" in json.load(open(f))["config"], f
+PY
 "$eevdf" sim --hogs 3 --duration 200ms --seed 5 --json >"$tmp/e.json"
 check "an exact run's JSON has no profile" sh -c "! grep -q '\"profile\"' '$tmp/e.json'"
 pp="$data/rtapp/doc_tutorial4_pingpong.json"  # runs of 10 ms handed back and forth: the bursts vary
