@@ -14,26 +14,7 @@
 namespace eevdf {
 namespace {
 
-// Writes all of `text` to fd; false on any short write or a write error
-// (ENOSPC on a full disk or /dev/full, EFBIG past RLIMIT_FSIZE).
-bool write_all(int fd, const std::string& text)
-{
-	const char* p = text.data();
-	size_t left = text.size();
-	while (left) {
-		const ssize_t n = ::write(fd, p, left);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = ENOSPC;
-			return false;
-		}
-		p += n;
-		left -= static_cast<size_t>(n);
-	}
-	return true;
-}
+bool write_all(int fd, const std::string& text) { return eevdf::write_all(fd, text.data(), text.size()); }
 
 // A destination that exists and is not a regular file (a character device
 // such as /dev/null or /dev/full, a FIFO): written in place, since renaming

@@ -75,23 +75,26 @@ bool OutputSpool::copy(Sink&& sink) const
 	return true;
 }
 
+bool write_all(int fd, const char* p, size_t left)
+{
+	while (left) {
+		const ssize_t n = ::write(fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC;
+			return false;
+		}
+		p += n;
+		left -= static_cast<size_t>(n);
+	}
+	return true;
+}
+
 bool OutputSpool::copy_to(int fd) const
 {
-	return copy([fd](const char* p, size_t left) {
-		while (left) {
-			const ssize_t n = ::write(fd, p, left);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				if (n == 0)
-					errno = ENOSPC;
-				return false;
-			}
-			p += n;
-			left -= static_cast<size_t>(n);
-		}
-		return true;
-	});
+	return copy([fd](const char* p, size_t left) { return write_all(fd, p, left); });
 }
 
 bool OutputSpool::copy_to(std::ostream& os) const

@@ -15,6 +15,11 @@
 
 namespace eevdf {
 
+// Writes all `n` bytes at `p` to fd, through EINTR; false on any short
+// write or a write error (ENOSPC on a full disk or /dev/full, EFBIG past
+// RLIMIT_FSIZE), with errno saying which.
+bool write_all(int fd, const char* p, size_t n);
+
 class OutputSpool {
 public:
 	// `path` is the output's target, `flag` names it in errors. Throws
