@@ -5,7 +5,8 @@
 // session, so in one autogroup (one task group) whose nice is -20.
 //
 // Roles, each a thread at nice 0 (SCHED_OTHER) with the kernel's default
-// slice unless --slice is given:
+// slice unless --slice is given or the scenario sets a task's nice, policy
+// (SCHED_IDLE) or slice (sched_setattr; a task's own slice wins over --slice):
 //  * hog: spins for the whole run (never sleeps).
 //  * sleeper: clock_nanosleep(TIMER_ABSTIME) to T0 + offset + k * period,
 //    then spins `run` of its own CPU time (CLOCK_THREAD_CPUTIME_ID, what the
@@ -15,12 +16,22 @@
 //  * ping / pong: a futex pair. Each spins `run` of CPU time, sets the
 //    partner's word and FUTEX_WAKEs it, then FUTEX_WAITs on its own word;
 //    pong starts by waiting.
+//  * pipe-ping / pipe-pong: the same pair, but the hand-off is a write() of
+//    one byte into the partner's pipe and a blocking read() of its own.
+//  * periodic: spins `run` of CPU time, then a relative clock_nanosleep() of
+//    `sleep` (rt-app's run/sleep), with the default timer slack (50 us for
+//    SCHED_OTHER: the hrtimer may fire that much late).
+//  * forker / child: the forker spins `run`, fork()s a child process and
+//    waitpid()s it; the child spins its `run` and _exit()s. The child is one
+//    task of the description, made of every child process (a new pid each
+//    time; the forker records them for the trace analysis).
 //
 // The same description goes into the JSON ("scenario") so that the model
 // side (cli/probe_compare.cpp) can build the equivalent workload.
 #pragma once
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,17 +40,28 @@
 
 namespace probe {
 
-enum class Role { Hog, Sleeper, Ping, Pong };
+enum class Role { Hog, Sleeper, Ping, Pong, PipePing, PipePong, Periodic, Forker, Child };
 const char *role_name(Role r);
 
 struct ScenarioTask {
 	std::string name;
 	Role role = Role::Hog;
 	i64 period_ns = 0;   // sleeper
-	i64 run_ns = 0;      // sleeper, ping, pong: CPU time per activation
+	i64 run_ns = 0;      // all but hog: CPU time per activation
 	i64 offset_ns = 0;   // sleeper: first expected wake at T0 + offset
-	int partner = -1;    // ping, pong: index of the other one
+	int partner = -1;    // ping, pong (futex or pipe), forker, child: the other one
+	i64 sleep_ns = 0;    // periodic: relative sleep after each run
+	int nice = 0;
+	bool idle_policy = false;       // SCHED_IDLE instead of SCHED_OTHER
+	std::optional<i64> slice_ns;    // its own slice; nullopt: --slice's (or the default)
 };
+
+// Hand-off roles, which wake their partner.
+inline bool is_pair(Role r)
+{
+	return r == Role::Ping || r == Role::Pong || r == Role::PipePing || r == Role::PipePong || r == Role::Forker ||
+	       r == Role::Child;
+}
 
 struct Scenario {
 	std::string name;

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -27,6 +28,10 @@
 #include "workers.hpp"
 
 namespace probe {
+
+// The forker's children are at least this far apart (its own work, the fork
+// and the child's run): the size of the buffer of their pids.
+constexpr i64 kChildMinNs = 100 * kUs;
 
 int run_scenario(int argc, char **argv)
 {
@@ -68,7 +73,7 @@ int run_scenario(int argc, char **argv)
 		SmpTask &t = tasks[i];
 		t.idx = int(i);
 		t.spec = sc.tasks[i];
-		t.slice_ns = o.slice_ns;
+		t.slice_ns = t.spec.slice_ns ? t.spec.slice_ns : o.slice_ns;
 		if (t.spec.partner >= 0)
 			t.partner = &tasks[size_t(t.spec.partner)];
 		size_t acts = 16;
@@ -78,7 +83,21 @@ int run_scenario(int argc, char **argv)
 			acts += size_t(o.duration_ns / std::max<i64>(t.spec.run_ns, 1));
 		t.lat.init(acts);
 		t.acts.init(acts);
+		if (t.spec.role == Role::Forker)
+			t.children.init(size_t((o.duration_ns + o.warmup_ns + kSec) / kChildMinNs) + 16);
+		if (t.spec.role == Role::PipePing || t.spec.role == Role::PipePong) {
+			int fds[2];
+			if (pipe2(fds, O_CLOEXEC) != 0)
+				die(strf("pipe2: %s", strerror(errno)));
+			t.pipe_r = fds[0];
+			t.pipe_w = fds[1];
+		}
 	}
+	// The child role has no thread of its own: the forker's children are it.
+	auto has_thread = [](const SmpTask &t) { return t.spec.role != Role::Child; };
+	int nthreads = 0;
+	for (const auto &t : tasks)
+		nthreads += has_thread(t);
 
 	std::vector<std::thread> threads;
 	auto finish = [&](int code) {
@@ -91,9 +110,15 @@ int run_scenario(int argc, char **argv)
 			if (th.joinable())
 				th.join();
 		tracer.teardown();
+		for (auto &t : tasks)
+			for (int fd : {t.pipe_r, t.pipe_w})
+				if (fd >= 0)
+					close(fd);
 		return code;
 	};
 	for (size_t i = 0; i < n; ++i) {
+		if (!has_thread(tasks[i]))
+			continue;
 		try {
 			threads.emplace_back(smp_task_main, &tasks[i]);
 		} catch (const std::exception &e) {
@@ -105,7 +130,7 @@ int run_scenario(int argc, char **argv)
 	}
 	{
 		std::unique_lock<std::mutex> lk(g_gate.m);
-		g_gate.cv.wait(lk, [&] { return g_gate.ready == int(n); });
+		g_gate.cv.wait(lk, [&] { return g_gate.ready == nthreads; });
 	}
 	bool bad = false;
 	for (auto &t : tasks)
@@ -118,6 +143,8 @@ int run_scenario(int argc, char **argv)
 	for (auto &t : tasks) {
 		if (bad)
 			break;
+		if (!has_thread(t))
+			continue;
 		t.setup = read_proc_sched(t.tid);
 		if (!t.setup.ok) {
 			std::fprintf(stderr, "eevdf-probe: error: cannot read /proc/self/task/%d/sched\n", int(t.tid.load()));
@@ -158,12 +185,14 @@ int run_scenario(int argc, char **argv)
 	bool ok = wait_until(g_plan.t0, sigs, forever);
 	if (ok) {
 		for (auto &t : tasks)
-			t.st0 = read_proc_sched(t.tid);
+			if (has_thread(t))
+				t.st0 = read_proc_sched(t.tid);
 		ok = wait_until(g_plan.t1, sigs, forever);
 	}
 	if (ok)
 		for (auto &t : tasks)
-			t.st1 = read_proc_sched(t.tid);
+			if (has_thread(t))
+				t.st1 = read_proc_sched(t.tid);
 	if (!ok)
 		g_stop = true;
 	g_tail_done = true;
@@ -200,11 +229,17 @@ int run_scenario(int argc, char **argv)
 	std::vector<int> tids;
 	for (auto &t : tasks)
 		tids.push_back(int(t.tid.load()));
+	// Every child process the forker made is the child task.
+	std::vector<std::pair<int, int>> more;
+	for (auto &t : tasks)
+		if (t.spec.role == Role::Forker)
+			for (int pid : t.children)
+				more.push_back({pid, t.spec.partner});
 	std::vector<int> own{int(getpid())};
 	if (o.isolate)
 		own.push_back(int(getppid()));  // the --isolate parent, waiting for us
 	const TraceData td = parse_trace(trace_text);
-	r.a = analyse_smp(td, tids, own, ncpus, g_plan.t0, g_plan.t1, o.share_window_ns);
+	r.a = analyse_smp(td, tids, own, ncpus, g_plan.t0, g_plan.t1, o.share_window_ns, more);
 	const std::string json = make_smp_json(r);
 	if (o.json)
 		std::fputs(json.c_str(), stdout);

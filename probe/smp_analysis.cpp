@@ -29,7 +29,7 @@ struct Pending {
 }  // namespace
 
 SmpAnalysis analyse_smp(const TraceData &td, const std::vector<int> &tids, const std::vector<int> &probe_pids,
-			int ncpus, i64 t0, i64 t1, i64 share_window)
+			int ncpus, i64 t0, i64 t1, i64 share_window, const std::vector<std::pair<int, int>> &more_pids)
 {
 	SmpAnalysis a;
 	a.ncpus = ncpus;
@@ -43,7 +43,10 @@ SmpAnalysis analyse_smp(const TraceData &td, const std::vector<int> &tids, const
 	a.cpus.assign(size_t(ncpus), {});
 	std::map<int, int> task_of_pid;
 	for (size_t i = 0; i < nt; ++i)
-		task_of_pid[tids[i]] = int(i);
+		if (tids[i] > 0)
+			task_of_pid[tids[i]] = int(i);
+	for (const auto &[pid, i] : more_pids)
+		task_of_pid[pid] = i;
 	auto task_of = [&](int pid) {
 		auto it = task_of_pid.find(pid);
 		return it == task_of_pid.end() ? -1 : it->second;

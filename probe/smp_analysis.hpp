@@ -80,7 +80,10 @@ struct SmpAnalysis {
 
 // `tids[i]` is scenario task i; `probe_pids` the probe's own other threads
 // and processes (main thread, the --isolate parent). The window is [t0, t1).
+// `more_pids`: (pid, i) pairs of further pids that are scenario task i too
+// (the forks scenario's child processes, one after the other).
 SmpAnalysis analyse_smp(const TraceData &td, const std::vector<int> &tids, const std::vector<int> &probe_pids,
-			int ncpus, i64 t0, i64 t1, i64 share_window);
+			int ncpus, i64 t0, i64 t1, i64 share_window,
+			const std::vector<std::pair<int, int>> &more_pids = {});
 
 }  // namespace probe

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <sys/prctl.h>
+
 #include "json.hpp"
 #include "report.hpp"
 #include "stats.hpp"
@@ -130,6 +132,22 @@ void print_smp_text(const SmpReport &r)
 		else if (t.role == Role::Ping || t.role == Role::Pong)
 			std::printf("  %-9s: %s ms of CPU time, then FUTEX_WAKE %s and FUTEX_WAIT\n", t.name.c_str(),
 				    ms3(t.run_ns).c_str(), r.scenario.tasks[size_t(t.partner)].name.c_str());
+		else if (t.role == Role::PipePing || t.role == Role::PipePong)
+			std::printf("  %-9s: %s ms of CPU time, then write() to %s's pipe and read() its own\n", t.name.c_str(),
+				    ms3(t.run_ns).c_str(), r.scenario.tasks[size_t(t.partner)].name.c_str());
+		else if (t.role == Role::Periodic)
+			std::printf("  %-9s: %s ms of CPU time, then a relative sleep of %s ms (default timer slack)\n",
+				    t.name.c_str(), ms3(t.run_ns).c_str(), ms3(t.sleep_ns).c_str());
+		else if (t.role == Role::Forker)
+			std::printf("  %-9s: %s ms of CPU time, then fork() a child and waitpid() it\n", t.name.c_str(),
+				    ms3(t.run_ns).c_str());
+		else if (t.role == Role::Child)
+			std::printf("  %-9s: each child process: %s ms of CPU time, then _exit()\n", t.name.c_str(),
+				    ms3(t.run_ns).c_str());
+	for (const auto &t : r.scenario.tasks)
+		if (t.nice || t.idle_policy || t.slice_ns)
+			std::printf("  %-9s: %s, nice %d, slice %s\n", t.name.c_str(), t.idle_policy ? "SCHED_IDLE" : "SCHED_OTHER",
+				    t.nice, slice_str(t.slice_ns ? t.slice_ns : r.opt.slice_ns).c_str());
 	std::printf("trace       : sched_switch, sched_waking, sched_wakeup, sched_migrate_task, local_timer_entry on "
 		    "every CPU, trace_clock=mono\n");
 
@@ -188,7 +206,8 @@ void print_smp_text(const SmpReport &r)
 			if (u.n)
 				std::printf("  %-9s user space (%s): n=%zu p50 %s p90 %s p99 %s max %s us; periods skipped "
 					    "%" PRId64 "\n",
-					    "", tasks[i].spec.role == Role::Sleeper ? "expected wake -> first timestamp"
+					    "", tasks[i].spec.role == Role::Sleeper    ? "expected wake -> first timestamp"
+					    : tasks[i].spec.role == Role::Periodic ? "end of the sleep -> first timestamp"
 										   : "partner's wake call -> first timestamp",
 					    u.n, us1(u.p50).c_str(), us1(u.p90).c_str(), us1(u.p99).c_str(), us1(u.max).c_str(),
 					    tasks[i].missed);
@@ -286,18 +305,25 @@ std::string make_smp_json(const SmpReport &r)
 		j.obj();
 		j.key("name").v(t.name);
 		j.key("role").v(role_name(t.role));
-		j.key("nice").v(0);
-		j.key("slice_ns").opt(r.opt.slice_ns);
+		j.key("nice").v(t.nice);
+		j.key("slice_ns").opt(t.slice_ns ? t.slice_ns : r.opt.slice_ns);
+		if (t.idle_policy)
+			j.key("policy").v("SCHED_IDLE");
 		if (t.role == Role::Sleeper) {
 			j.key("period_ns").v(t.period_ns);
 			j.key("run_ns").v(t.run_ns);
 			j.key("offset_ns").v(t.offset_ns);
 			j.key("timer_slack_ns").v(1);
 			j.key("run_is").v("cpu_time");
-		} else if (t.role == Role::Ping || t.role == Role::Pong) {
+		} else if (t.role == Role::Periodic) {
+			j.key("run_ns").v(t.run_ns);
+			j.key("sleep_ns").v(t.sleep_ns);
+			j.key("timer_slack_ns").v(i64(prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL)));  // inherited
+			j.key("run_is").v("cpu_time");
+		} else if (is_pair(t.role)) {
 			j.key("run_ns").v(t.run_ns);
 			j.key("partner").v(r.scenario.tasks[size_t(t.partner)].name);
-			j.key("waits_first").v(t.role == Role::Pong);
+			j.key("waits_first").v(t.role == Role::Pong || t.role == Role::PipePong || t.role == Role::Child);
 			j.key("run_is").v("cpu_time");
 		}
 		j.end_obj();

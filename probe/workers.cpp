@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sched_attr.hpp"
@@ -227,19 +228,34 @@ long futex(std::atomic<int> *word, int op, int val)
 	return syscall(SYS_futex, reinterpret_cast<int *>(word), op, val, nullptr, nullptr, 0);
 }
 
-// Sets the partner's word and wakes it; `at` is recorded as the send time.
+bool uses_pipe(const SmpTask &t) { return t.spec.role == Role::PipePing || t.spec.role == Role::PipePong; }
+
+// Sets the partner's word and wakes it, or writes a byte into its pipe; `at`
+// is recorded as the send time.
 void wake_partner(SmpTask &t, i64 at)
 {
 	SmpTask &o = *t.partner;
 	o.sent_at.store(at, std::memory_order_relaxed);
+	if (uses_pipe(t)) {
+		const char b = 1;
+		while (write(o.pipe_w, &b, 1) < 0 && errno == EINTR) {
+		}
+		return;
+	}
 	o.word.store(1, std::memory_order_release);
 	futex(&o.word, FUTEX_WAKE_PRIVATE, 1);
 }
 
 // Waits until the partner has set our word (no lost wake-up: FUTEX_WAIT
-// returns at once when the word is no longer 0).
+// returns at once when the word is no longer 0), or for a byte in our pipe.
 void wait_partner(SmpTask &t)
 {
+	if (uses_pipe(t)) {
+		char b;
+		while (read(t.pipe_r, &b, 1) < 0 && errno == EINTR) {
+		}
+		return;
+	}
 	while (t.word.exchange(0, std::memory_order_acquire) == 0)
 		futex(&t.word, FUTEX_WAIT_PRIVATE, 0);
 }
@@ -247,7 +263,7 @@ void wait_partner(SmpTask &t)
 void smp_pingpong(SmpTask &t)
 {
 	const Plan p = g_plan;
-	bool wait_first = t.spec.role == Role::Pong;
+	bool wait_first = t.spec.role == Role::Pong || t.spec.role == Role::PipePong;
 	for (;;) {
 		if (wait_first) {
 			wait_partner(t);
@@ -274,6 +290,60 @@ void smp_pingpong(SmpTask &t)
 	t.interrupted = g_stop.load();
 }
 
+// rt-app's run/sleep: the sleep is relative, so each late wake-up shifts the
+// rhythm (unlike the sleeper's absolute timer). The expected wake is the
+// sleep's end.
+void smp_periodic(SmpTask &t)
+{
+	const Plan p = g_plan;
+	while (!smp_done(p)) {
+		const i64 woke_prev = now_ns();
+		spin_cpu(t.spec.run_ns);
+		const i64 done = now_ns();
+		const timespec ts = to_timespec(t.spec.sleep_ns);
+		while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr) == EINTR) {
+		}
+		const i64 woke = now_ns();
+		if (woke_prev >= p.t0 && woke_prev < p.t1)
+			t.acts.push(Gap{woke_prev, done});
+		if (done >= p.t0 && done < p.t1)
+			t.lat.push(woke - done - t.spec.sleep_ns);
+	}
+	t.interrupted = g_stop.load();
+}
+
+// fork(), the child spins its CPU time and _exit()s (only async-signal-safe
+// calls in it: the parent has other threads), waitpid(). The child's run is
+// the partner's spec.
+void smp_forker(SmpTask &t)
+{
+	const Plan p = g_plan;
+	const i64 child_run = t.partner->spec.run_ns;
+	while (!smp_done(p)) {
+		spin_cpu(t.spec.run_ns);
+		const i64 at = now_ns();
+		const pid_t pid = fork();
+		if (pid == 0) {
+			prctl(PR_SET_NAME, "ep-child", 0UL, 0UL, 0UL);
+			spin_cpu(child_run);
+			_exit(0);
+		}
+		if (pid < 0) {
+			t.err = errno;
+			t.err_what = "fork";
+			break;
+		}
+		t.children.push(int(pid));
+		int status;
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+		}
+		const i64 woke = now_ns();
+		if (at >= p.t0 && at < p.t1)
+			t.acts.push(Gap{at, woke});
+	}
+	t.interrupted = g_stop.load();
+}
+
 }  // namespace
 
 void smp_task_main(SmpTask *tp)
@@ -281,15 +351,18 @@ void smp_task_main(SmpTask *tp)
 	SmpTask &t = *tp;
 	t.tid = pid_t(syscall(SYS_gettid));
 	prctl(PR_SET_NAME, ("ep-" + t.spec.name).c_str(), 0UL, 0UL, 0UL);
-	if (t.slice_ns) {
+	if (t.slice_ns || t.spec.nice || t.spec.idle_policy) {
 		ProbeSchedAttr attr;
 		std::memset(&attr, 0, sizeof attr);
 		attr.size = sizeof attr;
-		attr.sched_policy = SCHED_OTHER;
-		attr.sched_runtime = u64(*t.slice_ns);
+		attr.sched_policy = t.spec.idle_policy ? SCHED_IDLE : SCHED_OTHER;
+		attr.sched_nice = t.spec.nice;
+		attr.sched_runtime = t.slice_ns ? u64(*t.slice_ns) : 0;  // 0: the kernel's default slice
 		if (syscall(SYS_sched_setattr, 0, &attr, 0u) != 0) {
 			t.err = errno;
-			t.err_what = strf("sched_setattr(SCHED_OTHER, sched_runtime=%" PRId64 ")", *t.slice_ns);
+			t.err_what = strf("sched_setattr(%s, nice=%d, sched_runtime=%" PRId64 ")",
+					  t.spec.idle_policy ? "SCHED_IDLE" : "SCHED_OTHER", t.spec.nice,
+					  t.slice_ns ? *t.slice_ns : i64(0));
 		}
 	}
 	if (t.spec.role == Role::Sleeper && prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) != 0 && !t.err) {
@@ -304,7 +377,7 @@ void smp_task_main(SmpTask *tp)
 	}
 	if (g_abort.load() || t.err != 0) {
 		// A partner may already be waiting for us.
-		if (t.partner)
+		if (t.partner && t.spec.role != Role::Forker)
 			wake_partner(t, 0);
 		return;
 	}
@@ -317,8 +390,18 @@ void smp_task_main(SmpTask *tp)
 		break;
 	case Role::Ping:
 	case Role::Pong:
+	case Role::PipePing:
+	case Role::PipePong:
 		smp_pingpong(t);
 		break;
+	case Role::Periodic:
+		smp_periodic(t);
+		break;
+	case Role::Forker:
+		smp_forker(t);
+		break;
+	case Role::Child:
+		break;  // no thread: the forker's child processes
 	}
 }
 

@@ -109,12 +109,15 @@ struct SmpTask {
 	i64 missed = 0;                // sleeper: periods skipped because of overrun
 	std::atomic<int> word{0};      // ping / pong: the futex word it waits on
 	std::atomic<i64> sent_at{0};   // ping / pong: when the partner last woke it
+	int pipe_r = -1, pipe_w = -1;  // pipe-ping / pipe-pong: the pipe it reads (the partner writes)
+	Buf<int> children;             // forker: the pid of every child, for the trace analysis
 	bool interrupted = false;
 
 	ProcSched setup, st0, st1;
 };
 
-// Sets the slice (--slice) and the sleeper's timer slack, names the thread,
+// Sets the policy, nice and slice (the task's or --slice) and the sleeper's
+// timer slack, names the thread,
 // waits at the gate, then runs its role until the plan's end.
 void smp_task_main(SmpTask *tp);
 
