@@ -28,6 +28,12 @@ double quantile_linear(std::vector<double> v, double q)
 	return v[i] + (h - static_cast<double>(i)) * (v[i + 1] - v[i]);
 }
 
+EnsembleMetric summarise_seeds(const std::string& name, const std::vector<double>& per_seed, double pooled)
+{
+	return {name, quantile_linear(per_seed, 0.5), quantile_linear(per_seed, 0.025), quantile_linear(per_seed, 0.975),
+		pooled};
+}
+
 namespace {
 
 double ms(u64 ns) { return static_cast<double>(ns) / 1e6; }
@@ -65,12 +71,6 @@ const MetricDef metric_defs[] = {
 	{"migrations", [](const SweepRow& r) { return static_cast<double>(r.total.migrations); }, nullptr},
 	{"max_abs_lag_us", [](const SweepRow& r) { return us(static_cast<u64>(r.total.max_abs_lag_ns)); }, nullptr},
 };
-
-EnsembleMetric summarise(const std::string& name, const std::vector<double>& per_seed, double pooled)
-{
-	return {name, quantile_linear(per_seed, 0.5), quantile_linear(per_seed, 0.025), quantile_linear(per_seed, 0.975),
-		pooled};
-}
 
 double mean(const std::vector<double>& v)
 {
@@ -110,7 +110,7 @@ int cmd_ensemble(const ModelOptions& mo, const SimOptions& so, unsigned seeds, u
 		std::vector<double> v;
 		for (const SweepRow& r : sw.rows)
 			v.push_back(m.of(r));
-		out.push_back(summarise(m.name, v, m.pooled ? m.pooled(pooled) : mean(v)));
+		out.push_back(summarise_seeds(m.name, v, m.pooled ? m.pooled(pooled) : mean(v)));
 	}
 	// Each task's share of a CPU (time on a CPU over the run), where
 	// every row kept them.
@@ -120,7 +120,7 @@ int cmd_ensemble(const ModelOptions& mo, const SimOptions& so, unsigned seeds, u
 		for (const SweepRow& r : sw.rows)
 			v.push_back(r.duration_ns ? static_cast<double>(r.task_cpu_ns[i]) / static_cast<double>(r.duration_ns)
 						  : 0);
-		out.push_back(summarise("cpu_share[" + std::to_string(i) + "]", v, mean(v)));
+		out.push_back(summarise_seeds("cpu_share[" + std::to_string(i) + "]", v, mean(v)));
 	}
 
 	const std::string profile = find_profile(mo.profile).name;

@@ -30,6 +30,10 @@ struct EnsembleMetric {
 // `q` (0..1) of `v`, linear between the order statistics (Hyndman-Fan 7).
 double quantile_linear(std::vector<double> v, double q);
 
+// `per_seed`'s median and 95 % interval as EnsembleMetric `name`, with
+// `pooled` as given (also `eevdf probe --scenario --seeds`'s rows).
+EnsembleMetric summarise_seeds(const std::string& name, const std::vector<double>& per_seed, double pooled);
+
 int cmd_ensemble(const ModelOptions& mo, const SimOptions& so, unsigned seeds, unsigned jobs);
 
 }  // namespace eevdf::cli

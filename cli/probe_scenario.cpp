@@ -4,17 +4,21 @@
 // of it, each reduced to the same figures (what the probe records, recorded
 // from the model by ScenarioObserver); probe_scenario_rows.cpp judges them.
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <thread>
 
 #include "cli/companion.hpp"
+#include "cli/ensemble.hpp"
 #include "cli/probe_compare.hpp"
 #include "cli/probe_table.hpp"
 #include "cli/write_file.hpp"
+#include "io/profile.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
 
@@ -32,8 +36,10 @@ using probe::scenario_rows;
 // The scenario's tasks as the probe describes them (its JSON "scenario").
 struct ScTask {
 	std::string name, role;
-	u64 period = 0, run = 0, offset = 0;
+	u64 period = 0, run = 0, offset = 0, sleep = 0, slice = 0;
 	std::string partner;
+	int nice = 0;
+	bool idle = false;  // SCHED_IDLE
 };
 
 // What both sides are reduced to: the probe's per-task and per-CPU figures.
@@ -203,25 +209,13 @@ ScSide kernel_side(const json& k)
 	return s;
 }
 
-// The model's run of the probe's scenario. Its clock starts where the
-// kernel's threads leave the gate; the window starts after the warm-up,
-// rounded up to a tick as the probe's T0 is. A sleeper's rt-app timer counts
-// from its first run, so each sleeper forks at its first grid point modulo the
-// period on an idle machine (it runs at once and arms the timer there) and
-// the hogs fork just after the last sleeper.
-ScSide model_side(const json& k, const std::string& preset, std::string& command)
-{
-	const u32 hz = k["kernel"]["hz"].get<u32>();
-	const u32 cpus = static_cast<u32>(k["scenario"]["cpus"].size());
-	Config cfg = make_config(*find_preset(preset), hz, cpus);
-	cfg.seed = 1;
-	const u64 tick = cfg.tick_ns;
-	const u64 duration = k["config"]["duration_ns"].get<u64>();
-	const u64 warmup = k["config"]["warmup_ns"].get<u64>();
-	const u64 window = k["config"]["share_window_ns"].get<u64>();
-	const u64 t0 = (warmup / tick + 1) * tick;  // the probe's T0 is past start + warm-up, on a tick
-	const u64 slice = k["config"]["slice_ns"].is_null() ? 0 : k["config"]["slice_ns"].get<u64>();
+}  // namespace
 
+// The probe's scenario as a workload (probe_table.hpp).
+Workload probe::scenario_workload(const json& k, u64 t0)
+{
+	const u64 duration = k["config"]["duration_ns"].get<u64>();
+	const u64 slice = k["config"]["slice_ns"].is_null() ? 0 : k["config"]["slice_ns"].get<u64>();
 	std::vector<ScTask> sc;
 	for (const json& t : k["scenario"]["tasks"]) {
 		ScTask x;
@@ -230,7 +224,12 @@ ScSide model_side(const json& k, const std::string& preset, std::string& command
 		x.period = t.value("period_ns", u64{0});
 		x.run = t.value("run_ns", u64{0});
 		x.offset = t.value("offset_ns", u64{0});
+		x.sleep = t.value("sleep_ns", u64{0});
 		x.partner = t.value("partner", std::string());
+		x.nice = t.value("nice", 0);
+		x.idle = t.value("policy", std::string()) == "SCHED_IDLE";
+		// the task's own slice; older probes wrote --slice's here too
+		x.slice = t.contains("slice_ns") && !t["slice_ns"].is_null() ? t["slice_ns"].get<u64>() : slice;
 		sc.push_back(x);
 	}
 	Workload wl;
@@ -248,20 +247,66 @@ ScSide model_side(const json& k, const std::string& preset, std::string& command
 			t = looping_task(x.name, {Event{Event::Kind::Timer, x.period, wl.ref("timer-" + x.name)},
 						  Event{Event::Kind::Run, x.run}});
 			t.delay = (t0 + x.offset) % x.period;
-		} else if (x.role == "ping") {
-			// the probe's ping starts by running; pong (delay 0) is suspended by then
+		} else if (x.role == "periodic") {
+			// rt-app's run then a relative sleep: the profile's timer
+			// slack and delay apply to the sleep's hrtimer
+			t = looping_task(x.name, {Event{Event::Kind::Run, x.run}, Event{Event::Kind::Sleep, x.sleep}});
+		} else if (x.role == "ping" || x.role == "pipe-ping" || x.role == "forker") {
+			// The probe's ping starts by running; pong (delay 0) is
+			// suspended by then. A pipe's write()/read() and a fork()/
+			// exit()/waitpid() are the same hand-off to the model: it
+			// charges none of the syscalls' own CPU time, and it has no
+			// fork, so each child is one task woken as pong is (its
+			// placement is a wake-up's, not wake_up_new_task()'s).
 			t = looping_task(x.name, {Event{Event::Kind::Run, x.run}, Event{Event::Kind::Resume, 0, wl.ref(x.partner)},
 						  Event{Event::Kind::Suspend, 0, wl.ref(x.name)}});
 			t.delay = NSEC_PER_MSEC;
-		} else if (x.role == "pong") {
+		} else if (x.role == "pong" || x.role == "pipe-pong" || x.role == "child") {
 			t = looping_task(x.name, {Event{Event::Kind::Suspend, 0, wl.ref(x.name)}, Event{Event::Kind::Run, x.run},
 						  Event{Event::Kind::Resume, 0, wl.ref(x.partner)}});
 		} else {
 			throw std::runtime_error("the probe's scenario has a task of unknown role " + x.role);
 		}
-		t.custom_slice = slice;
+		t.custom_slice = x.slice;
+		t.nice = x.nice;
+		if (x.idle)
+			t.policy = Policy::Idle;
 		wl.tasks.push_back(t);
 	}
+	return wl;
+}
+
+namespace {
+
+// The model's run of the probe's scenario. Its clock starts where the
+// kernel's threads leave the gate; the window starts after the warm-up,
+// rounded up to a tick as the probe's T0 is. A sleeper's rt-app timer counts
+// from its first run, so each sleeper forks at its first grid point modulo the
+// period on an idle machine (it runs at once and arms the timer there) and
+// the hogs fork just after the last sleeper. `profile` and `seed` draw the
+// machine's costs (docs/profiles.md); exact and seed 1 is the exact model.
+ScSide model_side(const json& k, const std::string& preset, const Profile& profile, u64 seed, std::string& command)
+{
+	const u32 hz = k["kernel"]["hz"].get<u32>();
+	const u32 cpus = static_cast<u32>(k["scenario"]["cpus"].size());
+	Config cfg = make_config(*find_preset(preset), hz, cpus);
+	cfg.seed = seed;
+	cfg.profile = profile;
+	if (tick_jitter_max(cfg) >= cfg.tick_ns)
+		throw std::runtime_error("--profile " + profile.name + ": tick jitter must be below TICK_NSEC");
+	const u64 tick = cfg.tick_ns;
+	const u64 duration = k["config"]["duration_ns"].get<u64>();
+	const u64 warmup = k["config"]["warmup_ns"].get<u64>();
+	const u64 window = k["config"]["share_window_ns"].get<u64>();
+	const u64 t0 = (warmup / tick + 1) * tick;  // the probe's T0 is past start + warm-up, on a tick
+	const std::vector<ScTask> sc = [&] {
+		std::vector<ScTask> v;
+		for (const json& t : k["scenario"]["tasks"])
+			v.push_back(ScTask{t["name"].get<std::string>(), t["role"].get<std::string>(), 0, 0, 0, 0, 0, "", 0,
+					   false});
+		return v;
+	}();
+	Workload wl = probe::scenario_workload(k, t0);
 	command = "eevdf sim WORKLOAD --cpus " + std::to_string(cpus) + " --hz " + std::to_string(hz) + " --kernel " +
 		  preset + "; window [" + ms(static_cast<double>(t0)) + ", " + ms(static_cast<double>(t0 + duration)) +
 		  ") ms";
@@ -330,14 +375,130 @@ std::string g(double x)
 
 std::string cell(const std::optional<double>& v) { return v ? num(*v) : std::string("-"); }
 
+// One row over the seeds: the first seed's row (its scope, metric,
+// tolerance) and the model's values of every seed that has it.
+struct SeedRow {
+	Row first;
+	std::vector<double> model;
+};
+
+// The scenario's rows over seeds 1..N, run on up to two threads (this
+// machine's cores); each seed's result has its own slot, so the order of
+// the threads does not change the output.
+std::vector<SeedRow> seed_rows(const json& k, const ScSide& ks, const std::string& preset, const Profile& profile,
+			       unsigned seeds)
+{
+	const std::string name = k["scenario"]["name"].get<std::string>();
+	std::vector<std::vector<Row>> per_seed(seeds);
+	std::vector<std::string> errors(seeds);
+	std::atomic<unsigned> next{0};
+	auto work = [&] {
+		for (unsigned i; (i = next++) < seeds;) {
+			try {
+				std::string command;
+				per_seed[i] = scenario_rows(name, ks, model_side(k, preset, profile, i + 1, command));
+			} catch (const std::exception& e) {
+				errors[i] = e.what();
+			}
+		}
+	};
+	std::vector<std::thread> pool;
+	const unsigned jobs = std::min(seeds, std::max(1u, std::min(2u, std::thread::hardware_concurrency())));
+	for (unsigned j = 1; j < jobs; j++)
+		pool.emplace_back(work);
+	work();
+	for (std::thread& t : pool)
+		t.join();
+	for (const std::string& e : errors)
+		if (!e.empty())
+			throw std::runtime_error(e);
+	std::vector<SeedRow> rows;
+	for (const Row& r : per_seed.front())
+		rows.push_back(SeedRow{r, {}});
+	for (const std::vector<Row>& rs : per_seed)
+		for (const Row& r : rs)
+			for (SeedRow& x : rows)
+				if (x.first.scope == r.scope && x.first.metric == r.metric) {
+					if (r.model)
+						x.model.push_back(*r.model);
+					break;
+				}
+	return rows;
+}
+
+// `eevdf probe --scenario ... --profile P --seeds N`: the kernel's value
+// beside the model's median and 95 % interval over the seeds.
+int print_ensemble(const json& k, const ScSide& ks, const std::string& preset, const Profile& profile,
+		   unsigned seeds, const std::string& command, const std::string& table_json)
+{
+	const std::vector<SeedRow> rows = seed_rows(k, ks, preset, profile, seeds);
+	const std::string release = k["kernel"]["release"].get<std::string>();
+	std::printf("scenario %s: %s\nkernel %s, HZ=%u, %zu CPUs; %s s window after %s s warm-up\n",
+		    k["scenario"]["name"].get<std::string>().c_str(), k["scenario"]["description"].get<std::string>().c_str(),
+		    release.c_str(), k["kernel"]["hz"].get<u32>(), k["scenario"]["cpus"].size(),
+		    num(k["config"]["duration_ns"].get<double>() / 1e9).c_str(),
+		    num(k["config"]["warmup_ns"].get<double>() / 1e9).c_str());
+	std::printf("model: preset %s, profile %s, seeds 1..%u; %s\n", preset.c_str(), profile.name.c_str(), seeds,
+		    command.c_str());
+	std::printf("model = median over the seeds, 95 %% = 2.5th..97.5th percentile of the per-seed values; within = "
+		    "the kernel's value lies in that interval\n\n");
+	std::printf("| %-20s | %-34s | %10s | %10s | %-23s | %s\n", "task / CPU", "metric", "kernel", "model",
+		    "model 95 %", "within");
+	std::printf("|%s|%s|%s|%s|%s|%s\n", std::string(22, '-').c_str(), std::string(36, '-').c_str(),
+		    std::string(12, '-').c_str(), std::string(12, '-').c_str(), std::string(25, '-').c_str(),
+		    std::string(9, '-').c_str());
+	json table = json::array();
+	size_t compared = 0, within = 0;
+	for (const SeedRow& r : rows) {
+		const std::optional<double> kv = r.first.kernel;
+		std::optional<EnsembleMetric> m;
+		if (!r.model.empty())
+			m = summarise_seeds(r.first.metric, r.model, 0);
+		std::optional<bool> in;
+		if (kv && m) {
+			in = probe::ranges_overlap(*kv, *kv, m->lo, m->hi);
+			compared++;
+			within += *in;
+		}
+		const std::string range = m ? num(m->lo) + " .. " + num(m->hi) : std::string("-");
+		const std::string verdict = !in ? "-" : *in ? "within" : "outside" + (r.first.why.empty() ? "" : ": " + r.first.why);
+		std::printf("| %-20s | %-34s | %10s | %10s | %-23s | %s\n", r.first.scope.c_str(), r.first.metric.c_str(),
+			    cell(kv).c_str(), m ? num(m->median).c_str() : "-", range.c_str(), verdict.c_str());
+		json row = {{"scope", r.first.scope}, {"metric", r.first.metric}};
+		row["kernel"] = kv ? json(*kv) : json(nullptr);
+		row["model_median"] = m ? json(m->median) : json(nullptr);
+		row["model_lo"] = m ? json(m->lo) : json(nullptr);
+		row["model_hi"] = m ? json(m->hi) : json(nullptr);
+		row["model_seeds"] = r.model.size();
+		row["within"] = in ? json(*in) : json(nullptr);
+		row["why"] = r.first.why;
+		table.push_back(row);
+	}
+	std::printf("\nrows within: %zu/%zu\n", within, compared);
+	if (!table_json.empty()) {
+		json doc = {{"scenario", k["scenario"]["name"]}, {"kernel_release", release}, {"preset", preset},
+			    {"profile", profile.name}, {"seeds", seeds}, {"first_seed", 1}, {"kernel_foreign", ks.foreign},
+			    {"interval", "2.5th..97.5th percentile of the per-seed values"},
+			    {"rows_within", within}, {"rows_compared", compared}, {"rows", table}};
+		write_file_atomic(table_json,
+				  doc.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n",
+				  "--table-json");
+	}
+	return 0;
+}
+
 }  // namespace
 
 // `eevdf probe --scenario NAME [probe options] [--table-json FILE]
-// [--kernel-json FILE]`: the probe's multi-CPU scenario on this kernel (with
+// [--kernel-json FILE] [--profile exact|NAME|FILE] [--seeds N]`: the probe's
+// multi-CPU scenario on this kernel (with
 // --isolate added: all its tasks in one new autogroup) beside the model on
 // as many CPUs with the running kernel's preset; --table-json also writes the
 // rows as JSON; --kernel-json compares a saved probe JSON instead of running
-// the probe (the kernel release in it chooses the preset).
+// the probe (the kernel release in it chooses the preset). --profile and
+// --seeds run the model under a machine profile with seeds 1..N: each row's
+// model value is then the median over the seeds with its 95 % interval
+// (cli/ensemble's), and the row is within when the kernel's value lies in it.
 int probe_scenario(std::vector<std::string> args)
 {
 	auto take = [&](const char* flag) {
@@ -352,6 +513,29 @@ int probe_scenario(std::vector<std::string> args)
 	};
 	const std::string table_json = take("--table-json");
 	const std::string kernel_json = take("--kernel-json");
+	const std::string profile_arg = take("--profile");
+	const std::string seeds_arg = take("--seeds");
+	const bool ensemble = !profile_arg.empty() || !seeds_arg.empty();
+	unsigned seeds = 1;
+	Profile profile;
+	try {
+		if (!seeds_arg.empty()) {
+			size_t end = 0;
+			const unsigned long v = std::stoul(seeds_arg, &end);
+			if (end != seeds_arg.size() || v < 1 || v > MAX_SEEDS)
+				throw std::invalid_argument("");
+			seeds = static_cast<unsigned>(v);
+		}
+	} catch (const std::exception&) {
+		std::cerr << "eevdf: probe: --seeds: " << seeds_arg << " is not 1.." << MAX_SEEDS << "\n";
+		return 2;
+	}
+	try {
+		profile = find_profile(profile_arg.empty() ? "exact" : profile_arg);
+	} catch (const std::exception& e) {
+		std::cerr << "eevdf: probe: --profile: " << e.what() << "\n";
+		return 2;
+	}
 	std::string out;
 	if (!kernel_json.empty()) {
 		// a saved `eevdf-probe --scenario ... --json` instead of a new run
@@ -377,8 +561,10 @@ int probe_scenario(std::vector<std::string> args)
 		const std::string preset = preset_for(release);
 		std::string command;
 		const ScSide ks = kernel_side(k);
-		const ScSide ms_ = model_side(k, preset, command);
+		const ScSide ms_ = model_side(k, preset, profile, 1, command);
 		const std::vector<Row> rows = scenario_rows(k["scenario"]["name"].get<std::string>(), ks, ms_);
+		if (ensemble)
+			return print_ensemble(k, ks, preset, profile, seeds, command, table_json);
 		std::printf("scenario %s: %s\nkernel %s, HZ=%u, %zu CPUs; %s s window after %s s warm-up; %s\n",
 			    k["scenario"]["name"].get<std::string>().c_str(), k["scenario"]["description"].get<std::string>().c_str(),
 			    release.c_str(), k["kernel"]["hz"].get<u32>(), k["scenario"]["cpus"].size(),

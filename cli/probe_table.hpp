@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "model/types.hpp"
+#include "model/workload.hpp"
 
 namespace eevdf::cli::probe {
 
@@ -65,5 +68,15 @@ struct Row {
 // The table of a scenario: kernel against model, metric by metric, each
 // with its tolerance and, where they differ, why.
 std::vector<Row> scenario_rows(const std::string& scenario, const ScSide& k, const ScSide& m);
+
+// The workload the model runs for a probe's scenario JSON `k` (its
+// "scenario" and "config"), the window starting at `t0` (probe_scenario.cpp).
+Workload scenario_workload(const nlohmann::json& k, u64 t0);
+
+// With --seeds: a row is within when the kernel's value, or its range over
+// runs [klo, khi], and the model's interval over the seeds [mlo, mhi]
+// overlap (both closed: a zero-width interval of the exact model is within
+// when it equals the kernel's value).
+inline bool ranges_overlap(double klo, double khi, double mlo, double mhi) { return klo <= mhi && mlo <= khi; }
 
 }  // namespace eevdf::cli::probe
