@@ -253,17 +253,24 @@ Workload probe::scenario_workload(const json& k, u64 t0)
 			t = looping_task(x.name, {Event{Event::Kind::Run, x.run}, Event{Event::Kind::Sleep, x.sleep}});
 		} else if (x.role == "ping" || x.role == "pipe-ping" || x.role == "forker") {
 			// The probe's ping starts by running; pong (delay 0) is
-			// suspended by then. A pipe's write()/read() and a fork()/
-			// exit()/waitpid() are the same hand-off to the model: it
-			// charges none of the syscalls' own CPU time, and it has no
-			// fork, so each child is one task woken as pong is (its
-			// placement is a wake-up's, not wake_up_new_task()'s).
-			t = looping_task(x.name, {Event{Event::Kind::Run, x.run}, Event{Event::Kind::Resume, 0, wl.ref(x.partner)},
-						  Event{Event::Kind::Suspend, 0, wl.ref(x.name)}});
+			// waiting by then. The hand-off is the probe's own: a futex
+			// word per task that the partner sets and wakes (fpost), and
+			// that the task takes or waits for (fwait), so a wake-up sent
+			// before its partner waits is kept, as in the probe (rt-app's
+			// suspend/resume would lose it, and under a profile's wake-up
+			// costs the pair deadlocks). A pipe's write()/read() and a
+			// fork()/exit()/waitpid() are the same hand-off to the model:
+			// it charges no syscall's own CPU time, and it has no fork, so
+			// each child is one task woken as pong is (its placement is a
+			// wake-up's, not wake_up_new_task()'s).
+			t = looping_task(x.name, {Event{Event::Kind::Run, x.run},
+						  Event{Event::Kind::FutexPost, 0, wl.ref("word-" + x.partner)},
+						  Event{Event::Kind::FutexWait, 0, wl.ref("word-" + x.name)}});
 			t.delay = NSEC_PER_MSEC;
 		} else if (x.role == "pong" || x.role == "pipe-pong" || x.role == "child") {
-			t = looping_task(x.name, {Event{Event::Kind::Suspend, 0, wl.ref(x.name)}, Event{Event::Kind::Run, x.run},
-						  Event{Event::Kind::Resume, 0, wl.ref(x.partner)}});
+			t = looping_task(x.name, {Event{Event::Kind::FutexWait, 0, wl.ref("word-" + x.name)},
+						  Event{Event::Kind::Run, x.run},
+						  Event{Event::Kind::FutexPost, 0, wl.ref("word-" + x.partner)}});
 		} else {
 			throw std::runtime_error("the probe's scenario has a task of unknown role " + x.role);
 		}
