@@ -43,7 +43,7 @@ TEST_CASE("the model's window ends where the probe's does: T0 plus the probe's d
 	CHECK(rebuilt("nice-mix").duration == T0 + NSEC_PER_SEC);
 }
 
-TEST_CASE("pipe-pingpong is the futex pair's program: run, wake the partner, wait for it")
+TEST_CASE("pipe-pingpong is the futex pair's program: run, post the partner's word, wait on its own")
 {
 	const Workload wl = rebuilt("pipe-pingpong");
 	REQUIRE(wl.tasks.size() == 2);
@@ -52,12 +52,13 @@ TEST_CASE("pipe-pingpong is the futex pair's program: run, wake the partner, wai
 	REQUIRE(ping.size() == 3);
 	REQUIRE(pong.size() == 3);
 	CHECK(is(ping[0], Event::Kind::Run, 200 * NSEC_PER_USEC));
-	CHECK(ping[1].kind == Event::Kind::Resume);
-	CHECK(ping[2].kind == Event::Kind::Suspend);
-	CHECK(pong[0].kind == Event::Kind::Suspend);  // pong waits first
-	CHECK(ping[1].ref == pong[0].ref);            // ping's write wakes pong's read
+	CHECK(ping[1].kind == Event::Kind::FutexPost);
+	CHECK(ping[2].kind == Event::Kind::FutexWait);
+	CHECK(pong[0].kind == Event::Kind::FutexWait);  // pong waits first
+	CHECK(ping[1].ref == pong[0].ref);              // ping's write wakes pong's read
 	CHECK(pong[2].ref == ping[2].ref);
-	CHECK(wl.tasks[0].delay == NSEC_PER_MSEC);    // pong is asleep before ping hands off
+	CHECK(ping[1].ref != ping[2].ref);              // a word each, as the probe's pipe each
+	CHECK(wl.tasks[0].delay == NSEC_PER_MSEC);      // pong is waiting before ping hands off
 }
 
 TEST_CASE("forks is a hand-off to a child that runs 1 ms, the parent running 50 us between")
@@ -67,7 +68,8 @@ TEST_CASE("forks is a hand-off to a child that runs 1 ms, the parent running 50 
 	CHECK(wl.tasks[0].name == "forker");
 	CHECK(wl.tasks[1].name == "child");
 	CHECK(is(program(wl, 0)[0], Event::Kind::Run, 50 * NSEC_PER_USEC));
-	CHECK(program(wl, 1)[0].kind == Event::Kind::Suspend);
+	CHECK(program(wl, 0)[1].kind == Event::Kind::FutexPost);
+	CHECK(program(wl, 1)[0].kind == Event::Kind::FutexWait);
 	CHECK(is(program(wl, 1)[1], Event::Kind::Run, NSEC_PER_MSEC));
 }
 
