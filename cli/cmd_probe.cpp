@@ -20,6 +20,9 @@ public:
 			      "Examples:\n  eevdf probe --hogs 4 --slice 3ms --duration 5s --cpu 1 --isolate\n"
 			      "  eevdf probe --hogs 3 --slice 3ms --duration 5s --waker 10000:1000\n"
 			      "  eevdf probe --claim claims/x.json   # a claim's hog rows on this kernel\n"
+			      "  eevdf probe --scenario forks --duration 3s   # unpinned (eevdf-probe --list-scenarios)\n"
+			      "  eevdf probe --scenario 8-periodic --kernel-json F --profile vm-6.18.44-hz250 --seeds 20\n"
+			      "      # a saved run beside the model's median and 95 % interval over 20 seeds\n"
 			      "  eevdf probe -- --help   # the probe's own help\n"
 			      "Exit status: 0; the probe's own status when it fails; 2 if it cannot be found or run.\n");
 		probe->prefix_command();
