@@ -30,8 +30,8 @@ double quantile_linear(std::vector<double> v, double q)
 
 EnsembleMetric summarise_seeds(const std::string& name, const std::vector<double>& per_seed, double pooled)
 {
-	return {name, quantile_linear(per_seed, 0.5), quantile_linear(per_seed, 0.025), quantile_linear(per_seed, 0.975),
-		pooled};
+	return {name, quantile_linear(per_seed, 0.5), quantile_linear(per_seed, 0.025),
+		quantile_linear(per_seed, 0.975), pooled};
 }
 
 namespace {

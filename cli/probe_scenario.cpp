@@ -309,8 +309,8 @@ ScSide model_side(const json& k, const std::string& preset, const Profile& profi
 	const std::vector<ScTask> sc = [&] {
 		std::vector<ScTask> v;
 		for (const json& t : k["scenario"]["tasks"])
-			v.push_back(ScTask{t["name"].get<std::string>(), t["role"].get<std::string>(), 0, 0, 0, 0, 0, "", 0,
-					   false});
+			v.push_back(ScTask{t["name"].get<std::string>(), t["role"].get<std::string>(), 0, 0, 0, 0, 0,
+					   "", 0, false});
 		return v;
 	}();
 	Workload wl = probe::scenario_workload(k, t0);
@@ -435,14 +435,15 @@ std::vector<SeedRow> seed_rows(const json& k, const ScSide& ks, const std::strin
 
 // `eevdf probe --scenario ... --profile P --seeds N`: the kernel's value
 // beside the model's median and 95 % interval over the seeds.
-int print_ensemble(const json& k, const ScSide& ks, const std::string& preset, const Profile& profile,
-		   unsigned seeds, const std::string& command, const std::string& table_json)
+int print_ensemble(const json& k, const ScSide& ks, const std::string& preset, const Profile& profile, unsigned seeds,
+		   const std::string& command, const std::string& table_json)
 {
 	const std::vector<SeedRow> rows = seed_rows(k, ks, preset, profile, seeds);
 	const std::string release = k["kernel"]["release"].get<std::string>();
 	std::printf("scenario %s: %s\nkernel %s, HZ=%u, %zu CPUs; %s s window after %s s warm-up\n",
-		    k["scenario"]["name"].get<std::string>().c_str(), k["scenario"]["description"].get<std::string>().c_str(),
-		    release.c_str(), k["kernel"]["hz"].get<u32>(), k["scenario"]["cpus"].size(),
+		    k["scenario"]["name"].get<std::string>().c_str(),
+		    k["scenario"]["description"].get<std::string>().c_str(), release.c_str(),
+		    k["kernel"]["hz"].get<u32>(), k["scenario"]["cpus"].size(),
 		    num(k["config"]["duration_ns"].get<double>() / 1e9).c_str(),
 		    num(k["config"]["warmup_ns"].get<double>() / 1e9).c_str());
 	std::printf("model: preset %s, profile %s, seeds 1..%u; %s\n", preset.c_str(), profile.name.c_str(), seeds,
@@ -468,9 +469,12 @@ int print_ensemble(const json& k, const ScSide& ks, const std::string& preset, c
 			within += *in;
 		}
 		const std::string range = m ? num(m->lo) + " .. " + num(m->hi) : std::string("-");
-		const std::string verdict = !in ? "-" : *in ? "within" : "outside" + (r.first.why.empty() ? "" : ": " + r.first.why);
-		std::printf("| %-20s | %-34s | %10s | %10s | %-23s | %s\n", r.first.scope.c_str(), r.first.metric.c_str(),
-			    cell(kv).c_str(), m ? num(m->median).c_str() : "-", range.c_str(), verdict.c_str());
+		const std::string verdict = !in   ? "-"
+					    : *in ? "within"
+						  : "outside" + (r.first.why.empty() ? "" : ": " + r.first.why);
+		std::printf("| %-20s | %-34s | %10s | %10s | %-23s | %s\n", r.first.scope.c_str(),
+			    r.first.metric.c_str(), cell(kv).c_str(), m ? num(m->median).c_str() : "-", range.c_str(),
+			    verdict.c_str());
 		json row = {{"scope", r.first.scope}, {"metric", r.first.metric}};
 		row["kernel"] = kv ? json(*kv) : json(nullptr);
 		row["model_median"] = m ? json(m->median) : json(nullptr);
@@ -483,10 +487,17 @@ int print_ensemble(const json& k, const ScSide& ks, const std::string& preset, c
 	}
 	std::printf("\nrows within: %zu/%zu\n", within, compared);
 	if (!table_json.empty()) {
-		json doc = {{"scenario", k["scenario"]["name"]}, {"kernel_release", release}, {"preset", preset},
-			    {"profile", profile.name}, {"seeds", seeds}, {"first_seed", 1}, {"kernel_foreign", ks.foreign},
+		json doc = {{"scenario", k["scenario"]["name"]},
+			    {"kernel_release", release},
+			    {"preset", preset},
+			    {"profile", profile.name},
+			    {"seeds", seeds},
+			    {"first_seed", 1},
+			    {"kernel_foreign", ks.foreign},
 			    {"interval", "2.5th..97.5th percentile of the per-seed values"},
-			    {"rows_within", within}, {"rows_compared", compared}, {"rows", table}};
+			    {"rows_within", within},
+			    {"rows_compared", compared},
+			    {"rows", table}};
 		write_file_atomic(table_json,
 				  doc.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n",
 				  "--table-json");

@@ -95,9 +95,9 @@ std::string mechanism(const std::string& scenario, const std::string& metric, co
 	// The issue-35 scenarios (docs/kernel-probe.md), as far as known.
 	if (scenario == "pipe-pingpong")
 		return "likely WF_SYNC: pipe_write() wakes the reader with wake_up_interruptible_sync_poll(), so "
-		       "wake_affine_idle() keeps the wakee on the waker's CPU, which the waker is about to leave, and the "
-		       "kernel's pair shares one CPU with ~1 us local hand-offs; the model's workload wakes without "
-		       "WF_SYNC (model/task_program.cpp), onto the idle CPU";
+		       "wake_affine_idle() keeps the wakee on the waker's CPU, which the waker is about to leave, and "
+		       "the kernel's pair shares one CPU with ~1 us local hand-offs; the model's workload wakes "
+		       "without WF_SYNC (model/task_program.cpp), onto the idle CPU";
 	if (scenario == "forks" && r.scope == "child" && metric.rfind("woken", 0) == 0)
 		return "each kernel child is a new task, placed by wake_up_new_task() (the idlest CPU) without a "
 		       "sched_waking; the model has no fork: one task woken as a futex waiter";
@@ -172,7 +172,9 @@ std::vector<Row> scenario_rows(const std::string& scenario, const ScSide& k, con
 			add(name, "wake-up latency p90 (us)", a.lat_p90_us, b.lat_p90_us);
 			// A side without wake-ups has no fraction (the forks child's
 			// on the kernel: a new task has no sched_waking).
-			auto frac = [](const ScFig& f, double v) { return f.wakes ? std::optional<double>(v) : std::nullopt; };
+			auto frac = [](const ScFig& f, double v) {
+				return f.wakes ? std::optional<double>(v) : std::nullopt;
+			};
 			add(name, "woken on its previous CPU", frac(a, a.on_prev), frac(b, b.on_prev));
 			add(name, "woken onto an idle CPU", frac(a, a.target_idle), frac(b, b.target_idle));
 		}

@@ -55,10 +55,10 @@ TEST_CASE("pipe-pingpong is the futex pair's program: run, post the partner's wo
 	CHECK(ping[1].kind == Event::Kind::FutexPost);
 	CHECK(ping[2].kind == Event::Kind::FutexWait);
 	CHECK(pong[0].kind == Event::Kind::FutexWait);  // pong waits first
-	CHECK(ping[1].ref == pong[0].ref);              // ping's write wakes pong's read
+	CHECK(ping[1].ref == pong[0].ref);  // ping's write wakes pong's read
 	CHECK(pong[2].ref == ping[2].ref);
-	CHECK(ping[1].ref != ping[2].ref);              // a word each, as the probe's pipe each
-	CHECK(wl.tasks[0].delay == NSEC_PER_MSEC);      // pong is waiting before ping hands off
+	CHECK(ping[1].ref != ping[2].ref);  // a word each, as the probe's pipe each
+	CHECK(wl.tasks[0].delay == NSEC_PER_MSEC);  // pong is waiting before ping hands off
 }
 
 TEST_CASE("forks is a hand-off to a child that runs 1 ms, the parent running 50 us between")
@@ -147,6 +147,6 @@ TEST_CASE("the exact model's zero-width interval is within only where it equals 
 TEST_CASE("a kernel range over runs is within when it overlaps the model's interval at all")
 {
 	CHECK(ranges_overlap(1, 3, 2.5, 9));  // overlapping ends
-	CHECK(ranges_overlap(1, 9, 4, 5));    // the model's inside the kernel's
+	CHECK(ranges_overlap(1, 9, 4, 5));  // the model's inside the kernel's
 	CHECK_FALSE(ranges_overlap(1, 3, 3.5, 9));
 }
