@@ -469,9 +469,11 @@ int print_ensemble(const json& k, const ScSide& ks, const std::string& preset, c
 			within += *in;
 		}
 		const std::string range = m ? num(m->lo) + " .. " + num(m->hi) : std::string("-");
-		const std::string verdict = !in   ? "-"
-					    : *in ? "within"
-						  : "outside" + (r.first.why.empty() ? "" : ": " + r.first.why);
+		// The mechanisms (probe_scenario_rows.cpp) are the exact model's:
+		// under another profile the row only says that it is outside.
+		const bool exact = profile.name == "exact";
+		const std::string why = exact && !r.first.why.empty() ? ": " + r.first.why : "";
+		const std::string verdict = !in ? "-" : *in ? "within" : "outside" + why;
 		std::printf("| %-20s | %-34s | %10s | %10s | %-23s | %s\n", r.first.scope.c_str(),
 			    r.first.metric.c_str(), cell(kv).c_str(), m ? num(m->median).c_str() : "-", range.c_str(),
 			    verdict.c_str());
@@ -482,7 +484,7 @@ int print_ensemble(const json& k, const ScSide& ks, const std::string& preset, c
 		row["model_hi"] = m ? json(m->hi) : json(nullptr);
 		row["model_seeds"] = r.model.size();
 		row["within"] = in ? json(*in) : json(nullptr);
-		row["why"] = r.first.why;
+		row["why"] = exact ? r.first.why : "";
 		table.push_back(row);
 	}
 	std::printf("\nrows within: %zu/%zu\n", within, compared);
