@@ -2,6 +2,7 @@
 // Machine profiles read from and written to JSON (io/profile.hpp).
 #include "io/profile.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 
@@ -140,16 +141,22 @@ std::string string_of(const std::string& file, const Value& v, const std::string
 	return v.text;
 }
 
-u32 small_int_of(const std::string& file, const Value& v, const std::string& field, u32 limit)
+u32 int_in(const std::string& file, const Value& v, const std::string& field, u32 least, u32 limit)
 {
 	const std::string& t = v.text;
+	const std::string range = std::to_string(least) + ".." + std::to_string(limit);
 	if (v.type != Value::Type::Number || t.empty() || t.size() > 9 ||
 	    t.find_first_not_of("0123456789") != std::string::npos)
-		bad(file, v, field, "expected an integer 1.." + std::to_string(limit) + ", got " + json::describe(v));
+		bad(file, v, field, "expected an integer " + range + ", got " + json::describe(v));
 	const u32 n = static_cast<u32>(std::stoul(t));
-	if (n < 1 || n > limit)
-		bad(file, v, field, "expected an integer 1.." + std::to_string(limit) + ", got " + t);
+	if (n < least || n > limit)
+		bad(file, v, field, "expected an integer " + range + ", got " + t);
 	return n;
+}
+
+u32 small_int_of(const std::string& file, const Value& v, const std::string& field, u32 limit)
+{
+	return int_in(file, v, field, 1, limit);
 }
 
 Profile::Measured measured_of(const std::string& file, const Value& v)
@@ -169,8 +176,10 @@ Profile::Measured measured_of(const std::string& file, const Value& v)
 			m.date = string_of(file, k.value, f);
 		else if (k.key == "command")
 			m.command = string_of(file, k.value, f);
+		else if (k.key == "steal_ppm")
+			m.steal_ppm = int_in(file, k.value, f, 0, 1000000);
 		else
-			bad(file, k.value, f, "unknown key (known: kernel, hz, cpus, date, command)");
+			bad(file, k.value, f, "unknown key (known: kernel, hz, cpus, date, command, steal_ppm)");
 	}
 	return m;
 }
@@ -189,6 +198,7 @@ const CostKey cost_keys[] = {
 	{"wakeup_irq_cost", &Profile::wakeup_irq_cost, duration_of},
 	{"balance_cost", &Profile::balance_cost, duration_of},
 	{"timer_delay", &Profile::timer_delay, duration_of},
+	{"timer_delay_busy", &Profile::timer_delay_busy, duration_of},
 	{"futex_wake_cost", &Profile::futex_wake_cost, duration_of},
 	{"burst_scale", &Profile::burst_scale, ppm_of},
 	{"run_scale", &Profile::run_scale, ppm_of},
@@ -247,6 +257,10 @@ Profile parse_profile(std::string_view text, const std::string& filename)
 		bad(filename, doc, "eevdf_profile", "missing: a profile file starts with \"eevdf_profile\": 1");
 	if (p.name.empty())
 		bad(filename, doc, "name", "missing");
+	// A profile measured before busy and idle CPUs were told apart has one
+	// delivery delay for both.
+	if (std::find(seen.begin(), seen.end(), "timer_delay_busy") == seen.end())
+		p.timer_delay_busy = p.timer_delay;
 	if (const std::string why = p.invalid(); !why.empty())
 		bad(filename, doc, "profile", why);
 	return p;
@@ -322,7 +336,10 @@ std::string profile_json(const Profile& p)
 			s += ", \"hz\": " + std::to_string(m.hz);
 		if (m.cpus)
 			s += ", \"cpus\": " + std::to_string(m.cpus);
-		s += ", \"date\": " + json::quote(m.date) + ", \"command\": " + json::quote(m.command) + "},\n";
+		s += ", \"date\": " + json::quote(m.date) + ", \"command\": " + json::quote(m.command);
+		if (m.steal_ppm)
+			s += ", \"steal_ppm\": " + std::to_string(m.steal_ppm);
+		s += "},\n";
 	}
 	s += "  \"timer_slack\": " + ns_text(p.timer_slack);
 	for (const CostKey& c : cost_keys)

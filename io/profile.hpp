@@ -7,11 +7,13 @@
 //     "eevdf_profile": 1,
 //     "name": "vm-6.18.44-hz250",
 //     "measured": {"kernel": "6.18.44", "hz": 250, "cpus": 2,
-//                  "date": "2026-12-05", "command": "eevdf calibrate ..."},
+//                  "date": "2026-12-05", "command": "eevdf calibrate ...",
+//                  "steal_ppm": 1200},                     host steal meanwhile
 //     "switch_cost": "3us",                                    fixed
 //     "tick_jitter": {"uniform": ["0ns", "20us"]},             least, greatest
 //     "ipi_latency": {"normal": {"mean": "12us", "sd": "4us"}},
-//     "timer_delay": {"empirical": ["2us", "5us", "9us", "40us"]},
+//     "timer_delay": {"empirical": ["2us", "5us", "9us", "40us"]},  idle CPU
+//     "timer_delay_busy": "8us",            busy CPU; absent: timer_delay's
 //     "timer_slack": "50us",                                   a duration only
 //     "burst_scale": {"normal": {"mean": 1.0, "sd": 0.08}},    multipliers: numbers
 //     ...

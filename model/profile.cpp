@@ -12,7 +12,7 @@ bool Profile::scales_bursts() const
 bool Profile::exact() const
 {
 	for (const Dist* d : {&switch_cost, &tick_jitter, &ipi_latency, &idle_exit_latency, &wakeup_irq_cost,
-			      &balance_cost, &timer_delay, &futex_wake_cost})
+			      &balance_cost, &timer_delay, &timer_delay_busy, &futex_wake_cost})
 		if (!d->is_zero())
 			return false;
 	return timer_slack == 0 && !scales_bursts();
@@ -24,7 +24,8 @@ std::string Profile::invalid() const
 		{"switch_cost", &switch_cost},         {"tick_jitter", &tick_jitter},
 		{"ipi_latency", &ipi_latency},         {"idle_exit_latency", &idle_exit_latency},
 		{"wakeup_irq_cost", &wakeup_irq_cost}, {"balance_cost", &balance_cost},
-		{"timer_delay", &timer_delay},         {"burst_scale", &burst_scale},
+		{"timer_delay", &timer_delay},         {"timer_delay_busy", &timer_delay_busy},
+		{"burst_scale", &burst_scale},
 		{"run_scale", &run_scale},             {"futex_wake_cost", &futex_wake_cost},
 	};
 	for (const auto& [name, d] : costs) {

@@ -22,7 +22,10 @@
 //                      first tick of its CPU in [t, t + slack], else at t +
 //                      slack (hrtimer_set_expires_range_ns())
 //   timer_delay        how late the interrupt at that hard expiry arrives
-//                      (the hypervisor's timer delivery, on a VM)
+//                      on an idle CPU (on a VM: the host wakes the halted
+//                      vCPU, then the guest leaves idle)
+//   timer_delay_busy   the same on a CPU that runs a task (no halt exit);
+//                      a profile file without it gets timer_delay's
 //   burst_scale        each CPU burst (rt-app run, schbench's op) times a
 //                      multiplier in ppm, per task stream
 //   run_scale          every burst of the run times one multiplier in ppm,
@@ -50,6 +53,7 @@ enum class NoiseSource : u64 {
 	BurstScale,
 	RunScale,
 	FutexWakeCost,
+	TimerDelayBusy,
 };
 
 struct Profile {
@@ -61,6 +65,10 @@ struct Profile {
 		u32 cpus = 0;         // online CPUs
 		std::string date;     // YYYY-MM-DD
 		std::string command;  // what measured it
+		u64 steal_ppm = 0;    // CPU time the host stole while it measured
+		                      // (/proc/stat steal), in ppm: the model has
+		                      // no steal, so a high figure says the
+		                      // profile's costs were measured on a noisy host
 		bool operator==(const Measured&) const = default;
 	} measured;
 	Dist switch_cost;
@@ -71,6 +79,7 @@ struct Profile {
 	Dist balance_cost;
 	u64 timer_slack = 0;
 	Dist timer_delay;
+	Dist timer_delay_busy;
 	Dist burst_scale = Dist::fixed(PPM_ONE);
 	Dist run_scale = Dist::fixed(PPM_ONE);
 	Dist futex_wake_cost;

@@ -87,7 +87,8 @@ public:
 	// ---- the profile's per-CPU draws (model/profile.hpp), one stream per
 	// source: a cost that is 0 draws nothing.
 	struct Noise {
-		Rng switch_cost, tick_jitter, ipi_latency, idle_exit_latency, wakeup_irq_cost, balance_cost, timer_delay;
+		Rng switch_cost, tick_jitter, ipi_latency, idle_exit_latency, wakeup_irq_cost, balance_cost, timer_delay,
+		    timer_delay_busy;
 	} noise;
 	static u64 draw(const Dist& d, Rng& stream) { return d.is_zero() ? 0 : d.sample(stream); }
 

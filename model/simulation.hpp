@@ -182,6 +182,7 @@ private:
 	const Event* current_event(Task& t) const;
 	bool advance_pc(Task& t);  // false when the program has ended
 	void timed_wakeup(int task);
+	u64 timer_delivery(u32 cpu);
 	void arm_sleep_timer(Task& t, u32 cpu, u64 soft);
 	u64 burst_work(Task& t, u64 ns);
 	void exit_current(u32 cpu);

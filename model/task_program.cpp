@@ -40,8 +40,22 @@ bool Simulation::advance_pc(Task& t)
 // timer (hrtimer_set_expires_range_ns()): at its soft expiry it is not yet
 // due; it fires at the first interrupt of its CPU inside the slack window
 // -- the model takes that CPU's tick -- or else at the hard expiry, when
-// the timer interrupt arrives timer_delay late. Other interrupts in the
+// the timer interrupt arrives timer_delivery() late. Other interrupts in the
 // window (an IPI, another timer) are not looked at (docs/model.md).
+// How late a timer interrupt at its hard expiry reaches `cpu`: on a halted
+// (idle) vCPU the host must first wake it, on a busy one it is delivered to
+// the running guest at once, so the two are separate distributions. Which
+// one is decided at the soft expiry, when the model arms the hard one: a
+// CPU idle then is taken to be idle at the hard expiry, slack later
+// (docs/model.md, "Variability").
+u64 Simulation::timer_delivery(u32 cpu)
+{
+	Rq& rq = rqs_[cpu];
+	if (rq.idle())
+		return Rq::draw(cfg_.profile.timer_delay, rq.noise.timer_delay);
+	return Rq::draw(cfg_.profile.timer_delay_busy, rq.noise.timer_delay_busy);
+}
+
 void Simulation::timed_wakeup(int task)
 {
 	Task& t = tasks_[static_cast<size_t>(task)];
@@ -53,7 +67,7 @@ void Simulation::timed_wakeup(int task)
 		if (tick_running(t.timer_cpu) && rq.next_tick <= hard)
 			at = std::max(rq.next_tick, now_);
 		else
-			at = hard + Rq::draw(cfg_.profile.timer_delay, rqs_[t.timer_cpu].noise.timer_delay);
+			at = hard + timer_delivery(t.timer_cpu);
 		if (at > now_) {
 			t.wake_at = at;
 			heap_push(task);
@@ -236,7 +250,7 @@ void Simulation::arm_sleep_timer(Task& t, u32 cpu, u64 soft)
 {
 	t.wake_at = soft;
 	t.timer_cpu = cpu;
-	if (cfg_.profile.timer_slack || !cfg_.profile.timer_delay.is_zero())
+	if (cfg_.profile.timer_slack || !cfg_.profile.timer_delay.is_zero() || !cfg_.profile.timer_delay_busy.is_zero())
 		t.timer_hard = soft + cfg_.profile.timer_slack;
 	heap_push(t.se.id);
 }

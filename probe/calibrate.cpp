@@ -14,6 +14,10 @@
 //                      the waker's wake call and then the switch
 //   timer_delay        L_t - median(switch_cost), on an idle CPU whose
 //                      timer interrupt is what wakes it
+//   timer_delay_busy   the same with a SCHED_IDLE spinner on that CPU
+//   tick_jitter        how much earlier than the p90 one a tick's interrupt
+//                      comes, past its TICK_NSEC grid point
+//   steal (measured)   /proc/stat steal over the whole run, in ppm
 //   ipi_latency        R_b - median(W) - median(switch_cost)
 //   idle_exit_latency  R_i - R_b, quantile by quantile
 //   burst_scale        a fixed CPU-bound op's time over its median
@@ -23,8 +27,8 @@
 //
 // Each measured cost is written as 101 quantiles (p0.1, p1 ... p99, p99.9:
 // the extremes clipped so that one outlier does not own the top percent).
-// tick_jitter is left 0: the timer_delay of the tick itself is in the
-// model's timer_delay only for hrtimers (docs/model.md, "Variability").
+// The pipe hand-off is measured and printed beside the futex one; the
+// model charges futex_wake_cost for either.
 //
 // Standalone: Linux, C++20, pthreads. Exit 2 when it cannot measure
 // (fewer than two CPUs usable, a syscall refused).
@@ -161,10 +165,31 @@ void measure_handoff(int cpu, int n, std::vector<i64>& wake, std::vector<i64>& h
 	handoff = std::move(h);
 }
 
-// L_t: a thread on `cpu` sleeps to absolute deadlines with 1 ns of slack.
-std::vector<i64> measure_timer(int cpu, int n)
+// A SCHED_IDLE thread spinning on `cpu` until `stop`: the CPU is busy, yet
+// any SCHED_OTHER wake-up there preempts it at once (check_preempt_wakeup_fair:
+// an idle-policy curr is always preempted by a normal waker).
+std::thread idle_spinner(int cpu, std::atomic<bool>& stop)
+{
+	return std::thread([cpu, &stop] {
+		pin(cpu);
+		sched_param sp{};
+		if (sched_setscheduler(0, SCHED_IDLE, &sp) != 0)
+			die(std::string("SCHED_IDLE refused: ") + std::strerror(errno));
+		while (!stop.load(std::memory_order_relaxed))
+			;
+	});
+}
+
+// L_t: a thread on `cpu` sleeps to absolute deadlines with 1 ns of slack;
+// the CPU is idle meanwhile, or (`busy`) runs a SCHED_IDLE spinner, so the
+// timer interrupt finds a halted vCPU or a running one.
+std::vector<i64> measure_timer(int cpu, int n, bool busy)
 {
 	std::vector<i64> late;
+	std::atomic<bool> stop{false};
+	std::thread spinner;
+	if (busy)
+		spinner = idle_spinner(cpu, stop);
 	std::thread t([&] {
 		pin(cpu);
 		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
@@ -176,7 +201,109 @@ std::vector<i64> measure_timer(int cpu, int n)
 		}
 	});
 	t.join();
+	stop = true;
+	if (spinner.joinable())
+		spinner.join();
 	return late;
+}
+
+// The pipe hand-off, for comparison with the futex one (H): two threads on
+// one CPU pass a byte back and forth through two pipes; `wake` is the
+// writer's write() that wakes the reader. The model charges futex_wake_cost
+// for every wake-up by a task, pipes included (docs/profiles.md).
+void measure_pipe_handoff(int cpu, int n, std::vector<i64>& wake, std::vector<i64>& handoff)
+{
+	int ab[2], ba[2];
+	if (pipe(ab) != 0 || pipe(ba) != 0)
+		die(std::string("pipe: ") + std::strerror(errno));
+	std::atomic<i64> sent{0};
+	std::vector<i64> h;
+	std::thread other([&] {
+		pin(cpu);
+		char c;
+		for (int i = 0; i < n; i++) {
+			if (read(ab[0], &c, 1) != 1)
+				die("pipe read failed");
+			h.push_back(now_ns() - sent.load());
+			sent.store(now_ns());
+			if (write(ba[1], &c, 1) != 1)
+				die("pipe write failed");
+		}
+	});
+	pin(cpu);
+	char c = 0;
+	for (int i = 0; i < n; i++) {
+		const i64 t0 = now_ns();
+		sent.store(t0);
+		if (write(ab[1], &c, 1) != 1)
+			die("pipe write failed");
+		wake.push_back(now_ns() - t0);
+		if (read(ba[0], &c, 1) != 1)
+			die("pipe read failed");
+	}
+	other.join();
+	handoff = std::move(h);
+	for (int fd : {ab[0], ab[1], ba[0], ba[1]})
+		close(fd);
+}
+
+// tick_jitter: a thread spinning on `cpu` for `ns` sees each interrupt as a
+// gap in its clock reads; the tick's gaps start near the TICK_NSEC grid of
+// CLOCK_MONOTONIC (tick_setup_sched_timer(), skew_tick=0). Their offsets
+// past the grid spread by the timer interrupt's delivery; the model's
+// tick_jitter is how much EARLIER a tick comes than the p90 one.
+std::vector<i64> measure_tick_jitter(int cpu, i64 tick_ns, i64 ns)
+{
+	std::vector<i64> offsets;
+	std::thread t([&] {
+		pin(cpu);
+		const i64 end = now_ns() + ns;
+		i64 prev = now_ns(), last_grid = -1;
+		while (prev < end) {
+			const i64 now = now_ns();
+			const i64 at = prev % tick_ns, grid = prev / tick_ns;
+			// The first gap of 1..100 us that starts within 200 us after a
+			// grid point, one per grid point: an interrupt handler, not a
+			// preemption (ms), and not a second interrupt in the window.
+			if (now - prev > 1 * US && now - prev < 100 * US && at < 200 * US && grid != last_grid) {
+				offsets.push_back(at);
+				last_grid = grid;
+			}
+			prev = now;
+		}
+	});
+	t.join();
+	std::vector<i64> early;
+	if (offsets.size() < 20)
+		return early;
+	// The model's ticks can come early but not late: the p90 offset is its
+	// on-time tick, and the later 10 % (another interrupt first, the host
+	// busy) are taken as on time.
+	const i64 latest = quantile(offsets, 0.9);
+	for (i64 o : offsets)
+		early.push_back(std::max<i64>(0, latest - o));
+	return early;
+}
+
+// Steal: the "steal" column of /proc/stat's "cpu" line (USER_HZ ticks),
+// with the line's total, so that steal_ppm = Δsteal / Δtotal.
+struct CpuTimes {
+	unsigned long long steal = 0, total = 0;
+};
+CpuTimes read_cpu_times()
+{
+	CpuTimes t;
+	if (FILE* f = std::fopen("/proc/stat", "r")) {
+		unsigned long long v[10] = {};
+		if (std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+				&v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) >= 8) {
+			t.steal = v[7];
+			for (int i = 0; i < 8; i++)  // guest time is already in user
+				t.total += v[i];
+		}
+		std::fclose(f);
+	}
+	return t;
 }
 
 // R: a waker on `from` wakes a sleeper on `to` (idle, or running a
@@ -189,14 +316,7 @@ std::vector<i64> measure_remote_wake(int from, int to, int n, bool busy)
 	std::vector<i64> lat;
 	std::thread spinner;
 	if (busy)
-		spinner = std::thread([&] {
-			pin(to);
-			sched_param sp{};
-			if (sched_setscheduler(0, SCHED_IDLE, &sp) != 0)
-				die(std::string("SCHED_IDLE refused: ") + std::strerror(errno));
-			while (!stop.load(std::memory_order_relaxed))
-				;
-		});
+		spinner = idle_spinner(to, stop);
 	std::thread sleeper([&] {
 		pin(to);
 		for (int i = 0; i < n; i++) {
@@ -331,33 +451,6 @@ int main(int argc, char** argv)
 			(a < 0 ? a : b) = c;
 	std::fprintf(stderr, "eevdf-calibrate: %d samples each, CPUs %d and %d\n", n, a, b);
 
-	std::vector<i64> wake, handoff;
-	measure_handoff(a, n * 5, wake, handoff);
-	const i64 w50 = quantile(wake, 0.5);
-	const std::vector<i64> sw = minus(handoff, w50);
-	const i64 sw50 = quantile(sw, 0.5);
-	const std::vector<i64> timer = measure_timer(b, n);
-	const std::vector<i64> busy = measure_remote_wake(a, b, n, true);
-	const std::vector<i64> idle = measure_remote_wake(a, b, n, false);
-	std::vector<i64> ipi = minus(busy, w50 + sw50);
-	std::vector<i64> exit_q = quantiles101(idle), busy_q = quantiles101(busy);
-	for (size_t i = 0; i < exit_q.size(); i++)
-		exit_q[i] = std::max<i64>(0, exit_q[i] - busy_q[i]);
-	std::sort(exit_q.begin(), exit_q.end());
-	std::vector<i64> burst, run;
-	measure_ops(a, n, 10, burst, run);
-	const long slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-
-	std::fprintf(stderr, "measured:\n");
-	summary("futex_wake_cost (W)", wake);
-	summary("same-CPU hand-off (H)", handoff);
-	summary("timer lateness, idle CPU, no slack", timer);
-	summary("remote wake-up, SCHED_IDLE spinner", busy);
-	summary("remote wake-up, idle CPU", idle);
-	std::fprintf(stderr, "  op time spread (ppm of median)      p1 %" PRId64 "  p99 %" PRId64 "\n",
-		     quantile(burst, 0.01), quantile(burst, 0.99));
-	std::fprintf(stderr, "  timer_slack_ns %ld; balance_cost not measurable here (debugfs): 2 us assumed\n", slack);
-
 	utsname u{};
 	uname(&u);
 	// CONFIG_HZ from the running kernel's config, where the distribution ships it.
@@ -372,6 +465,51 @@ int main(int argc, char** argv)
 				hz = std::to_string(std::strtol(line + 10, nullptr, 10));
 		from_boot ? std::fclose(f) : pclose(f);
 	}
+	const CpuTimes before = read_cpu_times();
+	std::vector<i64> wake, handoff;
+	measure_handoff(a, n * 5, wake, handoff);
+	const i64 w50 = quantile(wake, 0.5);
+	const std::vector<i64> sw = minus(handoff, w50);
+	const i64 sw50 = quantile(sw, 0.5);
+	const std::vector<i64> timer = measure_timer(b, n, false);
+	const std::vector<i64> timer_busy = measure_timer(b, n, true);
+	std::vector<i64> pipe_wake, pipe_handoff;
+	measure_pipe_handoff(a, n * 5, pipe_wake, pipe_handoff);
+	const i64 tick_ns = hz.empty() || hz == "0" ? 0 : SEC / std::stol(hz);
+	// 2 s of spinning: 500 ticks at HZ=250
+	const std::vector<i64> tick_early = tick_ns ? measure_tick_jitter(b, tick_ns, 2 * SEC) : std::vector<i64>{};
+	const std::vector<i64> busy = measure_remote_wake(a, b, n, true);
+	const std::vector<i64> idle = measure_remote_wake(a, b, n, false);
+	std::vector<i64> ipi = minus(busy, w50 + sw50);
+	std::vector<i64> exit_q = quantiles101(idle), busy_q = quantiles101(busy);
+	for (size_t i = 0; i < exit_q.size(); i++)
+		exit_q[i] = std::max<i64>(0, exit_q[i] - busy_q[i]);
+	std::sort(exit_q.begin(), exit_q.end());
+	std::vector<i64> burst, run;
+	measure_ops(a, n, 10, burst, run);
+	const long slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	const CpuTimes after = read_cpu_times();
+	const unsigned long long dt = after.total - before.total;
+	const long long steal_ppm = dt ? (long long)((after.steal - before.steal) * 1000000ULL / dt) : 0;
+
+	std::fprintf(stderr, "measured:\n");
+	summary("futex_wake_cost (W)", wake);
+	summary("same-CPU hand-off (H)", handoff);
+	summary("timer lateness, idle CPU, no slack", timer);
+	summary("timer lateness, busy CPU, no slack", timer_busy);
+	summary("pipe write() that wakes (not charged)", pipe_wake);
+	summary("same-CPU pipe hand-off", pipe_handoff);
+	if (!tick_early.empty())
+		summary("tick earlier than the p90 tick", tick_early);
+	else
+		std::fprintf(stderr, "  tick_jitter not measured (no CONFIG_HZ, or too few ticks seen): left 0\n");
+	summary("remote wake-up, SCHED_IDLE spinner", busy);
+	summary("remote wake-up, idle CPU", idle);
+	std::fprintf(stderr, "  op time spread (ppm of median)      p1 %" PRId64 "  p99 %" PRId64 "\n",
+		     quantile(burst, 0.01), quantile(burst, 0.99));
+	std::fprintf(stderr, "  timer_slack_ns %ld; balance_cost not measurable here (debugfs): 2 us assumed\n", slack);
+	std::fprintf(stderr, "  host steal while measuring: %lld ppm of the CPUs' time (the model has none)\n", steal_ppm);
+
 	char date[16] = "";
 	const time_t now = time(nullptr);
 	tm t{};
@@ -381,11 +519,15 @@ int main(int argc, char** argv)
 	std::string s = "{\n  \"eevdf_profile\": 1,\n  \"name\": " + quote(name) + ",\n";
 	s += "  \"measured\": {\"kernel\": " + quote(u.release) + (hz.empty() || hz == "0" ? "" : ", \"hz\": " + hz) + ", \"cpus\": " +
 	     std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + ", \"date\": " + quote(date) +
-	     ", \"command\": " + quote(command) + "},\n";
+	     ", \"command\": " + quote(command) + ", \"steal_ppm\": " + std::to_string(std::min(steal_ppm, 1000000LL)) +
+	     "},\n";
 	s += "  \"timer_slack\": " + ns(slack > 0 ? slack : 0) + ",\n";
 	s += "  \"switch_cost\": " + empirical(sw, ns) + ",\n";
 	s += "  \"futex_wake_cost\": " + empirical(wake, ns) + ",\n";
 	s += "  \"timer_delay\": " + empirical(minus(timer, sw50), ns) + ",\n";
+	s += "  \"timer_delay_busy\": " + empirical(minus(timer_busy, sw50), ns) + ",\n";
+	if (!tick_early.empty())
+		s += "  \"tick_jitter\": " + empirical(tick_early, ns) + ",\n";
 	s += "  \"ipi_latency\": " + empirical(ipi, ns) + ",\n";
 	s += "  \"idle_exit_latency\": {\"empirical\": [";
 	for (size_t i = 0; i < exit_q.size(); i++)

@@ -67,13 +67,31 @@ TEST_CASE("a range timer fires at its CPU's tick when the tick falls inside the 
 	CHECK(wakeups_of(r, 0) == std::vector<u64>{0, 4 * MS});
 }
 
-TEST_CASE("a range timer with no tick in its window fires at its hard expiry, late by the timer delay")
+TEST_CASE("a range timer with no tick in its window fires at its hard expiry, late by the idle delay on an idle CPU")
 {
-	Profile p = named("slack20");
+	Profile p = named("idle-busy");
 	p.timer_slack = 20 * US;  // window [3.97 ms, 3.99 ms]: no tick
-	p.timer_delay = Dist::fixed(7 * US);
+	p.timer_delay = Dist::fixed(40 * US);
+	p.timer_delay_busy = Dist::fixed(7 * US);
+	// alone: its CPU idles while it sleeps, and no tick runs there (NO_HZ_IDLE)
+	const Recorder r = simulate(with_profile(p), workload({task("s", {sleep(3970 * US), run(100 * US)}, 1)}), 10 * MS);
+	CHECK(wakeups_of(r, 0) == std::vector<u64>{0, 3990 * US + 40 * US});
+}
+
+TEST_CASE("a range timer with no tick in its window fires late by the busy delay on a CPU that runs a task")
+{
+	Profile p = named("idle-busy");
+	p.timer_slack = 20 * US;
+	p.timer_delay = Dist::fixed(40 * US);
+	p.timer_delay_busy = Dist::fixed(7 * US);
 	const Recorder r = simulate(with_profile(p), sleeper_beside_a_hog(), 10 * MS);
 	CHECK(wakeups_of(r, 0) == std::vector<u64>{0, 3990 * US + 7 * US});
+}
+
+TEST_CASE("a profile file without a busy timer delay delivers to busy CPUs as to idle ones")
+{
+	const Profile p = parse_profile(R"({"eevdf_profile": 1, "name": "old", "timer_delay": "9us"})", "old.json");
+	CHECK(p.timer_delay_busy == Dist::fixed(9 * US));
 }
 
 TEST_CASE("a burst is scaled by the run's and the burst's multipliers")
@@ -154,12 +172,13 @@ TEST_CASE("a profile whose tick jitter can reach a whole tick is refused")
 TEST_CASE("a profile written as JSON reads back to the same profile")
 {
 	Profile p = named("round-trip");
-	p.measured = {"6.18.44", 250, 2, "2026-12-05", "eevdf calibrate"};
+	p.measured = {"6.18.44", 250, 2, "2026-12-05", "eevdf calibrate", 1200};
 	p.timer_slack = 50 * US;
 	p.switch_cost = Dist::fixed(3 * US);
 	p.tick_jitter = Dist::uniform(0, 20 * US);
 	p.ipi_latency = Dist::normal(12 * US, 4 * US);
 	p.timer_delay = Dist::empirical({2 * US, 5 * US, 9 * US, 40 * US});
+	p.timer_delay_busy = Dist::uniform(1 * US, 9 * US);
 	p.burst_scale = Dist::normal(PPM_ONE, 80000);
 	p.run_scale = Dist::uniform(950000, 1050001);
 	CHECK(parse_profile(profile_json(p), "p.json") == p);
@@ -186,7 +205,7 @@ TEST_CASE("a bad profile names the file, line, column and key")
 	CHECK(error(R"({"eevdf_profile": 1, "name": "x", "switch_cots": "3us"})") ==
 	      "bad.json:1:50: switch_cots: unknown key (known: eevdf_profile, name, measured, timer_slack, switch_cost, "
 	      "tick_jitter, ipi_latency, idle_exit_latency, wakeup_irq_cost, balance_cost, timer_delay, "
-	      "futex_wake_cost, burst_scale, run_scale)");
+	      "timer_delay_busy, futex_wake_cost, burst_scale, run_scale)");
 	CHECK(error(R"({"eevdf_profile": 1, "name": "x", "timer_slack": "1us", "timer_slack": "2us"})")
 		      .find("bad.json:1:72: timer_slack: given twice") == 0);
 	CHECK(error(R"({"eevdf_profile": 1, "name": "x", "burst_scale": 1001})").find("burst_scale: the multiplier 1001 is above x1000") !=
