@@ -30,6 +30,11 @@ struct EnsembleMetric {
 // `q` (0..1) of `v`, linear between the order statistics (Hyndman-Fan 7).
 double quantile_linear(std::vector<double> v, double q);
 
+struct SweepRow;
+// Every metric of the table over `rows`, one run per seed of one
+// configuration (at least one row).
+std::vector<EnsembleMetric> ensemble_metrics(const std::vector<SweepRow>& rows);
+
 int cmd_ensemble(const ModelOptions& mo, const SimOptions& so, unsigned seeds, unsigned jobs);
 
 }  // namespace eevdf::cli
