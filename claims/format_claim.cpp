@@ -134,7 +134,7 @@ std::string format_claim(const Claim& c, const std::vector<RowResult>& rows)
 		}
 	for (const RowResult& r : rows)
 		if (!r.violation.empty())
-			s += "- " + r.label + ": " + r.violation + "\n";
+			s += "- " + (r.label.empty() ? std::string("row") : r.label) + ": " + r.violation + "\n";
 	for (const std::string& o : c.out_of_scope)
 		s += "- out of scope: " + o + "\n";
 	return s;

@@ -78,7 +78,7 @@ int cmd_check(const std::vector<std::string>& files, bool as_json, const std::st
 		std::vector<RowResult> rows = evaluate(c, eo);
 		for (const RowResult& r : rows)
 			if (!r.violation.empty())
-				std::cerr << "eevdf: " << f << ": " << r.label << ": " << r.violation << "\n";
+				std::cerr << "eevdf: " << f << ": " << (r.label.empty() ? "row" : r.label) << ": " << r.violation << "\n";
 		all.emplace_back(std::move(c), std::move(rows));
 	}
 	bool ok = true;
