@@ -185,8 +185,8 @@ double schbench_metric(const SchbenchFigures& f, const std::string& name)
 // Schbench runs of one evaluate(), by their settings.
 using SchbenchRuns = std::map<std::string, SchbenchFigures>;
 
-double metric_value(const Claim& c, const Metric& mt, const Settings& row, const std::string& where, SchbenchRuns& runs_of,
-		    bool check = false)
+double metric_value(const Claim& c, const Metric& mt, const Settings& row, const std::string& where,
+		    SchbenchRuns& runs_of, bool check = false)
 {
 	RunSpec s = spec_for(c, row, where);
 	Config cfg;
@@ -205,7 +205,8 @@ double metric_value(const Claim& c, const Metric& mt, const Settings& row, const
 			const std::string key = label_of(all);
 			auto it = runs_of.find(key);
 			if (it == runs_of.end())
-				it = runs_of.emplace(key, run_schbench(cfg, s.workload, s.schbench_warmup_ns, check)).first;
+				it = runs_of.emplace(key, run_schbench(cfg, s.workload, s.schbench_warmup_ns, check))
+					     .first;
 			return schbench_metric(it->second, mt.name);
 		}
 		Simulation sim(cfg, s.workload);
@@ -345,7 +346,8 @@ void judge_over_seeds(const Claim& c, const ClaimRow& r, const std::vector<doubl
 			res.verdict = "STRADDLES, expected to fail," + over;
 	} else if (r.expect_straddle) {
 		res.ok = v == 0;
-		res.verdict = res.ok ? "finding: straddles" + over : (v > 0 ? "HOLDS" : "FAILS") + std::string(", expected to straddle,") + over;
+		res.verdict = res.ok ? "finding: straddles" + over
+				     : (v > 0 ? "HOLDS" : "FAILS") + std::string(", expected to straddle,") + over;
 	} else {
 		res.ok = v > 0;
 		res.verdict = (v > 0 ? word : v < 0 ? "FAILS" : "STRADDLES") + over;
@@ -437,18 +439,21 @@ std::vector<RowResult> evaluate(const Claim& c, const EvaluateOptions& o)
 			const std::string where = "rows[" + std::to_string(sd.row) + "] (" + r.label + ")";
 			const u64 seed = sd.first + k;
 			try {
-				double v = metric_value(c, mt, with_seed(r.set, seed), where, runs_k, o.check_invariants);
+				double v =
+					metric_value(c, mt, with_seed(r.set, seed), where, runs_k, o.check_invariants);
 				if (!r.over.empty()) {
-					const double d = metric_value(c, mt, with_seed(r.over, seed), where, runs_k, o.check_invariants);
+					const double d = metric_value(c, mt, with_seed(r.over, seed), where, runs_k,
+								      o.check_invariants);
 					v = d != 0 ? v / d : 0;
 				}
 				value[j * most + k] = v;
 				if (!r.same_as.empty())
-					claimed[j * most + k] =
-						metric_value(c, mt, with_seed(r.same_as, seed), where, runs_k, o.check_invariants);
+					claimed[j * most + k] = metric_value(c, mt, with_seed(r.same_as, seed), where,
+									     runs_k, o.check_invariants);
 			} catch (const InvariantViolation& e) {
-				broke[j * most + k] = "seed " + std::to_string(seed) + " broke invariant '" + e.failure.invariant +
-						      "' at t=" + std::to_string(e.failure.t) + " ns";
+				broke[j * most + k] = "seed " + std::to_string(seed) + " broke invariant '" +
+						      e.failure.invariant + "' at t=" + std::to_string(e.failure.t) +
+						      " ns";
 			}
 		}
 	};
@@ -463,8 +468,8 @@ std::vector<RowResult> evaluate(const Claim& c, const EvaluateOptions& o)
 		RowResult& res = out[sd.row];
 		const auto b = value.begin() + static_cast<std::ptrdiff_t>(j * most);
 		const auto cb = claimed.begin() + static_cast<std::ptrdiff_t>(j * most);
-		judge_over_seeds(c, r, {b, b + sd.n}, r.same_as.empty() ? std::vector<double>{} : std::vector<double>{cb, cb + sd.n},
-				 res);
+		judge_over_seeds(c, r, {b, b + sd.n},
+				 r.same_as.empty() ? std::vector<double>{} : std::vector<double>{cb, cb + sd.n}, res);
 		for (unsigned k = 0; k < sd.n; k++)
 			if (!broke[j * most + k].empty()) {  // the first seed that broke one: the one to replay
 				res.violation = broke[j * most + k] + "; replay: " + o.replay + " --seeds 1 --seed " +

@@ -102,12 +102,13 @@ std::string format_claim(const Claim& c, const std::vector<RowResult>& rows)
 		ivs.push_back(r.seeds ? fmt_pair(r.lo, r.claimed) + " .. " + fmt_pair(r.hi, r.claimed) : "-");
 		iw = std::max(iw, ivs.back().size());
 	}
-	const int W = static_cast<int>(w), MW = static_cast<int>(mw), JW = static_cast<int>(jw), VW = static_cast<int>(vw),
-		  IW = static_cast<int>(iw);
+	const int W = static_cast<int>(w), MW = static_cast<int>(mw), JW = static_cast<int>(jw),
+		  VW = static_cast<int>(vw), IW = static_cast<int>(iw);
 	char line[1024];
 	const std::string iv_head = seeded ? " | " + std::string("95 % of seeds") + std::string(iw - 13, ' ') : "";
-	std::snprintf(line, sizeof line, "| %-*s | %-*s | %10s | %10s%s | %9s | %-*s | %-*s |\n", W, "row", MW, "metric",
-		      "claimed", seeded ? "median" : "model", iv_head.c_str(), "delta", JW, "judged", VW, "verdict");
+	std::snprintf(line, sizeof line, "| %-*s | %-*s | %10s | %10s%s | %9s | %-*s | %-*s |\n", W, "row", MW,
+		      "metric", "claimed", seeded ? "median" : "model", iv_head.c_str(), "delta", JW, "judged", VW,
+		      "verdict");
 	s += line;
 	s += "| " + std::string(w, '-') + " | " + std::string(mw, '-') + " | ---------- | ---------- | " +
 	     (seeded ? std::string(iw, '-') + " | " : "") + "--------- | " + std::string(jw, '-') + " | " +
@@ -119,14 +120,15 @@ std::string format_claim(const Claim& c, const std::vector<RowResult>& rows)
 		char iv[256] = "";
 		if (seeded)
 			std::snprintf(iv, sizeof iv, " | %-*s", IW, ivs[i].c_str());
-		std::snprintf(line, sizeof line, "| %-*s | %-*s | %10s | %10s%s | %9s | %-*s | %-*s |\n", W, r.label.c_str(), MW,
-			      r.metric.c_str(), claimed.c_str(), model.c_str(), iv, delta_of(r.claimed, r.model).c_str(), JW,
-			      r.judged.c_str(), VW, r.verdict.c_str());
+		std::snprintf(line, sizeof line, "| %-*s | %-*s | %10s | %10s%s | %9s | %-*s | %-*s |\n", W,
+			      r.label.c_str(), MW, r.metric.c_str(), claimed.c_str(), model.c_str(), iv,
+			      delta_of(r.claimed, r.model).c_str(), JW, r.judged.c_str(), VW, r.verdict.c_str());
 		s += line;
 	}
 	bool notes = false;
 	for (const RowResult& r : rows)
-		if (!r.why.empty() && (r.verdict == "finding" || r.verdict.rfind("finding:", 0) == 0 || r.verdict == "info" || !r.ok)) {
+		if (!r.why.empty() &&
+		    (r.verdict == "finding" || r.verdict.rfind("finding:", 0) == 0 || r.verdict == "info" || !r.ok)) {
 			if (!notes)
 				s += "\n";
 			notes = true;
@@ -160,7 +162,10 @@ std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult
 			x["judged"] = {{"compare", r.compare}, {"relative", r.tolerance.relative}, {"absolute", r.tolerance.absolute},
 				       {"text", r.judged}};
 			if (r.seeds)  // model is the median; the verdict judges [lo, hi]
-				x["seeds"] = {{"count", r.seeds}, {"lo", r.lo}, {"hi", r.hi}, {"interval", "2.5th..97.5th percentile"}};
+				x["seeds"] = {{"count", r.seeds},
+					      {"lo", r.lo},
+					      {"hi", r.hi},
+					      {"interval", "2.5th..97.5th percentile"}};
 			x["verdict"] = r.verdict;
 			x["ok"] = r.ok;
 			if (!r.violation.empty())

@@ -4,8 +4,8 @@
 // document or an SVG of claimed-vs-model bars.
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <iostream>
+#include <optional>
 
 #include "claims/claims.hpp"
 #include "cli/activity.hpp"
@@ -58,7 +58,8 @@ int cmd_check(const std::vector<std::string>& files, bool as_json, const std::st
 	if (so.given && (so.seeds < 1 || so.seeds > MAX_SEEDS))
 		throw UsageError("--seeds: " + std::to_string(so.seeds) + " is not 1.." + std::to_string(MAX_SEEDS));
 	if (so.first_seed && !so.given)
-		throw UsageError("--seed " + std::to_string(*so.first_seed) + ": the first of --seeds N; give --seeds too");
+		throw UsageError("--seed " + std::to_string(*so.first_seed) +
+				 ": the first of --seeds N; give --seeds too");
 	if (so.jobs > MAX_JOBS)
 		throw UsageError("--jobs: " + std::to_string(so.jobs) + " is outside 0.." + std::to_string(MAX_JOBS) +
 				 " (0: every core)");
@@ -74,11 +75,14 @@ int cmd_check(const std::vector<std::string>& files, bool as_json, const std::st
 		eo.first_seed = so.first_seed;
 		eo.check_invariants = so.given;
 		eo.replay = "eevdf check " + f;
-		eo.parallel = [&](size_t n, const std::function<void(size_t)>& work) { run_parallel(n, so.jobs, work); };
+		eo.parallel = [&](size_t n, const std::function<void(size_t)>& work) {
+			run_parallel(n, so.jobs, work);
+		};
 		std::vector<RowResult> rows = evaluate(c, eo);
 		for (const RowResult& r : rows)
 			if (!r.violation.empty())
-				std::cerr << "eevdf: " << f << ": " << (r.label.empty() ? "row" : r.label) << ": " << r.violation << "\n";
+				std::cerr << "eevdf: " << f << ": " << (r.label.empty() ? "row" : r.label) << ": "
+					  << r.violation << "\n";
 		all.emplace_back(std::move(c), std::move(rows));
 	}
 	bool ok = true;
@@ -105,18 +109,21 @@ public:
 	CLI::App* add(CLI::App& app) override
 	{
 		auto* check = app.add_subcommand("check", "check kernel patch claims (claim files) against the model");
-		check->footer("Examples:\n  eevdf check claims/*.json\n  eevdf check claims/seed001-avgrun.json --json\n"
-			      "  eevdf check claims/seed001-avgrun.json --svg avgrun.svg\n"
-			      "  eevdf check claims/seed000-schbench-vm.json --seeds 40 --seed 100\n"
-			      "Exit status: 0 every row agrees or is a documented finding; 1 a row disagrees; 2 a bad file.\n"
-			      "The format is in claims/README.md.\n");
+		check->footer(
+			"Examples:\n  eevdf check claims/*.json\n  eevdf check claims/seed001-avgrun.json --json\n"
+			"  eevdf check claims/seed001-avgrun.json --svg avgrun.svg\n"
+			"  eevdf check claims/seed000-schbench-vm.json --seeds 40 --seed 100\n"
+			"Exit status: 0 every row agrees or is a documented finding; 1 a row disagrees; 2 a bad file.\n"
+			"The format is in claims/README.md.\n");
 		check->add_option("files", claim_files, "claim files")->required();
 		check->add_flag("--json", check_json, "print one JSON document");
 		check->add_option("--svg", check_svg, "write the claimed-vs-model bars of every row as SVG to FILE")->check(svg_file());
-		check->add_option("--seeds", seed_opts.seeds,
-				  "judge every row over N seeds (--seed S, S+1, ...), each run under the invariant checker: "
-				  "holds, fails or straddles the claim over the 95% interval (1..10000; docs/claims.md)");
-		check->add_option("--seed", first_seed, "the first of --seeds N (default: each row's seed setting, else 0)");
+		check->add_option(
+			"--seeds", seed_opts.seeds,
+			"judge every row over N seeds (--seed S, S+1, ...), each run under the invariant checker: "
+			"holds, fails or straddles the claim over the 95% interval (1..10000; docs/claims.md)");
+		check->add_option("--seed", first_seed,
+				  "the first of --seeds N (default: each row's seed setting, else 0)");
 		check->add_option("--jobs", seed_opts.jobs, "threads for the seeds (default: all cores)");
 		cmd = check;
 		return check;

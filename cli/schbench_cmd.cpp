@@ -9,8 +9,8 @@
 #include "cli/activity.hpp"
 #include "cli/ensemble.hpp"
 #include "cli/sweep.hpp"
-#include "io/rtapp.hpp"
 #include "io/profile.hpp"
+#include "io/rtapp.hpp"
 #include "io/schbench.hpp"
 #include "io/values.hpp"
 #include "model/simulation.hpp"
@@ -204,12 +204,14 @@ int schbench_ensemble(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		nlohmann::ordered_json j;
 		j["eevdf"] = version_json();
 		j["model"] = describe(cfg);
-		j["ensemble"] = {{"seeds", so.seeds},
-				 {"first_seed", mo.seed},
-				 {"profile", profile},
-				 {"interval", "2.5th..97.5th percentile of the per-seed values"},
-				 {"pooled", "schbench's percentile of all seeds' samples together; for averages, the mean over seeds"},
-				 {"identical_seeds", identical}};
+		j["ensemble"] = {
+			{"seeds", so.seeds},
+			{"first_seed", mo.seed},
+			{"profile", profile},
+			{"interval", "2.5th..97.5th percentile of the per-seed values"},
+			{"pooled",
+			 "schbench's percentile of all seeds' samples together; for averages, the mean over seeds"},
+			{"identical_seeds", identical}};
 		nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
 		for (const EnsembleMetric& m : out)
 			metrics[m.name] = {{"median", m.median}, {"lo", m.lo}, {"hi", m.hi}, {"pooled", m.pooled}};

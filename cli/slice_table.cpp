@@ -61,16 +61,19 @@ void print_markdown_seeds(const std::vector<TableRow>& rows, const TableOptions&
 	for (size_t i = 0; i < rows.size(); i++) {
 		const TableRow& r = rows[i];
 		if (i == 0 || rows[i - 1].hz != r.hz) {
-			std::printf("\nOn CONFIG_HZ=%u (TICK_NSEC = %llu ns)\n\n", r.hz, static_cast<unsigned long long>(tick_nsec(r.hz)));
-			std::printf("| base_slice | avg-run (msec) measured | %-*s | context-switches measured | %-*s |\n", AW,
-				    "model", SW, "model");
+			std::printf("\nOn CONFIG_HZ=%u (TICK_NSEC = %llu ns)\n\n", r.hz,
+				    static_cast<unsigned long long>(tick_nsec(r.hz)));
+			std::printf(
+				"| base_slice | avg-run (msec) measured | %-*s | context-switches measured | %-*s |\n",
+				AW, "model", SW, "model");
 			std::printf("| ---------- | ----------------------- | %s | ------------------------- | %s |\n",
 				    std::string(aw, '-').c_str(), std::string(sww, '-').c_str());
 		}
 		char mavg[32] = "-", msw[32] = "-";
 		if (r.measured) {
 			std::snprintf(mavg, sizeof mavg, "%.3f", r.measured->avg_run_ms);
-			std::snprintf(msw, sizeof msw, "%llu", static_cast<unsigned long long>(r.measured->context_switches));
+			std::snprintf(msw, sizeof msw, "%llu",
+				      static_cast<unsigned long long>(r.measured->context_switches));
 		}
 		std::printf("| %-10s | %23s | %*s | %25s | %*s |\n", r.slice.c_str(), mavg, AW, avg[i].c_str(), msw, SW,
 			    sw[i].c_str());
@@ -139,11 +142,12 @@ void print_json(const std::vector<TableRow>& rows, const TableOptions& to, const
 		arr.push_back(j);
 	}
 	if (to.ensemble)
-		doc["ensemble"] = {{"seeds", to.seeds},
-				   {"first_seed", mo.seed},
-				   {"profile", find_profile(mo.profile).name},
-				   {"interval", "2.5th..97.5th percentile of the per-seed values"},
-				   {"rows", "runs, avg_run_ns and context_switches are the first seed's; seeds has the ensemble"}};
+		doc["ensemble"] = {
+			{"seeds", to.seeds},
+			{"first_seed", mo.seed},
+			{"profile", find_profile(mo.profile).name},
+			{"interval", "2.5th..97.5th percentile of the per-seed values"},
+			{"rows", "runs, avg_run_ns and context_switches are the first seed's; seeds has the ensemble"}};
 	doc["rows"] = arr;
 	std::cout << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
@@ -235,7 +239,8 @@ int cmd_slice_table(ModelOptions mo, const TableOptions& to)
 		r.switches = first.switches;
 		for (unsigned j = 0; j < seeds; j++) {
 			const Run& x = runs[i * seeds + j];
-			r.avg_ms_seeds.push_back(x.runs ? static_cast<double>(x.run_sum_ns) / static_cast<double>(x.runs) / 1e6 : 0.0);
+			r.avg_ms_seeds.push_back(
+				x.runs ? static_cast<double>(x.run_sum_ns) / static_cast<double>(x.runs) / 1e6 : 0.0);
 			r.switches_seeds.push_back(static_cast<double>(x.switches));
 		}
 	}

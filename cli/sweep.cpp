@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstddef>
 #include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -318,7 +318,8 @@ Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<
 	for (const std::string& s : specs) {
 		sw.axes.push_back(parse_sweep(s));
 		if (!keys.insert(sw.axes.back().key).second)
-			throw UsageError("--sweep: key '" + sw.axes.back().key + "' given twice; list all its values in one --sweep");
+			throw UsageError("--sweep: key '" + sw.axes.back().key +
+					 "' given twice; list all its values in one --sweep");
 	}
 	const auto configs = sweep_product(sw.axes);
 	set_activity("running the sweep's configurations");
@@ -428,10 +429,15 @@ int cmd_sweep_ensemble(const ModelOptions& mo, const SimOptions& so, const std::
 	if (mo.seed > ~u64{0} - seeds)
 		throw UsageError("--seeds: --seed " + std::to_string(mo.seed) + " + " + std::to_string(seeds) +
 				 " seeds passes 2^64");
-	for (const auto& [flag, v] : {std::pair{"--trace", so.trace}, {"--timehist", so.timehist}, {"--latency", so.latency},
-				      {"--csv", so.csv}, {"--chrome", so.chrome}, {"--svg-lag", so.svg_lag}})
+	for (const auto& [flag, v] : {std::pair{"--trace", so.trace},
+				      {"--timehist", so.timehist},
+				      {"--latency", so.latency},
+				      {"--csv", so.csv},
+				      {"--chrome", so.chrome},
+				      {"--svg-lag", so.svg_lag}})
 		if (!v.empty())
-			throw UsageError(std::string(flag) + " writes one schedule; it cannot be combined with --sweep");
+			throw UsageError(std::string(flag) +
+					 " writes one schedule; it cannot be combined with --sweep");
 	if (so.want_schbench)
 		throw UsageError("--schbench cannot be combined with --sweep; the sweep table has the wakeup p99");
 	std::vector<SweepAxis> axes;
@@ -460,8 +466,8 @@ int cmd_sweep_ensemble(const ModelOptions& mo, const SimOptions& so, const std::
 		u64 events = 0;
 		for (const SweepRow& r : sw.rows)
 			events += r.events_checked;
-		std::cerr << "eevdf: --check: " << events << " events checked in " << sw.rows.size()
-			  << " runs against " << INVARIANT_NAMES.size() << " invariants (model/check.hpp): 0 violations\n";
+		std::cerr << "eevdf: --check: " << events << " events checked in " << sw.rows.size() << " runs against "
+			  << INVARIANT_NAMES.size() << " invariants (model/check.hpp): 0 violations\n";
 	}
 	// The seed axis is the last, so each configuration's seeds are
 	// consecutive rows.
@@ -480,18 +486,21 @@ int cmd_sweep_ensemble(const ModelOptions& mo, const SimOptions& so, const std::
 	const std::string profile = find_profile(mo.profile).name;
 	if (so.json) {
 		nlohmann::ordered_json doc;
-		doc["ensemble"] = {{"seeds", seeds},
-				   {"first_seed", mo.seed},
-				   {"profile", profile},
-				   {"interval", "2.5th..97.5th percentile of the per-seed values"},
-				   {"pooled", "percentile of all seeds' samples together; for counts, the mean over seeds"}};
+		doc["ensemble"] = {
+			{"seeds", seeds},
+			{"first_seed", mo.seed},
+			{"profile", profile},
+			{"interval", "2.5th..97.5th percentile of the per-seed values"},
+			{"pooled", "percentile of all seeds' samples together; for counts, the mean over seeds"}};
 		nlohmann::ordered_json arr = nlohmann::ordered_json::array();
 		for (const Point& p : points) {
-			nlohmann::ordered_json j, sweep = nlohmann::ordered_json::object(), metrics = nlohmann::ordered_json::object();
+			nlohmann::ordered_json j, sweep = nlohmann::ordered_json::object(),
+						  metrics = nlohmann::ordered_json::object();
 			for (const auto& [k, v] : p.settings)
 				sweep[k] = v;
 			for (const EnsembleMetric& m : p.metrics)
-				metrics[m.name] = {{"median", m.median}, {"lo", m.lo}, {"hi", m.hi}, {"pooled", m.pooled}};
+				metrics[m.name] = {
+					{"median", m.median}, {"lo", m.lo}, {"hi", m.hi}, {"pooled", m.pooled}};
 			j["sweep"] = sweep;
 			j["metrics"] = metrics;
 			arr.push_back(j);
@@ -501,8 +510,8 @@ int cmd_sweep_ensemble(const ModelOptions& mo, const SimOptions& so, const std::
 		return sw.status;
 	}
 	std::printf("# sweep: %zu configurations x %u seeds (%llu..%llu), profile %s, on %u threads\n", points.size(),
-		    seeds, static_cast<unsigned long long>(mo.seed), static_cast<unsigned long long>(mo.seed + seeds - 1),
-		    profile.c_str(), sw.jobs);
+		    seeds, static_cast<unsigned long long>(mo.seed),
+		    static_cast<unsigned long long>(mo.seed + seeds - 1), profile.c_str(), sw.jobs);
 	std::printf("# each cell: the median over the seeds [the 2.5th..97.5th percentile of the per-seed values]\n");
 	// A cell is "median [lo..hi]"; each column as wide as its widest cell.
 	static const char* const shown[] = {"mean_run_ms", "p99_run_ms", "switches", "wakeup_p99_us", "migrations"};

@@ -224,7 +224,8 @@ TEST_CASE("a claim's seeds must be 1..10000")
 {
 	std::string text = SEEDED;
 	text.replace(text.find("\"seeds\": 7"), 10, "\"seeds\": 10001");
-	CHECK_THROWS_WITH(parse_claim(text, "seeded.json"), Catch::Contains("config.seeds: expected an integer in 1..10000"));
+	CHECK_THROWS_WITH(parse_claim(text, "seeded.json"),
+			  Catch::Contains("config.seeds: expected an integer in 1..10000"));
 }
 
 TEST_CASE("a row expected to straddle must say why")
