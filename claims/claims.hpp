@@ -5,6 +5,7 @@
 // format_claim.cpp and claims_figure.cpp print the verdicts.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,7 @@ struct ClaimRow {
 	std::optional<double> claimed;     // none: reported only ("info")
 	std::string compare = "within";    // within | at_most | at_least
 	bool expect_disagree = false;      // a documented finding
+	bool expect_straddle = false;      // a documented finding: the seeds' interval straddles the claim
 	std::string why;                   // the explanation of a finding
 	std::string label;
 	std::optional<Metric> metric;      // the row's own metric (and tolerance), else the claim's
@@ -77,12 +79,38 @@ struct RowResult {
 	std::string verdict;  // agrees | DISAGREES | finding | AGREES, expected not to | info
 	bool ok = true;       // counts toward exit status 0
 	std::string why;
+	// Over seeds (a "seeds" setting or eevdf check --seeds): model is the
+	// median, [lo, hi] the 2.5th..97.5th percentile of the per-seed values.
+	unsigned seeds = 0;
+	double lo = 0, hi = 0;
+	std::string violation;  // the first seed whose run broke an invariant, how to replay it
+};
+
+// The most seeds a claim row runs (as eevdf sim --seeds).
+inline constexpr unsigned MAX_CLAIM_SEEDS = 10000;
+
+// How evaluate() runs the rows: by default each claim as its file says.
+struct EvaluateOptions {
+	unsigned seeds = 0;             // > 0: every row over this many seeds (eevdf check --seeds)
+	std::optional<u64> first_seed;  // the first of them (eevdf check --seed), else the row's seed setting or 0
+	bool check_invariants = false;  // every seeded run under the invariant checker (model/check.hpp)
+	std::string replay;             // the command that replays a seed, "--seeds 1 --seed S" appended
+	// Calls f(i) for i in 0..n-1, perhaps in parallel; rethrows the first
+	// exception. Empty: one after the other.
+	std::function<void(size_t n, const std::function<void(size_t)>& f)> parallel;
 };
 
 // Runs the model for every row. Throws InputError for settings that do not
 // make a valid configuration or workload (naming the row). A schbench run is
 // made once per set of settings: rows that read other metrics of it share it.
-std::vector<RowResult> evaluate(const Claim& c);
+// Rows over seeds are judged against the interval: "holds" when all of
+// [lo, hi] satisfies the claim, "fails" when none of it does, "straddles"
+// otherwise; a row without seeds is judged as before, on its one run.
+std::vector<RowResult> evaluate(const Claim& c, const EvaluateOptions& o = {});
+
+// Where [lo, hi] lies against what row `r` accepts around `claimed`:
+// 1 inside it (holds), -1 outside it (fails), 0 across its edge (straddles).
+int interval_verdict(const Claim& c, const ClaimRow& r, double claimed, double lo, double hi);
 
 // Whether `value` satisfies row `r` of claim `c` against `claimed`
 // (compare mode and tolerance).

@@ -4,6 +4,7 @@
 // command line), its metric measured and judged against the claimed value.
 #include "claims/claims.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -14,6 +15,7 @@
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
 #include "io/values.hpp"
+#include "model/check.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
 #include "report/schbench_meter.hpp"
@@ -94,6 +96,9 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 				s.model.wakeup_irq_cost = v;
 			else if (k == "balance_cost")
 				s.model.balance_cost = v;
+			else if (k == "profile")
+				s.model.profile = v;
+			// "seeds" is how many runs evaluate() makes, not a setting of one.
 		}
 		if (!s.schbench.empty()) {
 			if (duration.empty())
@@ -143,11 +148,14 @@ double idle_fraction_of(const Simulation& sim)
 }
 
 // The figures after the warm-up (schbench -w), idle time included.
-SchbenchFigures run_schbench(const Config& cfg, const Workload& wl, u64 warmup_ns)
+SchbenchFigures run_schbench(const Config& cfg, const Workload& wl, u64 warmup_ns, bool check)
 {
 	Simulation sim(cfg, wl);
 	SchbenchMeter meter(sim, warmup_ns);
+	InvariantChecker checker;
 	sim.add_observer(&meter);
+	if (check)
+		sim.add_observer(&checker);
 	sim.run_until(warmup_ns);
 	const u64 busy0 = sim.busy_ns(), idle0 = sim.idle_ns();
 	sim.run();
@@ -177,7 +185,8 @@ double schbench_metric(const SchbenchFigures& f, const std::string& name)
 // Schbench runs of one evaluate(), by their settings.
 using SchbenchRuns = std::map<std::string, SchbenchFigures>;
 
-double metric_value(const Claim& c, const Metric& mt, const Settings& row, const std::string& where, SchbenchRuns& runs_of)
+double metric_value(const Claim& c, const Metric& mt, const Settings& row, const std::string& where,
+		    SchbenchRuns& runs_of, bool check = false)
 {
 	RunSpec s = spec_for(c, row, where);
 	Config cfg;
@@ -196,10 +205,14 @@ double metric_value(const Claim& c, const Metric& mt, const Settings& row, const
 			const std::string key = label_of(all);
 			auto it = runs_of.find(key);
 			if (it == runs_of.end())
-				it = runs_of.emplace(key, run_schbench(cfg, s.workload, s.schbench_warmup_ns)).first;
+				it = runs_of.emplace(key, run_schbench(cfg, s.workload, s.schbench_warmup_ns, check))
+					     .first;
 			return schbench_metric(it->second, mt.name);
 		}
 		Simulation sim(cfg, s.workload);
+		InvariantChecker checker;
+		if (check)
+			sim.add_observer(&checker);
 		if (mt.name == "idle_fraction") {
 			sim.run();
 			return idle_fraction_of(sim);
@@ -272,10 +285,89 @@ bool row_agrees(const Claim& c, const ClaimRow& r, double claimed, double model)
 	return std::fabs(model - claimed) <= tol;
 }
 
-std::vector<RowResult> evaluate(const Claim& c)
+int interval_verdict(const Claim& c, const ClaimRow& r, double claimed, double lo, double hi)
+{
+	// What the row accepts is one interval of values (a half-line for
+	// at_most and at_least), so [lo, hi] is inside it when both ends are,
+	// and outside it when both ends are on the same side of it.
+	const bool lo_ok = row_agrees(c, r, claimed, lo), hi_ok = row_agrees(c, r, claimed, hi);
+	if (lo_ok && hi_ok)
+		return 1;
+	if (lo_ok || hi_ok)
+		return 0;
+	const Tolerance& t = r.tolerance ? *r.tolerance : c.tolerance;
+	const double tol = std::max(t.absolute, t.relative * std::fabs(claimed));
+	if (r.compare == "within" && lo < claimed - tol && hi > claimed + tol)
+		return 0;  // around the whole band
+	return -1;
+}
+
+namespace {
+
+// The setting `key` of a row over its claim's config (the row's wins), or "".
+std::string setting(const Claim& c, const Settings& row, const std::string& key)
+{
+	std::string v;
+	for (const Settings* s : {&c.config, &row})
+		for (const auto& [k, x] : *s)
+			if (k == key)
+				v = x;
+	return v;
+}
+
+// A row over seeds: each seed's value, its median and 95 % interval, and the
+// verdict against the interval.
+void judge_over_seeds(const Claim& c, const ClaimRow& r, const std::vector<double>& values,
+		      const std::vector<double>& claimed_values, RowResult& res)
+{
+	auto q = [](std::vector<double> v, double p) {
+		std::sort(v.begin(), v.end());
+		const double h = p * static_cast<double>(v.size() - 1);
+		const size_t i = static_cast<size_t>(h);
+		return i + 1 >= v.size() ? v.back() : v[i] + (h - static_cast<double>(i)) * (v[i + 1] - v[i]);
+	};
+	res.seeds = static_cast<unsigned>(values.size());
+	res.model = q(values, 0.5);
+	res.lo = q(values, 0.025);
+	res.hi = q(values, 0.975);
+	if (!claimed_values.empty())
+		res.claimed = q(claimed_values, 0.5);  // same_as: the other setting's median
+	const std::string over = " over the 95 % interval of " + std::to_string(res.seeds) + " seeds";
+	if (!res.claimed) {
+		res.verdict = "info";
+		return;
+	}
+	const int v = interval_verdict(c, r, *res.claimed, res.lo, res.hi);
+	const std::string word = v > 0 ? "holds" : v < 0 ? "fails" : "straddles";
+	if (r.expect_disagree) {
+		res.ok = v < 0;
+		res.verdict = res.ok ? "finding: fails" + over : "HOLDS, expected to fail," + over;
+		if (v == 0)
+			res.verdict = "STRADDLES, expected to fail," + over;
+	} else if (r.expect_straddle) {
+		res.ok = v == 0;
+		res.verdict = res.ok ? "finding: straddles" + over
+				     : (v > 0 ? "HOLDS" : "FAILS") + std::string(", expected to straddle,") + over;
+	} else {
+		res.ok = v > 0;
+		res.verdict = (v > 0 ? word : v < 0 ? "FAILS" : "STRADDLES") + over;
+	}
+}
+
+}  // namespace
+
+std::vector<RowResult> evaluate(const Claim& c, const EvaluateOptions& o)
 {
 	std::vector<RowResult> out;
 	SchbenchRuns runs;
+	// Rows over seeds: run after the others, seed by seed (each seed's runs
+	// shared by the rows that read them, as one run is below).
+	struct Seeded {
+		size_t row;
+		unsigned n;
+		u64 first;
+	};
+	std::vector<Seeded> seeded;
 	for (size_t i = 0; i < c.rows.size(); i++) {
 		const ClaimRow& r = c.rows[i];
 		const std::string where = "rows[" + std::to_string(i) + "] (" + r.label + ")";
@@ -285,15 +377,27 @@ std::vector<RowResult> evaluate(const Claim& c)
 		res.metric = mt.name + (r.over.empty() ? "" : " ratio");  // metric(set) / metric(over)
 		res.compare = r.compare;
 		res.tolerance = r.tolerance ? *r.tolerance : c.tolerance;
+		res.claimed = r.claimed;
+		res.why = r.why;
+		res.judged = res.claimed || !r.same_as.empty() ? judged_text(r.compare, res.tolerance) : "-";
+		const std::string n = setting(c, r.set, "seeds"), first = setting(c, r.set, "seed");
+		const unsigned seeds = o.seeds ? o.seeds : n.empty() ? 0 : static_cast<unsigned>(std::stoul(n));
+		if (seeds) {
+			const u64 s0 = o.first_seed ? *o.first_seed : first.empty() ? 0 : std::stoull(first);
+			if (s0 > ~u64{0} - seeds)
+				throw InputError(c.file + ": " + where + ": seed " + std::to_string(s0) + " + " +
+						 std::to_string(seeds) + " seeds passes 2^64");
+			seeded.push_back({i, seeds, s0});
+			out.push_back(res);
+			continue;
+		}
 		res.model = metric_value(c, mt, r.set, where, runs);
 		if (!r.over.empty()) {
 			const double denom = metric_value(c, mt, r.over, where, runs);
 			res.model = denom != 0 ? res.model / denom : 0;
 		}
-		res.claimed = r.claimed;
 		if (!r.same_as.empty())
 			res.claimed = metric_value(c, mt, r.same_as, where, runs);
-		res.why = r.why;
 		res.judged = res.claimed ? judged_text(r.compare, res.tolerance) : "-";
 		if (!res.claimed) {
 			res.verdict = "info";
@@ -308,6 +412,72 @@ std::vector<RowResult> evaluate(const Claim& c)
 			}
 		}
 		out.push_back(res);
+	}
+	if (seeded.empty())
+		return out;
+
+	// Seed index k of every seeded row, in parallel over k; each k has
+	// its own schbench runs, and writes only its own slots.
+	unsigned most = 0;
+	for (const Seeded& s : seeded)
+		most = std::max(most, s.n);
+	const size_t R = seeded.size();
+	std::vector<double> value(R * most, 0), claimed(R * most, 0);
+	std::vector<std::string> broke(R * most);
+	auto with_seed = [](Settings s, u64 seed) {
+		s.emplace_back("seed", std::to_string(seed));
+		return s;
+	};
+	auto one_seed = [&](size_t k) {
+		SchbenchRuns runs_k;
+		for (size_t j = 0; j < R; j++) {
+			const Seeded& sd = seeded[j];
+			if (k >= sd.n)
+				continue;
+			const ClaimRow& r = c.rows[sd.row];
+			const Metric& mt = metric_of_row(c, r);
+			const std::string where = "rows[" + std::to_string(sd.row) + "] (" + r.label + ")";
+			const u64 seed = sd.first + k;
+			try {
+				double v =
+					metric_value(c, mt, with_seed(r.set, seed), where, runs_k, o.check_invariants);
+				if (!r.over.empty()) {
+					const double d = metric_value(c, mt, with_seed(r.over, seed), where, runs_k,
+								      o.check_invariants);
+					v = d != 0 ? v / d : 0;
+				}
+				value[j * most + k] = v;
+				if (!r.same_as.empty())
+					claimed[j * most + k] = metric_value(c, mt, with_seed(r.same_as, seed), where,
+									     runs_k, o.check_invariants);
+			} catch (const InvariantViolation& e) {
+				broke[j * most + k] = "seed " + std::to_string(seed) + " broke invariant '" +
+						      e.failure.invariant + "' at t=" + std::to_string(e.failure.t) +
+						      " ns";
+			}
+		}
+	};
+	if (o.parallel)
+		o.parallel(most, one_seed);
+	else
+		for (size_t k = 0; k < most; k++)
+			one_seed(k);
+	for (size_t j = 0; j < R; j++) {
+		const Seeded& sd = seeded[j];
+		const ClaimRow& r = c.rows[sd.row];
+		RowResult& res = out[sd.row];
+		const auto b = value.begin() + static_cast<std::ptrdiff_t>(j * most);
+		const auto cb = claimed.begin() + static_cast<std::ptrdiff_t>(j * most);
+		judge_over_seeds(c, r, {b, b + sd.n},
+				 r.same_as.empty() ? std::vector<double>{} : std::vector<double>{cb, cb + sd.n}, res);
+		for (unsigned k = 0; k < sd.n; k++)
+			if (!broke[j * most + k].empty()) {  // the first seed that broke one: the one to replay
+				res.violation = broke[j * most + k] + "; replay: " + o.replay + " --seeds 1 --seed " +
+						std::to_string(sd.first + k);
+				res.verdict = "VIOLATION (seed " + std::to_string(sd.first + k) + ")";
+				res.ok = false;
+				break;
+			}
 	}
 	return out;
 }

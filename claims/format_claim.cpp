@@ -85,35 +85,58 @@ std::string format_claim(const Claim& c, const std::vector<RowResult>& rows)
 	s += "model:  " + label_of(c.config) + (c.workload_file.empty() ? "" : " workload=" + c.workload_file) +
 	     "; metric " + c.metric.name + (c.metric.tasks.empty() ? "" : " of tasks " + c.metric.tasks + "*");
 	s += "; tolerance " + tolerance_text(c.tolerance) + "\n\n";
-	size_t w = 3, mw = 6, jw = 6;
+	size_t w = 3, mw = 6, jw = 6, vw = 23;
+	bool seeded = false;
 	for (const RowResult& r : rows) {
 		w = std::max(w, r.label.size());
 		mw = std::max(mw, r.metric.size());
 		jw = std::max(jw, r.judged.size());
+		vw = std::max(vw, r.verdict.size());
+		seeded = seeded || r.seeds;
 	}
-	const int W = static_cast<int>(w), MW = static_cast<int>(mw), JW = static_cast<int>(jw);
-	char line[1024];
-	std::snprintf(line, sizeof line, "| %-*s | %-*s | %10s | %10s | %9s | %-*s | %-23s |\n", W, "row", MW, "metric",
-		      "claimed", "model", "delta", JW, "judged", "verdict");
-	s += line;
-	s += "| " + std::string(w, '-') + " | " + std::string(mw, '-') + " | ---------- | ---------- | --------- | " +
-	     std::string(jw, '-') + " | ----------------------- |\n";
+	// Rows over seeds add a column: the 2.5th..97.5th percentile of the
+	// per-seed values, which the verdict judges (model is their median).
+	std::vector<std::string> ivs;
+	size_t iw = 13;
 	for (const RowResult& r : rows) {
+		ivs.push_back(r.seeds ? fmt_pair(r.lo, r.claimed) + " .. " + fmt_pair(r.hi, r.claimed) : "-");
+		iw = std::max(iw, ivs.back().size());
+	}
+	const int W = static_cast<int>(w), MW = static_cast<int>(mw), JW = static_cast<int>(jw),
+		  VW = static_cast<int>(vw), IW = static_cast<int>(iw);
+	char line[1024];
+	const std::string iv_head = seeded ? " | " + std::string("95 % of seeds") + std::string(iw - 13, ' ') : "";
+	std::snprintf(line, sizeof line, "| %-*s | %-*s | %10s | %10s%s | %9s | %-*s | %-*s |\n", W, "row", MW,
+		      "metric", "claimed", seeded ? "median" : "model", iv_head.c_str(), "delta", JW, "judged", VW,
+		      "verdict");
+	s += line;
+	s += "| " + std::string(w, '-') + " | " + std::string(mw, '-') + " | ---------- | ---------- | " +
+	     (seeded ? std::string(iw, '-') + " | " : "") + "--------- | " + std::string(jw, '-') + " | " +
+	     std::string(vw, '-') + " |\n";
+	for (size_t i = 0; i < rows.size(); i++) {
+		const RowResult& r = rows[i];
 		const std::string claimed = r.claimed ? fmt_pair(*r.claimed, r.model) : "-";
 		const std::string model = fmt_pair(r.model, r.claimed);
-		std::snprintf(line, sizeof line, "| %-*s | %-*s | %10s | %10s | %9s | %-*s | %-23s |\n", W, r.label.c_str(), MW,
-			      r.metric.c_str(), claimed.c_str(), model.c_str(), delta_of(r.claimed, r.model).c_str(), JW,
-			      r.judged.c_str(), r.verdict.c_str());
+		char iv[256] = "";
+		if (seeded)
+			std::snprintf(iv, sizeof iv, " | %-*s", IW, ivs[i].c_str());
+		std::snprintf(line, sizeof line, "| %-*s | %-*s | %10s | %10s%s | %9s | %-*s | %-*s |\n", W,
+			      r.label.c_str(), MW, r.metric.c_str(), claimed.c_str(), model.c_str(), iv,
+			      delta_of(r.claimed, r.model).c_str(), JW, r.judged.c_str(), VW, r.verdict.c_str());
 		s += line;
 	}
 	bool notes = false;
 	for (const RowResult& r : rows)
-		if (!r.why.empty() && (r.verdict == "finding" || r.verdict == "info" || !r.ok)) {
+		if (!r.why.empty() &&
+		    (r.verdict == "finding" || r.verdict.rfind("finding:", 0) == 0 || r.verdict == "info" || !r.ok)) {
 			if (!notes)
 				s += "\n";
 			notes = true;
 			s += "- " + r.label + ": " + r.why + "\n";
 		}
+	for (const RowResult& r : rows)
+		if (!r.violation.empty())
+			s += "- " + (r.label.empty() ? std::string("row") : r.label) + ": " + r.violation + "\n";
 	for (const std::string& o : c.out_of_scope)
 		s += "- out of scope: " + o + "\n";
 	return s;
@@ -138,8 +161,15 @@ std::string claims_json(const std::vector<std::pair<Claim, std::vector<RowResult
 			x["model"] = r.model;
 			x["judged"] = {{"compare", r.compare}, {"relative", r.tolerance.relative}, {"absolute", r.tolerance.absolute},
 				       {"text", r.judged}};
+			if (r.seeds)  // model is the median; the verdict judges [lo, hi]
+				x["seeds"] = {{"count", r.seeds},
+					      {"lo", r.lo},
+					      {"hi", r.hi},
+					      {"interval", "2.5th..97.5th percentile"}};
 			x["verdict"] = r.verdict;
 			x["ok"] = r.ok;
+			if (!r.violation.empty())
+				x["violation"] = r.violation;
 			if (!r.why.empty())
 				x["why"] = r.why;
 			rs.push_back(x);

@@ -23,7 +23,8 @@ using json::Value;
 const std::vector<std::string> setting_keys = {"kernel", "hz", "cpus", "online_cpus", "slice", "custom_slice", "features",
 					       "tick_phase", "tick_jitter", "switch_cost", "seed", "duration",
 					       "nice", "hogs", "bug", "workload", "schbench", "llc", "skew_tick",
-					       "ipi_latency", "idle_exit_latency", "wakeup_irq_cost", "balance_cost", "preempt"};
+					       "ipi_latency", "idle_exit_latency", "wakeup_irq_cost", "balance_cost", "preempt",
+					       "profile", "seeds"};
 const std::vector<std::string> metric_names = {
 	"mean_run_ms",   "p50_run_ms",    "p90_run_ms",     "p99_run_ms",    "max_run_ms",
 	"context_switches", "involuntary_switches", "wakeup_p50_us", "wakeup_p90_us", "wakeup_p99_us",
@@ -86,7 +87,7 @@ struct IntRange {
 };
 constexpr IntRange int_settings[] = {
 	{"hz", 1, 100000}, {"cpus", 1, 256}, {"online_cpus", 1, 256}, {"llc", 1, 256},
-	{"seed", 0, ~0ULL}, {"nice", -20, 19}, {"hogs", 1, MAX_HOGS},
+	{"seed", 0, ~0ULL}, {"nice", -20, 19}, {"hogs", 1, MAX_HOGS}, {"seeds", 1, MAX_CLAIM_SEEDS},
 };
 
 void check_int_setting(const std::string& file, const Value& v, const std::string& field, const IntRange& r)
@@ -194,9 +195,10 @@ ClaimRow row_of(const std::string& file, const Value& v, const std::string& fiel
 				bad(file, m.value.line, m.value.column, f, "'" + r.compare + "' is not within, at_most or at_least");
 		} else if (m.key == "expect") {
 			const std::string e = string_of(file, m.value, f);
-			if (e != "agree" && e != "disagree")
-				bad(file, m.value.line, m.value.column, f, "'" + e + "' is not agree or disagree");
+			if (e != "agree" && e != "disagree" && e != "straddle")
+				bad(file, m.value.line, m.value.column, f, "'" + e + "' is not agree, disagree or straddle");
 			r.expect_disagree = e == "disagree";
+			r.expect_straddle = e == "straddle";
 		} else if (m.key == "why") {
 			r.why = string_of(file, m.value, f);
 		} else if (m.key == "label") {
@@ -214,6 +216,8 @@ ClaimRow row_of(const std::string& file, const Value& v, const std::string& fiel
 		bad(file, v.line, v.column, field, "a row needs \"claimed\" (a number, or null to only report) or \"same_as\"");
 	if (r.expect_disagree && r.why.empty())
 		bad(file, v.line, v.column, field, "a row expected to disagree must say why (\"why\")");
+	if (r.expect_straddle && r.why.empty())
+		bad(file, v.line, v.column, field, "a row expected to straddle must say why (\"why\")");
 	if (r.label.empty()) {
 		r.label = label_of(r.set);
 		if (!r.over.empty())

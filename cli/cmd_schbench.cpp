@@ -11,7 +11,7 @@ class SchbenchCommand : public Command {
 public:
 	CLI::App* add(CLI::App& app) override
 	{
-		auto* sb = app.add_subcommand("schbench", "run schbench's command line on the model and print schbench's blocks");
+		sb = app.add_subcommand("schbench", "run schbench's command line on the model and print schbench's blocks");
 		add_model_options(sb, sb_mo);
 		sb->footer("schbench's own options (masoncl/schbench; getopt: a repeated option's last value wins), then the\n"
 			   "model's. The protocol (futex hand-offs, LIFO batches, -M auto pinning) is schbench's; the work\n"
@@ -19,6 +19,7 @@ public:
 			   "Examples:\n"
 			   "  eevdf schbench -m 4 -t 60 -n 0 -L -M auto -r 2 --cpus 40 --llc 8 --hz 1000\n"
 			   "  eevdf schbench -m 1 -t 4 -n 5 --op-cost 200us -r 5 --cpus 2 --json\n"
+			   "  eevdf schbench -m 1 -t 2 -n 5 --op-cost 765us -r 5 --cpus 2 --stress 2 --profile vm-6.18.44-hz250 --seeds 20\n"
 			   "Exit status: 0; 2 on a bad option, naming it.\n");
 		auto last = CLI::MultiOptionPolicy::TakeLast;
 		sb->add_option("-m,--message-threads", sbo.message_threads, "message threads")->multi_option_policy(last)->capture_default_str();
@@ -42,14 +43,23 @@ public:
 			       "an rt-app file whose tasks run beside schbench's, e.g. stress-ng --cpu N as N rt-app hogs "
 			       "(repeatable; its global duration is not used: -r decides)");
 		sb->add_flag("--json", sbo.json, "print one JSON document");
+		sb->add_option("--seeds", sbo.seeds,
+			       "run N seeds (--seed S, S+1, ...) in parallel; each figure as the median and 95% interval "
+			       "over the seeds, beside the pooled samples' percentile (1..10000; docs/profiles.md)");
+		sb->add_option("--jobs", sbo.jobs, "threads for --seeds (default: all cores)");
 		return sb;
 	}
 
-	int run() override { return cmd_schbench(sb_mo, sbo); }
+	int run() override
+	{
+		sbo.ensemble = sb->count("--seeds") > 0;
+		return cmd_schbench(sb_mo, sbo);
+	}
 
 	std::vector<const ModelOptions*> model_options() const override { return {&sb_mo}; }
 
 private:
+	CLI::App* sb = nullptr;
 	SchbenchCmdOptions sbo;
 	ModelOptions sb_mo;
 };

@@ -72,8 +72,7 @@ public:
 					 "(run 'eevdf sim' once for the configuration you want to see)");
 		const bool ensemble = sim->count("--seeds") > 0;
 		if (ensemble && !sweeps.empty())
-			throw UsageError("--seeds cannot be combined with --sweep yet: sweep the seed "
-					 "(--sweep seed=S..E:1) or run one ensemble per configuration");
+			return cmd_sweep_ensemble(mo, so, sweeps, seeds, jobs);
 		if (ensemble)
 			return cmd_ensemble(mo, so, seeds, jobs);
 		if (!sweeps.empty())

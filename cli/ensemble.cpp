@@ -82,6 +82,31 @@ double mean(const std::vector<double>& v)
 
 }  // namespace
 
+std::vector<EnsembleMetric> ensemble_metrics(const std::vector<SweepRow>& rows)
+{
+	std::vector<EnsembleMetric> out;
+	TaskMetrics pooled;
+	for (const SweepRow& r : rows)
+		add_to_total(pooled, r.total);
+	for (const MetricDef& m : metric_defs) {
+		std::vector<double> v;
+		for (const SweepRow& r : rows)
+			v.push_back(m.of(r));
+		out.push_back(summarise_seeds(m.name, v, m.pooled ? m.pooled(pooled) : mean(v)));
+	}
+	// Each task's share of a CPU (time on a CPU over the run), where
+	// every row kept them.
+	const size_t tasks = rows.front().task_cpu_ns.size();
+	for (size_t i = 0; i < tasks; i++) {
+		std::vector<double> v;
+		for (const SweepRow& r : rows)
+			v.push_back(r.duration_ns ? static_cast<double>(r.task_cpu_ns[i]) / static_cast<double>(r.duration_ns)
+						  : 0);
+		out.push_back(summarise_seeds("cpu_share[" + std::to_string(i) + "]", v, mean(v)));
+	}
+	return out;
+}
+
 int cmd_ensemble(const ModelOptions& mo, const SimOptions& so, unsigned seeds, unsigned jobs)
 {
 	if (seeds < 1 || seeds > MAX_SEEDS)
@@ -102,27 +127,7 @@ int cmd_ensemble(const ModelOptions& mo, const SimOptions& so, unsigned seeds, u
 	quiet.json = false;
 	const Sweep sw = run_sweep(mo, quiet, {spec}, jobs);
 
-	std::vector<EnsembleMetric> out;
-	TaskMetrics pooled;
-	for (const SweepRow& r : sw.rows)
-		add_to_total(pooled, r.total);
-	for (const MetricDef& m : metric_defs) {
-		std::vector<double> v;
-		for (const SweepRow& r : sw.rows)
-			v.push_back(m.of(r));
-		out.push_back(summarise_seeds(m.name, v, m.pooled ? m.pooled(pooled) : mean(v)));
-	}
-	// Each task's share of a CPU (time on a CPU over the run), where
-	// every row kept them.
-	const size_t tasks = sw.rows.front().task_cpu_ns.size();
-	for (size_t i = 0; i < tasks; i++) {
-		std::vector<double> v;
-		for (const SweepRow& r : sw.rows)
-			v.push_back(r.duration_ns ? static_cast<double>(r.task_cpu_ns[i]) / static_cast<double>(r.duration_ns)
-						  : 0);
-		out.push_back(summarise_seeds("cpu_share[" + std::to_string(i) + "]", v, mean(v)));
-	}
-
+	const std::vector<EnsembleMetric> out = ensemble_metrics(sw.rows);
 	const std::string profile = find_profile(mo.profile).name;
 	if (so.check && sw.status == 0) {
 		u64 events = 0;

@@ -34,6 +34,11 @@ double quantile_linear(std::vector<double> v, double q);
 // `pooled` as given (also `eevdf probe --scenario --seeds`'s rows).
 EnsembleMetric summarise_seeds(const std::string& name, const std::vector<double>& per_seed, double pooled);
 
+struct SweepRow;
+// Every metric of the table over `rows`, one run per seed of one
+// configuration (at least one row).
+std::vector<EnsembleMetric> ensemble_metrics(const std::vector<SweepRow>& rows);
+
 int cmd_ensemble(const ModelOptions& mo, const SimOptions& so, unsigned seeds, unsigned jobs);
 
 }  // namespace eevdf::cli

@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/activity.hpp"
+#include "cli/ensemble.hpp"
+#include "cli/sweep.hpp"
+#include "io/profile.hpp"
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
 #include "io/values.hpp"
@@ -37,9 +40,16 @@ nlohmann::ordered_json percentiles(const SchbenchStats& st)
 	return j;
 }
 
-}  // namespace
+// The checked options, the workload and the warm-up: what every seed's run
+// shares.
+struct Prepared {
+	SchbenchOptions o;
+	Workload wl;
+	std::vector<size_t> with_tasks;
+	u64 warmup_s = 0;
+};
 
-int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
+Prepared prepare(const ModelOptions& mo, const SchbenchCmdOptions& so)
 {
 	if (so.message_threads < 1)
 		throw UsageError("schbench -m: " + std::to_string(so.message_threads) + " message threads; need at least 1");
@@ -86,14 +96,159 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 	if (o.msg_cost_ns == 0 || o.sleep_ns + o.timer_slack_ns == 0)
 		throw UsageError("schbench: --msg-cost and the sleep (-s plus --timer-slack) must be above 0, or no time passes");
 	// schbench forces the warm-up to 0 for runs under 30 s.
-	const u64 warmup_s = so.runtime_s < 30 ? 0 : so.warmup_s;
-	Workload wl = schbench_workload(o, cfg.cpus);
-	std::vector<size_t> with_tasks;
+	Prepared p{o, schbench_workload(o, cfg.cpus), {}, so.runtime_s < 30 ? 0 : so.warmup_s};
 	for (const std::string& f : so.with) {
 		const Workload extra = load_rtapp_file(f);
-		append_workload(wl, extra, f);
-		with_tasks.push_back(extra.tasks.size());
+		append_workload(p.wl, extra, f);
+		p.with_tasks.push_back(extra.tasks.size());
 	}
+	return p;
+}
+
+// What one seed's run gives.
+struct SeedRun {
+	SchbenchStats wakeup, request, rps;
+	double average_rps = 0;
+	u64 wakeups = 0, delayed_wakeups = 0;
+};
+
+SeedRun run_seed(const ModelOptions& mo, const Prepared& p, u64 runtime_s)
+{
+	const Config cfg = build_config(mo);
+	Simulation sim(cfg, p.wl);
+	SchbenchMeter meter(sim, p.warmup_s * NSEC_PER_SEC);
+	sim.add_observer(&meter);
+	sim.run();
+	return {meter.wakeup,
+		meter.request,
+		schbench_rps_stats(meter.requests_per_s),
+		static_cast<double>(meter.requests) / static_cast<double>(runtime_s - p.warmup_s),
+		meter.wakeups,
+		meter.delayed_wakeups};
+}
+
+// One figure of every seed's run, and of the pooled samples.
+struct Figure {
+	const char* name;
+	double (*of)(const SeedRun&);
+};
+double at(const SchbenchStats& st, double pct) { return static_cast<double>(st.value_at(pct)); }
+constexpr Figure FIGURES[] = {
+	{"wakeup_p50_us", [](const SeedRun& r) { return at(r.wakeup, 50); }},
+	{"wakeup_p90_us", [](const SeedRun& r) { return at(r.wakeup, 90); }},
+	{"wakeup_p99_us", [](const SeedRun& r) { return at(r.wakeup, 99); }},
+	{"wakeup_p99.9_us", [](const SeedRun& r) { return at(r.wakeup, 99.9); }},
+	{"request_p50_us", [](const SeedRun& r) { return at(r.request, 50); }},
+	{"request_p90_us", [](const SeedRun& r) { return at(r.request, 90); }},
+	{"request_p99_us", [](const SeedRun& r) { return at(r.request, 99); }},
+	{"request_p99.9_us", [](const SeedRun& r) { return at(r.request, 99.9); }},
+	{"rps_p20", [](const SeedRun& r) { return at(r.rps, 20); }},
+	{"rps_p50", [](const SeedRun& r) { return at(r.rps, 50); }},
+	{"rps_p90", [](const SeedRun& r) { return at(r.rps, 90); }},
+	{"average_rps", [](const SeedRun& r) { return r.average_rps; }},
+	{"delayed_wakeup_fraction",
+	 [](const SeedRun& r) {
+		 return r.wakeups ? static_cast<double>(r.delayed_wakeups) / static_cast<double>(r.wakeups) : 0.0;
+	 }},
+};
+
+int schbench_ensemble(const ModelOptions& mo, const SchbenchCmdOptions& so)
+{
+	if (so.seeds < 1 || so.seeds > MAX_SEEDS)
+		throw UsageError("--seeds: " + std::to_string(so.seeds) + " is not 1.." + std::to_string(MAX_SEEDS));
+	if (mo.seed > ~u64{0} - so.seeds)
+		throw UsageError("--seeds: --seed " + std::to_string(mo.seed) + " + " + std::to_string(so.seeds) +
+				 " seeds passes 2^64");
+	const Prepared p = prepare(mo, so);
+	const Config cfg = build_config(mo);
+	warn_adjustments(adjustments(cfg, p.wl));
+	set_activity("simulating the seeds");
+	std::vector<SeedRun> runs(so.seeds);
+	const unsigned jobs = run_parallel(so.seeds, so.jobs, [&](size_t i) {
+		ModelOptions m = mo;
+		m.seed = mo.seed + i;
+		runs[i] = run_seed(m, p, so.runtime_s);
+	});
+	// The pooled figures: every seed's samples in one histogram (the
+	// percentiles schbench would print for one run as long as all of them),
+	// and for the averages the mean over the seeds.
+	SeedRun pooled;
+	for (const SeedRun& r : runs) {
+		pooled.wakeup.merge(r.wakeup);
+		pooled.request.merge(r.request);
+		pooled.rps.merge(r.rps);
+		pooled.average_rps += r.average_rps / static_cast<double>(runs.size());
+		pooled.wakeups += r.wakeups;
+		pooled.delayed_wakeups += r.delayed_wakeups;
+	}
+	std::vector<EnsembleMetric> out;
+	bool identical = true;
+	for (const Figure& f : FIGURES) {
+		std::vector<double> v;
+		for (const SeedRun& r : runs)
+			v.push_back(f.of(r));
+		identical = identical && std::all_of(v.begin(), v.end(), [&](double x) { return x == v.front(); });
+		out.push_back({f.name, quantile_linear(v, 0.5), quantile_linear(v, 0.025), quantile_linear(v, 0.975),
+			       f.of(pooled)});
+	}
+	const std::string profile = find_profile(mo.profile).name;
+	// Under the exact profile the seed draws no cost: only --tick-jitter
+	// and NI_RANDOM's sampling read it, so the seeds may all be one run.
+	// Say so rather than let a zero-width interval pass for a measured one.
+	const std::string same =
+		!identical ? ""
+			   : std::string("every seed gave the same figures") +
+				     (profile == "exact" ? " (the exact profile draws no cost from the seed)" : "") +
+				     ": the interval is one run, not a spread";
+	if (so.json) {
+		nlohmann::ordered_json j;
+		j["eevdf"] = version_json();
+		j["model"] = describe(cfg);
+		j["ensemble"] = {
+			{"seeds", so.seeds},
+			{"first_seed", mo.seed},
+			{"profile", profile},
+			{"interval", "2.5th..97.5th percentile of the per-seed values"},
+			{"pooled",
+			 "schbench's percentile of all seeds' samples together; for averages, the mean over seeds"},
+			{"identical_seeds", identical}};
+		nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+		for (const EnsembleMetric& m : out)
+			metrics[m.name] = {{"median", m.median}, {"lo", m.lo}, {"hi", m.hi}, {"pooled", m.pooled}};
+		j["metrics"] = metrics;
+		std::cout << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+		return 0;
+	}
+	std::cout << "# eevdf model: " << describe(cfg) << "\n";
+	for (size_t i = 0; i < so.with.size(); i++)
+		std::cout << "# with " << so.with[i] << ": " << p.with_tasks[i] << " tasks beside schbench's\n";
+	std::printf("# ensemble: %u seeds (%llu..%llu), profile %s, on %u threads\n", so.seeds,
+		    static_cast<unsigned long long>(mo.seed), static_cast<unsigned long long>(mo.seed + so.seeds - 1),
+		    profile.c_str(), jobs);
+	std::printf("# median and 95%% interval: over the per-seed values (2.5th..97.5th percentile);\n"
+		    "# pooled: schbench's percentile of all seeds' samples together (average_rps: the mean)\n");
+	if (!same.empty())
+		std::printf("# %s\n", same.c_str());
+	std::printf("| metric                  |       median | 95%% of seeds              |       pooled |\n"
+		    "| ----------------------- | ------------ | ------------------------- | ------------ |\n");
+	for (const EnsembleMetric& m : out)
+		std::printf("| %-23s | %12.3f | %11.3f .. %-11.3f | %12.3f |\n", m.name.c_str(), m.median, m.lo, m.hi,
+			    m.pooled);
+	return 0;
+}
+
+}  // namespace
+
+int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
+{
+	if (so.ensemble)
+		return schbench_ensemble(mo, so);
+	const Prepared p = prepare(mo, so);
+	const Config cfg = build_config(mo);
+	const SchbenchOptions& o = p.o;
+	const Workload& wl = p.wl;
+	const std::vector<size_t>& with_tasks = p.with_tasks;
+	const u64 warmup_s = p.warmup_s;
 	const std::vector<Adjustment> adj = adjustments(cfg, wl);
 	warn_adjustments(adj);
 	set_activity("simulating");

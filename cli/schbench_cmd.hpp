@@ -22,8 +22,14 @@ struct SchbenchCmdOptions {
 	std::string schbench_slice, stress_slice;  // custom slices (sched_setattr); empty = none
 	std::vector<std::string> with;  // rt-app files whose tasks run beside schbench's
 	bool json = false;
+	unsigned seeds = 0;  // --seeds N: an ensemble of N seeds (0: one run)
+	bool ensemble = false;  // --seeds was given (so that --seeds 0 is refused)
+	unsigned jobs = 0;   // threads for the seeds (0: all cores)
 };
 
+// One run, or with --seeds N the same run under seeds S..S+N-1 (--seed S)
+// in parallel, each figure as the median and 95 % interval over the seeds
+// beside the percentile of all seeds' samples pooled.
 int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so);
 
 }  // namespace eevdf::cli

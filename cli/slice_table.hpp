@@ -18,7 +18,15 @@ struct TableOptions {
 	int hogs = 4;
 	std::string duration = "30s";
 	bool json = false;
+	unsigned seeds = 0;     // --seeds N: each cell over N seeds (0: one run)
+	bool ensemble = false;  // --seeds was given (so that --seeds 0 is refused)
+	unsigned jobs = 0;      // threads for the runs (0: all cores)
 };
+
+// With --seeds N every cell is N runs (--seed S .. S+N-1): the model's
+// figure is their median with the 2.5th..97.5th percentile in brackets. The
+// runs, cells times seeds, are at most MAX_TABLE_RUNS.
+inline constexpr size_t MAX_TABLE_RUNS = 10000;
 
 int cmd_slice_table(ModelOptions mo, const TableOptions& to);
 

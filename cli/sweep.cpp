@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -15,7 +16,9 @@
 #include <thread>
 
 #include "cli/activity.hpp"
+#include "cli/ensemble.hpp"
 #include "cli/write_file.hpp"
+#include "io/profile.hpp"
 #include "io/values.hpp"
 #include "model/check.hpp"
 #include "model/metrics.hpp"
@@ -70,7 +73,7 @@ s64 integer(const std::string& text, const std::string& spec)
 	return v;
 }
 
-constexpr size_t MAX_VALUES = 10000;  // per key, and configurations in all
+constexpr size_t MAX_VALUES = MAX_SWEEP_RUNS;  // per key, and configurations in all
 
 // One item of a value list: a value or a range.
 void expand_item(const std::string& item, Type type, const std::string& spec, std::vector<std::string>& out)
@@ -269,44 +272,23 @@ void apply_setting(ModelOptions& mo, SimOptions& so, const std::string& key, con
 	}
 }
 
-namespace {
-
-
-
-}  // namespace
-
-Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs)
+unsigned run_parallel(size_t n, unsigned jobs, const std::function<void(size_t)>& work)
 {
-	Sweep sw;
-	std::set<std::string> keys;
-	for (const std::string& s : specs) {
-		sw.axes.push_back(parse_sweep(s));
-		if (!keys.insert(sw.axes.back().key).second)
-			throw UsageError("--sweep: key '" + sw.axes.back().key + "' given twice; list all its values in one --sweep");
-	}
-	const auto configs = sweep_product(sw.axes);
 	if (jobs > MAX_JOBS)
 		throw UsageError("--jobs: " + std::to_string(jobs) + " is outside 0.." + std::to_string(MAX_JOBS) +
 				 " (0: every core)");
 	if (jobs == 0)
 		jobs = std::max(1u, std::thread::hardware_concurrency());
-	sw.jobs = jobs = static_cast<unsigned>(std::min<size_t>(jobs, configs.size()));
-
-	set_activity("running the sweep's configurations");
-	std::vector<SweepRow>& rows = sw.rows;
-	rows.resize(configs.size());
+	jobs = static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>(jobs, n)));
+	std::vector<std::exception_ptr> failed(n);
 	std::atomic<size_t> next{0};
-	size_t done = 0;
-	std::mutex mu;
-	const bool tty = isatty(STDERR_FILENO);
-	if (tty)
-		progress(0, configs.size());
 	auto worker = [&] {
-		for (size_t i; (i = next.fetch_add(1)) < configs.size();) {
-			rows[i] = run_one(mo, so, configs[i]);
-			std::lock_guard<std::mutex> lock(mu);
-			if (tty)
-				progress(++done, configs.size());
+		for (size_t i; (i = next.fetch_add(1)) < n;) {
+			try {
+				work(i);
+			} catch (...) {
+				failed[i] = std::current_exception();
+			}
 		}
 	};
 	// A thread that cannot be made (a process or memory limit) leaves the
@@ -323,6 +305,37 @@ Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<
 		worker();
 	for (std::thread& t : pool)
 		t.join();
+	for (const std::exception_ptr& e : failed)
+		if (e)
+			std::rethrow_exception(e);
+	return jobs;
+}
+
+Sweep run_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs)
+{
+	Sweep sw;
+	std::set<std::string> keys;
+	for (const std::string& s : specs) {
+		sw.axes.push_back(parse_sweep(s));
+		if (!keys.insert(sw.axes.back().key).second)
+			throw UsageError("--sweep: key '" + sw.axes.back().key +
+					 "' given twice; list all its values in one --sweep");
+	}
+	const auto configs = sweep_product(sw.axes);
+	set_activity("running the sweep's configurations");
+	std::vector<SweepRow>& rows = sw.rows;
+	rows.resize(configs.size());
+	size_t done = 0;
+	std::mutex mu;
+	const bool tty = isatty(STDERR_FILENO);
+	if (tty)
+		progress(0, configs.size());
+	sw.jobs = run_parallel(configs.size(), jobs, [&](size_t i) {
+		rows[i] = run_one(mo, so, configs[i]);
+		std::lock_guard<std::mutex> lock(mu);
+		if (tty)
+			progress(++done, configs.size());
+	});
 
 	for (const SweepRow& r : rows)
 		if (!r.error.empty()) {
@@ -406,6 +419,140 @@ int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<st
 		std::cout << b;
 	}
 	return status;
+}
+
+int cmd_sweep_ensemble(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs,
+		       unsigned seeds, unsigned jobs)
+{
+	if (seeds < 1 || seeds > MAX_SEEDS)
+		throw UsageError("--seeds: " + std::to_string(seeds) + " is not 1.." + std::to_string(MAX_SEEDS));
+	if (mo.seed > ~u64{0} - seeds)
+		throw UsageError("--seeds: --seed " + std::to_string(mo.seed) + " + " + std::to_string(seeds) +
+				 " seeds passes 2^64");
+	for (const auto& [flag, v] : {std::pair{"--trace", so.trace},
+				      {"--timehist", so.timehist},
+				      {"--latency", so.latency},
+				      {"--csv", so.csv},
+				      {"--chrome", so.chrome},
+				      {"--svg-lag", so.svg_lag}})
+		if (!v.empty())
+			throw UsageError(std::string(flag) +
+					 " writes one schedule; it cannot be combined with --sweep");
+	if (so.want_schbench)
+		throw UsageError("--schbench cannot be combined with --sweep; the sweep table has the wakeup p99");
+	std::vector<SweepAxis> axes;
+	for (const std::string& s : specs)
+		if ((axes.push_back(parse_sweep(s)), axes.back().key == "seed"))
+			throw UsageError("--seeds: the seed is swept (--sweep " + s +
+					 "); give --seed S --seeds N for the seeds instead");
+	// The product is counted before anything runs: configurations times
+	// seeds, each a whole simulation.
+	// Each factor is at most MAX_VALUES and the product stops once past
+	// MAX_SWEEP_RUNS, so it cannot wrap.
+	size_t configs = 1;
+	for (const SweepAxis& a : axes)
+		if (configs <= MAX_SWEEP_RUNS)
+			configs *= a.values.size();
+	if (configs > MAX_SWEEP_RUNS || configs * seeds > MAX_SWEEP_RUNS)
+		throw UsageError("--seeds " + std::to_string(seeds) + " x " + std::to_string(configs) +
+				 " sweep configurations: more than " + std::to_string(MAX_SWEEP_RUNS) +
+				 " runs (docs/cli.md, 'Limits'); sweep fewer values or run fewer seeds");
+	std::vector<std::string> all = specs;
+	all.push_back("seed=" + std::to_string(mo.seed) + ".." + std::to_string(mo.seed + seeds - 1) + ":1");
+	SimOptions quiet = so;
+	quiet.json = false;
+	const Sweep sw = run_sweep(mo, quiet, all, jobs);
+	if (so.check && sw.status == 0) {
+		u64 events = 0;
+		for (const SweepRow& r : sw.rows)
+			events += r.events_checked;
+		std::cerr << "eevdf: --check: " << events << " events checked in " << sw.rows.size() << " runs against "
+			  << INVARIANT_NAMES.size() << " invariants (model/check.hpp): 0 violations\n";
+	}
+	// The seed axis is the last, so each configuration's seeds are
+	// consecutive rows.
+	struct Point {
+		std::vector<std::pair<std::string, std::string>> settings;
+		std::vector<EnsembleMetric> metrics;
+	};
+	std::vector<Point> points;
+	for (size_t i = 0; i < sw.rows.size(); i += seeds) {
+		const std::vector<SweepRow> group(sw.rows.begin() + static_cast<std::ptrdiff_t>(i),
+						  sw.rows.begin() + static_cast<std::ptrdiff_t>(i + seeds));
+		auto settings = group.front().settings;
+		settings.pop_back();  // the seed
+		points.push_back({settings, ensemble_metrics(group)});
+	}
+	const std::string profile = find_profile(mo.profile).name;
+	if (so.json) {
+		nlohmann::ordered_json doc;
+		doc["ensemble"] = {
+			{"seeds", seeds},
+			{"first_seed", mo.seed},
+			{"profile", profile},
+			{"interval", "2.5th..97.5th percentile of the per-seed values"},
+			{"pooled", "percentile of all seeds' samples together; for counts, the mean over seeds"}};
+		nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+		for (const Point& p : points) {
+			nlohmann::ordered_json j, sweep = nlohmann::ordered_json::object(),
+						  metrics = nlohmann::ordered_json::object();
+			for (const auto& [k, v] : p.settings)
+				sweep[k] = v;
+			for (const EnsembleMetric& m : p.metrics)
+				metrics[m.name] = {
+					{"median", m.median}, {"lo", m.lo}, {"hi", m.hi}, {"pooled", m.pooled}};
+			j["sweep"] = sweep;
+			j["metrics"] = metrics;
+			arr.push_back(j);
+		}
+		doc["points"] = arr;
+		std::cout << doc.dump(2) << "\n";
+		return sw.status;
+	}
+	std::printf("# sweep: %zu configurations x %u seeds (%llu..%llu), profile %s, on %u threads\n", points.size(),
+		    seeds, static_cast<unsigned long long>(mo.seed),
+		    static_cast<unsigned long long>(mo.seed + seeds - 1), profile.c_str(), sw.jobs);
+	std::printf("# each cell: the median over the seeds [the 2.5th..97.5th percentile of the per-seed values]\n");
+	// A cell is "median [lo..hi]"; each column as wide as its widest cell.
+	static const char* const shown[] = {"mean_run_ms", "p99_run_ms", "switches", "wakeup_p99_us", "migrations"};
+	std::vector<std::string> names;
+	for (const SweepAxis& a : axes)
+		names.push_back(a.key);
+	names.insert(names.end(), std::begin(shown), std::end(shown));
+	std::vector<std::vector<std::string>> cells;
+	for (const Point& p : points) {
+		std::vector<std::string> row;
+		for (const auto& [k, v] : p.settings)
+			row.push_back(v);
+		for (const char* name : shown)
+			for (const EnsembleMetric& m : p.metrics)
+				if (m.name == name) {
+					char b[128];
+					std::snprintf(b, sizeof b, "%.3f [%.3f..%.3f]", m.median, m.lo, m.hi);
+					row.push_back(b);
+				}
+		cells.push_back(row);
+	}
+	std::vector<size_t> width;
+	for (const std::string& n : names)
+		width.push_back(std::max<size_t>(n.size(), 10));
+	for (const auto& row : cells)
+		for (size_t i = 0; i < row.size(); i++)
+			width[i] = std::max(width[i], row[i].size());
+	auto print_row = [&](const std::vector<std::string>& row) {
+		std::string line;
+		for (size_t i = 0; i < row.size(); i++)
+			line += "| " + row[i] + std::string(width[i] - row[i].size() + 1, ' ');
+		std::cout << line << "|\n";
+	};
+	print_row(names);
+	std::vector<std::string> rule;
+	for (size_t w : width)
+		rule.push_back(std::string(w, '-'));
+	print_row(rule);
+	for (const auto& row : cells)
+		print_row(row);
+	return sw.status;
 }
 
 namespace {

@@ -12,6 +12,7 @@
 // since one value is itself "+A,-B").
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,9 +68,24 @@ void apply_setting(ModelOptions& mo, SimOptions& so, const std::string& key, con
 // The most threads --jobs may ask for.
 inline constexpr unsigned MAX_JOBS = 1024;
 
+// Calls work(i) for every i in 0..n-1 on `jobs` threads (0: all cores;
+// never more than n), each i exactly once, and returns the threads used.
+// Throws UsageError for jobs past MAX_JOBS. The first exception a call
+// throws (by i) is rethrown here once every thread has stopped, so a
+// result never depends on which thread ran what.
+unsigned run_parallel(size_t n, unsigned jobs, const std::function<void(size_t)>& work);
+
 // Runs every configuration on `jobs` threads (0: all cores) and prints the
 // table or a JSON array. Progress goes to stderr when it is a terminal.
 int cmd_sweep(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs, unsigned jobs);
+
+// `eevdf sim --sweep ... --seeds N`: every configuration of the sweep as an
+// ensemble of N seeds (--seed S .. S+N-1), each metric its median and 95 %
+// interval over the seeds. The runs, configurations times seeds, are at most
+// MAX_SWEEP_RUNS: past that it is a UsageError naming both counts.
+inline constexpr size_t MAX_SWEEP_RUNS = 10000;
+int cmd_sweep_ensemble(const ModelOptions& mo, const SimOptions& so, const std::vector<std::string>& specs,
+		       unsigned seeds, unsigned jobs);
 
 // `eevdf plot sweep`: one metric of a sweep against one swept key, one
 // line per combination of the other keys' values, as SVG.

@@ -43,6 +43,19 @@ void SchbenchStats::add(unsigned us)
 	nr_samples_++;
 }
 
+void SchbenchStats::merge(const SchbenchStats& o)
+{
+	if (!o.nr_samples_)
+		return;
+	max_ = std::max(max_, o.max_);
+	// add() keeps min_ 0 until a sample is nonzero; so does this.
+	if (min_ == 0 || (o.min_ != 0 && o.min_ < min_))
+		min_ = o.min_;
+	for (unsigned i = 0; i < PLAT_NR; i++)
+		plat_[i] += o.plat_[i];
+	nr_samples_ += o.nr_samples_;
+}
+
 std::vector<SchbenchStats::Row> SchbenchStats::percentiles() const
 {
 	std::vector<Row> rows(PLIST.size(), Row{0, 0, 0});

@@ -32,6 +32,9 @@ public:
 	static unsigned idx_to_val(unsigned idx);
 
 	void add(unsigned us);  // add_lat()
+	// Every sample of `o` added to these, as schbench's combine_stats()
+	// sums its threads' histograms: the percentiles of the pooled samples.
+	void merge(const SchbenchStats& o);
 	u64 samples() const { return nr_samples_; }
 	unsigned min() const { return min_; }
 	unsigned max() const { return max_; }

@@ -236,7 +236,81 @@ for k, v in m.items():
     assert v["lo"] == v["hi"] == v["median"], (k, v)
 PY
 expect_exit 2 "--seeds: 0 is not 1..10000" sim --hogs 2 --seeds 0
-expect_exit 2 "--seeds cannot be combined with --sweep" sim --hogs 2 --seeds 3 --sweep hz=100,250
+
+# --seeds with --sweep: every sweep point an ensemble, the product bounded.
+"$eevdf" sim "$pp" --duration 200ms --profile "$tmp/noisy.json" --sweep hz=100,1000 --seeds 4 --json >"$tmp/sw1.json"
+"$eevdf" sim "$pp" --duration 200ms --profile "$tmp/noisy.json" --sweep hz=100,1000 --seeds 4 --json --jobs 1 >"$tmp/sw2.json"
+check "a sweep of ensembles does not depend on --jobs" cmp -s "$tmp/sw1.json" "$tmp/sw2.json"
+check "a sweep of ensembles gives each point the ensemble of its own seeds" python3 - "$eevdf" "$pp" "$tmp/noisy.json" "$tmp/sw1.json" <<'PY'
+import json, subprocess, sys
+eevdf, pp, prof, f = sys.argv[1:]
+d = json.load(open(f))
+assert d["ensemble"]["seeds"] == 4 and [p["sweep"]["hz"] for p in d["points"]] == ["100", "1000"], d["ensemble"]
+for p in d["points"]:
+    alone = json.loads(subprocess.check_output([eevdf, "sim", pp, "--duration", "200ms", "--profile", prof,
+                                                "--hz", p["sweep"]["hz"], "--seeds", "4", "--json"]))["metrics"]
+    assert p["metrics"] == alone, (p["sweep"], p["metrics"]["mean_run_ms"], alone["mean_run_ms"])
+PY
+expect_exit 2 "--seeds 30 x 901 sweep configurations: more than 10000 runs" sim --hogs 2 --seeds 30 --sweep hz=100..1000:1
+expect_exit 2 "--seeds: the seed is swept (--sweep seed=1,2)" sim --hogs 2 --seeds 3 --sweep seed=1,2
+expect_exit 2 "--seeds: 0 is not 1..10000" sim --hogs 2 --seeds 0 --sweep hz=100,250
+
+# schbench --seeds: the same figures for the same seeds, whatever the threads.
+sb=(schbench -m 1 -t 2 -n 5 --op-cost 765us -r 2 --cpus 2 --hz 250 --stress 2 --profile vm-6.18.44-hz250)
+"$eevdf" "${sb[@]}" --seeds 6 --json >"$tmp/sb1.json"
+"$eevdf" "${sb[@]}" --seeds 6 --json --jobs 1 >"$tmp/sb2.json"
+check "schbench --seeds: byte-identical for the same seeds and profile, on 1 or all threads" cmp -s "$tmp/sb1.json" "$tmp/sb2.json"
+check "schbench --seeds: each figure is the median over the seeds' own runs" python3 - "$eevdf" "$tmp/sb1.json" "${sb[@]}" <<'PY'
+import json, statistics, subprocess, sys
+eevdf, f, *sb = sys.argv[1:]
+m = json.load(open(f))["metrics"]
+p99 = [json.loads(subprocess.check_output([eevdf] + sb + ["--seed", str(s), "--json"]))["wakeup_latency_us"]["p99"] for s in range(6)]
+assert m["wakeup_p99_us"]["median"] == statistics.median(p99), (m["wakeup_p99_us"], p99)
+assert min(p99) <= m["wakeup_p99_us"]["lo"] <= m["wakeup_p99_us"]["hi"] <= max(p99), (m["wakeup_p99_us"], p99)
+assert m["wakeup_p99_us"]["lo"] < m["wakeup_p99_us"]["hi"], "the calibrated profile spreads the p99"
+PY
+"$eevdf" schbench -m 1 -t 2 -r 1 --op-cost 500us --cpus 2 --seeds 3 >"$tmp/sbx.txt"
+check "schbench --seeds under the exact profile says that every seed is one run" grep -q "every seed gave the same figures (the exact profile" "$tmp/sbx.txt"
+expect_exit 2 "--seeds: 0 is not 1..10000" schbench -m 1 -t 2 -r 1 --op-cost 500us --seeds 0
+expect_exit 2 "--seeds: 10001 is not 1..10000" schbench -m 1 -t 2 -r 1 --op-cost 500us --seeds 10001
+expect_exit 2 "seeds passes 2^64" schbench -m 1 -t 2 -r 1 --op-cost 500us --seed 18446744073709551615 --seeds 2
+expect_exit 2 "--seeds = x" schbench -m 1 -t 2 -r 1 --op-cost 500us --seeds x
+
+# slice-table --seeds: cells as median [95 % interval].
+st=(slice-table --hz-list 250 --slices 1ms,3ms --duration 1s --profile "$tmp/noisy.json")
+"$eevdf" "${st[@]}" --seeds 5 --json >"$tmp/st1.json"
+"$eevdf" "${st[@]}" --seeds 5 --json --jobs 1 >"$tmp/st2.json"
+check "slice-table --seeds: byte-identical on 1 or all threads" cmp -s "$tmp/st1.json" "$tmp/st2.json"
+check "slice-table --seeds: a row's plain figures are its first seed's, the seeds object its ensemble" python3 - "$eevdf" "$tmp/st1.json" "${st[@]}" <<'PY'
+import json, subprocess, sys
+eevdf, f, *st = sys.argv[1:]
+d = json.load(open(f))
+one = json.loads(subprocess.check_output([eevdf] + st + ["--json"]))
+for a, b in zip(d["rows"], one["rows"]):
+    assert a["context_switches"] == b["context_switches"] and a["avg_run_ns"] == b["avg_run_ns"], (a, b)
+    s = a["seeds"]["context_switches"]
+    assert s["lo"] <= s["median"] <= s["hi"], s
+PY
+"$eevdf" "${st[@]}" --seeds 5 >"$tmp/st.txt"
+check "slice-table --seeds: the markdown cells read median [lo..hi]" grep -Eq '\| +[0-9.]+ \[[0-9.]+\.\.[0-9.]+\] \|' "$tmp/st.txt"
+expect_exit 2 "--seeds: 0 is not 1..10000" slice-table --seeds 0
+expect_exit 2 "--seeds 3000 x 4 cells: more than 10000 runs" slice-table --hz-list 250,1000 --slices 1ms,2ms --seeds 3000
+
+# check --seeds: rows judged against the interval; each seed under the invariant checker.
+"$eevdf" check "$data/../../claims/seed000-schbench-vm.json" >"$tmp/cv1.txt"
+"$eevdf" check "$data/../../claims/seed000-schbench-vm.json" --jobs 1 >"$tmp/cv2.txt"
+check "a claim over seeds: byte-identical on 1 or all threads" cmp -s "$tmp/cv1.txt" "$tmp/cv2.txt"
+check "a claim over seeds says in its verdict what it judged" grep -q "holds over the 95 % interval of 20 seeds" "$tmp/cv1.txt"
+cat >"$tmp/bugclaim.json" <<'JSON'
+{ "claim": "three hogs share one CPU", "config": {"kernel": "6.18", "cpus": 1, "hogs": 3, "duration": "200ms", "bug": "eligible-strict"},
+  "metric": {"name": "mean_run_ms"}, "tolerance": {"relative": 0.5}, "rows": [{"label": "hogs", "set": {}, "claimed": 3}] }
+JSON
+expect_exit 1 "hogs: seed 5 broke invariant 'eligibility' .*replay: eevdf check .*bugclaim.json --seeds 1 --seed 5" check "$tmp/bugclaim.json" --seeds 3 --seed 5
+check "without --seeds a claim runs without the invariant checker, as before" sh -c '"$0" check "$1" >/dev/null' "$eevdf" "$tmp/bugclaim.json"
+expect_exit 2 "--seeds: 0 is not 1..10000" check "$tmp/bugclaim.json" --seeds 0
+expect_exit 2 "--seed 4: the first of --seeds N; give --seeds too" check "$tmp/bugclaim.json" --seed 4
+sed 's/"hogs": 3,/"hogs": 3, "seeds": 0,/' "$tmp/bugclaim.json" >"$tmp/badseeds.json"
+expect_exit 2 "config.seeds: expected an integer in 1..10000, got 0" check "$tmp/badseeds.json"
 expect_exit 2 "--profile: no built-in profile 'nosuch'" sim --hogs 2 --profile nosuch
 printf '{"eevdf_profile": 1, "name": "x", "bogus": 1}' >"$tmp/bad-profile.json"
 expect_exit 2 "bad-profile.json:1:44: bogus: unknown key" sim --hogs 2 --profile "$tmp/bad-profile.json"
