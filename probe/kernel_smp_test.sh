@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # ctest label `kernel`: the probe's unpinned multi-CPU scenarios on the
 # running kernel beside the model (`eevdf probe --scenario NAME`), 1 s each
-# (about 12 s in all). Only the rows marked asserted must agree: those whose
+# (about 20 s in all). Only the rows marked asserted must agree: those whose
 # tolerance the spread of repeated kernel runs justifies (cli/probe_compare.cpp,
 # tolerance(); docs/kernel-probe.md, "Several CPUs"). Every other row is
 # printed. Skips (77) where the kernel cannot be measured (not root, no
@@ -17,7 +17,7 @@ set -u
 probe=$1
 eevdf=$2
 shift 2
-scenarios=${*:-2hogs 3hogs 4hogs hog-sleeper pingpong 2hogs-2sleepers sleeper}
+scenarios=${*:-2hogs 3hogs 4hogs hog-sleeper pingpong 2hogs-2sleepers sleeper idle-hog nice-mix slice-hogs slice-sleeper}
 [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] || { echo "skip: fewer than 2 CPUs"; exit 77; }
 . "$(dirname "$0")/kernel_test_skip.sh"
 export EEVDF_PROBE=$probe
