@@ -51,9 +51,13 @@ bool Simulation::advance_pc(Task& t)
 u64 Simulation::timer_delivery(u32 cpu)
 {
 	Rq& rq = rqs_[cpu];
-	if (rq.idle())
-		return Rq::draw(cfg_.profile.timer_delay, rq.noise.timer_delay);
-	return Rq::draw(cfg_.profile.timer_delay_busy, rq.noise.timer_delay_busy);
+	const Profile& p = cfg_.profile;
+	// One distribution for both (a profile measured before they were told
+	// apart) draws from one stream, as it did then: the same seed, the
+	// same bytes.
+	if (rq.idle() || p.timer_delay_busy == p.timer_delay)
+		return Rq::draw(p.timer_delay, rq.noise.timer_delay);
+	return Rq::draw(p.timer_delay_busy, rq.noise.timer_delay_busy);
 }
 
 void Simulation::timed_wakeup(int task)
