@@ -29,7 +29,7 @@ allow claims claims report io model
 allow oracle oracle model
 allow proofs proofs model io
 allow props props model io report oracle
-allow bench bench model io report
+allow bench bench model io report cli
 allow fuzz fuzz props model io oracle trace claims report
 [ $status -eq 0 ] && echo "layers: every folder includes only from below it"
 exit $status
