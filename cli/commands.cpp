@@ -87,8 +87,8 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 			"time a wakelist IPI handler takes on a busy target, charged to its task")
 		->capture_default_str();
 	app->add_option("--balance-cost", o.balance_cost,
-			"sched_clock cost of one load-balance pass, for the newidle gate (no simulated time)")
-		->capture_default_str();
+			"sched_clock cost of one newidle balance pass, for its cost gates (no simulated time); "
+			"default: 2us, or 0 when the --profile draws a balance_cost; 0: free");
 	app->add_option("--slice", o.slice, "base slice (debugfs base_slice_ns), e.g. 3ms; default: the preset's");
 	app->add_option("--features", o.features, "sched features to switch, e.g. +HRTICK,-RUN_TO_PARITY or NO_DELAY_DEQUEUE");
 	app->add_option("--tick-phase", o.tick_phase, "ticks fire at t = PHASE (mod TICK_NSEC)")->capture_default_str();

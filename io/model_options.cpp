@@ -85,7 +85,8 @@ Config build_config(const ModelOptions& o)
 	cfg.knobs.ipi_latency = parse_duration(o.ipi_latency, "--ipi-latency");
 	cfg.knobs.idle_exit_latency = parse_duration(o.idle_exit_latency, "--idle-exit-latency");
 	cfg.knobs.wakeup_irq_cost = parse_duration(o.wakeup_irq_cost, "--wakeup-irq-cost");
-	cfg.knobs.balance_cost = parse_duration(o.balance_cost, "--balance-cost");
+	if (!o.balance_cost.empty())
+		cfg.knobs.balance_cost = parse_duration(o.balance_cost, "--balance-cost");
 	if (cfg.knobs.tick_phase >= cfg.tick_ns)
 		throw UsageError("--tick-phase: " + o.tick_phase + " must be below TICK_NSEC (" +
 				 std::to_string(cfg.tick_ns) + " ns at HZ=" + std::to_string(cfg.hz) + ")");
@@ -99,6 +100,8 @@ Config build_config(const ModelOptions& o)
 		throw UsageError(std::string(e.what()).rfind("--profile", 0) == 0 ? e.what()
 										  : "--profile: " + std::string(e.what()));
 	}
+	if (o.balance_cost.empty())
+		cfg.knobs.balance_cost = default_balance_cost(cfg.profile);
 	if (tick_jitter_max(cfg) >= cfg.tick_ns)
 		throw UsageError("--profile: " + cfg.profile.name + ": tick jitter up to " +
 				 std::to_string(tick_jitter_max(cfg)) + " ns with --tick-jitter must be below TICK_NSEC (" +

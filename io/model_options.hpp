@@ -25,7 +25,8 @@ struct ModelOptions {
 	bool skew_tick = false;
 	std::string preempt;  // CONFIG_PREEMPT_*; empty = the preset's default
 	std::string slice;  // sysctl_sched_base_slice; empty = the preset's default for --online-cpus
-	std::string ipi_latency = "0", idle_exit_latency = "0", wakeup_irq_cost = "0", balance_cost = "0";
+	std::string ipi_latency = "0", idle_exit_latency = "0", wakeup_irq_cost = "0";
+	std::string balance_cost;  // empty: default_balance_cost() of the profile
 	std::string features;
 	std::string tick_phase = "0", tick_jitter = "0", switch_cost = "0";
 	u64 seed = 0;

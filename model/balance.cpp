@@ -76,14 +76,12 @@
 //   the nohz_csd_func() cross-call is the IPI of Machine::send_nohz_kick().
 // - Active balance: stop_one_cpu_nowait() is an IPI to the busiest CPU
 //   (ACTIVE_STOP_KICK), whose stopper runs active_load_balance_cpu_stop() on
-//   arrival. When the stopper takes the task that was running there, it
-//   first preempts it (Machine::stopper_preempt(): a switch to the idle
-//   task, since the model has no stop class), then detaches it as a queued
-//   task and attaches it to push_cpu at once, as attach_one_task() does
-//   under the target's lock; the busiest CPU picks again at the end of the
-//   IPI. When the stopper takes a queued task instead, the running one is
-//   not preempted (the kernel's stopper would have switched it out and let
-//   a fresh pick choose again).
+//   arrival. The stopper first preempts the running task
+//   (Machine::stopper_preempt(): a switch to the idle task, since the model
+//   has no stop class), then detaches one queued task (the preempted one
+//   among them) and attaches it to push_cpu at once, as attach_one_task()
+//   does under the target's lock; the busiest CPU picks afresh at the end
+//   of the IPI, whichever task moved.
 // - update_group_capacity() is left out: capacities never change.
 // - jiffies start at 0, not INITIAL_JIFFIES; task_h_load()'s per-jiffy cache
 //   (pelt.hpp) therefore reads 0 during jiffy 0.

@@ -170,10 +170,25 @@ out_one_pinned:
 
 // active_load_balance_cpu_stop() on the busiest CPU: push one task to
 // push_cpu, through the lowest domain of push_cpu that spans both.
+//
+// The stopper (migration/N, the stop class) runs there only after the
+// running task was switched out: its wake-up is wakeup_preempt() of a
+// higher class, a plain resched_curr() (no buddy; 7.1.5 calls the fair
+// class's check first, which returns for a task of another class), and
+// __schedule() puts curr back with put_prev_entity() (update_curr(), back
+// into the tree; vlag left alone). So curr is a queued task the stopper may
+// move, and whatever it moves, the CPU then picks afresh: pick_next_task()
+// with no cfs_rq->curr (its protection no longer counts) and a new
+// set_next_entity(), which sets the protection again (6.18.44, 7.1.5).
 void active_load_balance_cpu_stop(Machine& sim, u32 busiest_cpu)
 {
 	BalanceCpu& b = bcpu(sim, busiest_cpu);
 	const u32 target_cpu = b.push_cpu;
+	Rq& busiest = sim.rq_mut(busiest_cpu);
+	if (busiest.cfs.curr) {
+		sim.stopper_preempt(busiest_cpu);
+		busiest.cfs.resched_curr();  // the stopper is done: pick again
+	}
 	if (b.active_balance && sim.rq(busiest_cpu).nr_running() > 0 && target_cpu != busiest_cpu) {
 		// nr_running counts the stopper itself: one fair task is enough.
 		SchedDomain* sd = sim.topology_mut().sd(target_cpu);

@@ -202,12 +202,8 @@ Task* detach_one_task(LbEnv& env)
 		bool hot_gained = false;
 		if (!can_migrate_task(env, p, hot_gained))
 			continue;
-		if (src.cfs.curr == &p.se) {
-			// The stopper preempted p: a queued task now, moved like any other;
-			// this CPU picks again when the stopper is done.
-			sim.stopper_preempt(env.src_cpu);
-			src.cfs.need_resched = true;
-		}
+		// active_load_balance_cpu_stop() switched curr out first: every task
+		// here is a queued one.
 		detach_task(sim, p, env.dst_cpu, env.src_cpu);
 		attach_task(sim, p, env.src_cpu);  // attach_one_task()
 		return &p;

@@ -589,7 +589,7 @@ void InvariantChecker::check_time(const Simulation& sim, u64 t, u32 cpu) const
 	// a lazy one of a busy CPU for that CPU's next event (its tick, if it
 	// runs: NO_HZ_FULL with one task leaves the flag until the task enters
 	// the kernel, as in the kernel).
-	const bool lazy_wait = rq.resched_lazy && sim.config().preempt == Preempt::Lazy && cfs.curr;
+	const bool lazy_wait = cfs.resched_lazy && sim.config().preempt == Preempt::Lazy && cfs.curr;
 	if (cfs.need_resched && rq.ipi_at == NEVER && !lazy_wait)
 		fail(sim, t, "resched", "a resched request was left pending after the scheduling point" + on());
 	if (rq.ttwu_pending != !rq.wake_list.empty() || (!rq.wake_list.empty() && rq.ipi_at == NEVER))

@@ -375,7 +375,7 @@ std::string command_line_flags(const Config& cfg)
 		s += " --idle-exit-latency " + std::to_string(cfg.knobs.idle_exit_latency) + "ns";
 	if (cfg.knobs.wakeup_irq_cost)
 		s += " --wakeup-irq-cost " + std::to_string(cfg.knobs.wakeup_irq_cost) + "ns";
-	if (cfg.knobs.balance_cost)
+	if (cfg.knobs.balance_cost != default_balance_cost(cfg.profile))
 		s += " --balance-cost " + std::to_string(cfg.knobs.balance_cost) + "ns";
 	if (cfg.seed)
 		s += " --seed " + std::to_string(cfg.seed);

@@ -20,6 +20,10 @@ void Simulation::sched_tick(u32 cpu)
 	Rq& rq = rqs_[cpu];
 	rq.ticks++;
 	set_clock(rq);
+	// 6.13+: a pending lazy request becomes a full one before task_tick()
+	// (dynamic_preempt_lazy()), so a pull by this tick's balance finds it set.
+	if (rq.cfs.resched_lazy)
+		rq.cfs.resched_curr();
 	rq.cfs.entity_tick(false);
 	event_cpu_ = cpu;
 	notify(&Observer::on_tick, now_, false);
@@ -72,7 +76,7 @@ void Simulation::schedule(u32 cpu)
 	if (hrtick_rework)
 		hrtick_schedule_exit(cpu, !next);
 	cfs.need_resched = false;
-	rq.resched_lazy = false;
+	cfs.resched_lazy = false;
 	rq.ipi_resched = false;  // a resched IPI still on its way finds nothing to do
 	notify(&Observer::on_schedule, now_, prev ? prev->id : IDLE, next ? next->id : IDLE);
 	if (next == prev)
@@ -116,10 +120,9 @@ void Simulation::account_idle_exit(Rq& rq)
 void Simulation::resched_curr(u32 cpu, u32 this_cpu)
 {
 	Rq& rq = rqs_[cpu];
-	if (rq.cfs.need_resched && !rq.resched_lazy)
+	if (rq.cfs.test_tsk_need_resched())
 		return;
-	rq.cfs.need_resched = true;
-	rq.resched_lazy = false;  // a full request on top of a lazy one does send the IPI
+	rq.cfs.resched_curr();  // a full request on top of a lazy one does send the IPI
 	if (cpu != this_cpu)
 		send_ipi(cpu, false, true);
 }
@@ -318,8 +321,8 @@ void Simulation::set_user_nice(Task& t, int nice)
 	if (!queued || cfs.nr_queued == 1)
 		return;
 	if (running) {
-		if (nice > old)  // lower priority: let the pick decide now
-			cfs.need_resched = true;
+		if (nice > old)  // lower priority: let the pick decide now (prio_changed_fair())
+			cfs.resched_curr();
 	} else {
 		wakeup_preempt(t.cpu, se, 0, t.cpu);
 	}

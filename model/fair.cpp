@@ -171,6 +171,17 @@ bool CfsRq::update_deadline(SchedEntity* se)
 	return true;
 }
 
+// resched_curr_lazy() (core.c __resched_curr(), 6.13 .. 7.1): a request on
+// top of either flag does nothing; the idle task (no curr) always gets the
+// full flag. Before 6.13 and outside PREEMPT_LAZY it is resched_curr().
+void CfsRq::resched_curr_lazy()
+{
+	if (need_resched)
+		return;
+	need_resched = true;
+	resched_lazy = cfg_->preempt == Preempt::Lazy && curr;
+}
+
 bool CfsRq::did_preempt_short(const SchedEntity* c) const
 {
 	if (!feat(Feature::PREEMPT_SHORT))
@@ -202,12 +213,12 @@ void CfsRq::update_curr()
 		// 6.6-6.11: only on renewal; 6.12-6.16 also when protection was
 		// cancelled and curr became ineligible.
 		if (resched || (paths_->did_preempt_short && did_preempt_short(curr)))
-			need_resched = true;
+			resched_curr_lazy();
 		break;
 	case KernelPaths::Protect::Vprot:
 		// 6.17+ (0b9ca2dcabc3): also at the end of the protected period.
 		if (resched || !protect_slice(curr))
-			need_resched = true;
+			resched_curr_lazy();
 		break;
 	}
 }

@@ -60,8 +60,23 @@ public:
 	// periods of 2^20 ns), which keeps every period boundary where it is at 0.
 	static constexpr u64 PELT_CLOCK_ORIGIN = 1ULL << 30;
 	u64 pelt_now() const { return clock_task + PELT_CLOCK_ORIGIN; }
-	// TIF_NEED_RESCHED on the running task; the core acts on it and clears it.
+	// TIF_NEED_RESCHED or TIF_NEED_RESCHED_LAZY on the running task; the core
+	// acts on either and clears both.
 	bool need_resched = false;
+	// need_resched is only TIF_NEED_RESCHED_LAZY (PREEMPT_LAZY, 6.13+): no IPI
+	// was sent, and the wake-up preemption check still runs.
+	bool resched_lazy = false;
+	// resched_curr_lazy() (core.c, 6.13+): the lazy flag under PREEMPT_LAZY
+	// for a running task, the full one otherwise; nothing if either is set.
+	void resched_curr_lazy();
+	// resched_curr(): the full flag, on top of a lazy one too.
+	void resched_curr()
+	{
+		need_resched = true;
+		resched_lazy = false;
+	}
+	// test_tsk_need_resched(rq->curr): the full flag only (6.13 .. 7.1).
+	bool test_tsk_need_resched() const { return need_resched && !resched_lazy; }
 	// Picks that found no eligible entity (impossible unless arithmetic overflowed).
 	u64 pick_failures = 0;
 	// The WARN_ON_ONCE() sites of fair.c that fired here (model/warn.hpp).

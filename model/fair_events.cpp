@@ -12,8 +12,12 @@ void CfsRq::entity_tick(bool queued)
 	update_curr();
 	if (curr)
 		update_load_avg(curr, UPDATE_TG);
-	if (queued)  // the hrtick expired: the slice is over
-		need_resched = true;
+	// The hrtick expired: the slice is over. resched_curr_lazy() on 6.13 ..
+	// 6.18.y, resched_curr() on 7.1.5 (whose hrtick is the reworked one).
+	if (queued && paths_->hrtick_rework)
+		resched_curr();
+	else if (queued)
+		resched_curr_lazy();
 }
 
 void CfsRq::yield_task_fair()

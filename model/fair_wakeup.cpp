@@ -26,7 +26,11 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 	SchedEntity* se = curr;
 	if (!se || se == pse)
 		return;
-	if (need_resched)
+	// test_tsk_need_resched(): only the full flag ends the check here (6.6 ..
+	// 7.1.5); with only the lazy one (PREEMPT_LAZY) it goes on, so update_curr(),
+	// the pick (a delayed entity it picks is dequeued) and the protection
+	// updates still happen.
+	if (test_tsk_need_resched())
 		return;
 	if (paths_->idle_preempt_first && preempt_idle_curr(pse, se))
 		return;
@@ -68,7 +72,7 @@ bool CfsRq::preempt_idle_curr(const SchedEntity* pse, SchedEntity* se)
 		return false;
 	if (paths_->idle_preempt_cancels_protect)
 		cancel_protect_slice(se);
-	need_resched = true;
+	resched_curr_lazy();
 	return true;
 }
 
@@ -78,7 +82,7 @@ void CfsRq::wakeup_preempt_pick(SchedEntity* pse, SchedEntity* se)
 	if (do_preempt_short(pse, se) && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
 		cancel_protect_slice(se);
 	if (pick_eevdf() == pse)
-		need_resched = true;
+		resched_curr_lazy();
 }
 
 // 6.17 - 6.18.32: a shorter-slice waker is judged without curr's protection;
@@ -89,7 +93,7 @@ void CfsRq::wakeup_preempt_protect_param(SchedEntity* pse, SchedEntity* se)
 	if (pick_eevdf_protect(!short_slice) == pse) {
 		if (short_slice && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
 			cancel_protect_slice(se);
-		need_resched = true;
+		resched_curr_lazy();
 		return;
 	}
 	if (feat(Feature::RUN_TO_PARITY) && short_slice)
@@ -112,7 +116,7 @@ void CfsRq::wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned w
 		if (nse == pse) {
 			if (short_slice && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
 				cancel_protect_slice(se);
-			need_resched = true;
+			resched_curr_lazy();
 			return;
 		}
 		if (nse || !nr_queued || pick_failures != failures)

@@ -38,7 +38,7 @@ void Simulation::hrtick_start_fair(u32 cpu, const SchedEntity* se)
 		const s64 vdelta = wrapped_diff(se->deadline, se->vruntime);
 		if (vdelta < 0) {
 			if (se == rq.cfs.curr)
-				rq.cfs.need_resched = true;
+				rq.cfs.resched_curr();
 			return;
 		}
 		hrtick_start(cpu, se->load.weight * static_cast<u64>(vdelta) / NICE_0_LOAD);
@@ -49,7 +49,7 @@ void Simulation::hrtick_start_fair(u32 cpu, const SchedEntity* se)
 		ran = 0;  // as if picked now: the runtime since the pick is forgotten
 	const s64 delta = static_cast<s64>(se->slice - ran);
 	if (delta < 0) {
-		rq.cfs.need_resched = true;
+		rq.cfs.resched_curr();  // resched_curr(): full, an IPI if remote
 		return;
 	}
 	rq.hrtick_at = now_ + std::max<u64>(static_cast<u64>(delta), HRTICK_MIN_NS);

@@ -72,7 +72,6 @@ public:
 	u64 ipi_at = NEVER;          // the pending IPI's arrival, NEVER if none
 	bool ipi_wakelist = false;   // it carries a wakelist flush
 	bool ipi_resched = false;    // it carries a resched
-	bool resched_lazy = false;   // need_resched was set lazily: TIF_NEED_RESCHED_LAZY, no IPI sent
 	unsigned ipi_nohz_flags = 0; // it carries a nohz idle-balance kick (nohz_csd)
 
 	// ---- idle and balancing (sched_balance_newidle(), sched_balance_domains())

@@ -271,22 +271,20 @@ private:
 // resched_curr() in the kernel, which reaches a remote CPU by IPI. CfsRq
 // only sets the flag; this sends the IPI.
 //
-// Every resched the fair class asks for is resched_curr_lazy(): with
+// The fair class asks with resched_curr_lazy() (CfsRq::resched_lazy): with
 // PREEMPT_LAZY a CPU running a task gets TIF_NEED_RESCHED_LAZY and no IPI,
 // and acts on it at its next interrupt (its tick at the latest); the idle
-// task is always preempted at once.
+// task is always preempted at once. A full request is sent by IPI, also on
+// top of a lazy one.
 template <class Op>
 inline void Simulation::on_rq_of(u32 cpu, u32 this_cpu, Op&& op)
 {
 	Rq& rq = rqs_[cpu];
-	const bool had = rq.cfs.need_resched;
+	const bool had = rq.cfs.test_tsk_need_resched();
 	op();
-	if (cpu == this_cpu || had || !rq.cfs.need_resched)
+	if (cpu == this_cpu || had || !rq.cfs.test_tsk_need_resched())
 		return;
-	if (cfg_.preempt == Preempt::Lazy && !rq.idle())
-		rq.resched_lazy = true;
-	else
-		send_ipi(cpu, false, true);
+	send_ipi(cpu, false, true);
 }
 
 }  // namespace eevdf

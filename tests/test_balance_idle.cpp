@@ -175,3 +175,50 @@ TEST_CASE("active balance: the stopper pushes the running task after four failur
 	CHECK(q_in);
 	CHECK(in);
 }
+
+// The stopper switches out whatever runs on the busiest CPU, also when the
+// task it moves is a queued one, and that CPU then picks afresh (6.18.44 and
+// 7.1.5: the stopper's wake-up is resched_curr(), __schedule() puts curr
+// back with put_prev_entity(), and the pick after the stopper sets the next
+// task as new, its protection and prev_sum_exec_runtime included). C
+// (unpinned) and A (pinned to CPU 0) fork at 0 on CPU 0, C first: as in the
+// first case above, A runs [4, 6) while C waits, and CPU 1's idle balances
+// have not moved C by 5 ms (failures at 2 and 4). At 5 ms CPU 0's stopper is
+// asked (by hand) to push to CPU 1: it takes C, the only task it may move,
+// and CPU 0 switches A out to the stopper and back in at 5 ms.
+TEST_CASE("the stopper's CPU picks afresh after the stopper moved a queued task", "[balance]")
+{
+	Workload wl = workload({hog("C"), pinned(hog("A"), {0})});
+	wl.duration = 20 * MS;
+	Simulation sim(smp(1000, 2), wl);
+	MigrationRecorder r;
+	Recorder sw;
+	sim.add_observer(&r);
+	sim.add_observer(&sw);
+	sim.run_until(5 * MS);
+	REQUIRE(r.migrations.empty());
+	REQUIRE(sim.current(0) == 1);
+	const Task& A = sim.tasks()[1];
+	REQUIRE(A.se.prev_sum_exec_runtime == 1 * MS);  // picked at 4 ms after running [1, 2)
+
+	BalanceCpu& b0 = sim.balance_state().cpu[0];
+	b0.active_balance = true;
+	b0.push_cpu = 1;
+	static_cast<Machine&>(sim).send_nohz_kick(0, ACTIVE_STOP_KICK);  // stop_one_cpu_nowait()
+	sim.run_until(5 * MS + 1);
+
+	REQUIRE(r.migrations.size() == 1);
+	CHECK(r.migrations[0].task == 0);
+	CHECK(r.migrations[0].t == 5 * MS);
+	CHECK(sim.current(0) == 1);
+	CHECK(sim.current(1) == 0);
+	bool to_stopper = false, back = false;
+	for (const Switch& s : sw.switches) {
+		to_stopper = to_stopper || (s.t == 5 * MS && s.prev == 1 && s.next == IDLE);
+		back = back || (s.t == 5 * MS && s.prev == IDLE && s.next == 1);
+	}
+	CHECK(to_stopper);
+	CHECK(back);
+	CHECK(A.se.sum_exec_runtime == 2 * MS);
+	CHECK(A.se.prev_sum_exec_runtime == 2 * MS);  // set_next_entity() at 5 ms
+}
