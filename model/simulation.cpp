@@ -34,6 +34,7 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 	  wl_(std::move(wl))
 {
 	validate_workload(cfg_, wl_);
+	timer_delay_split_ = !(cfg_.profile.timer_delay_busy == cfg_.profile.timer_delay);
 	const size_t n = wl_.tasks.size();
 	rqs_.reserve(cfg_.cpus);
 	for (u32 c = 0; c < cfg_.cpus; c++) {

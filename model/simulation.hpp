@@ -236,6 +236,9 @@ private:
 
 	// The Machine holds cfg_, topo_, rqs_, tasks_, balance_, now_, jiffies_.
 	Workload wl_;
+	// The profile tells busy and idle CPUs' timer delays apart (decided once:
+	// comparing two empirical distributions is no per-timer work).
+	bool timer_delay_split_ = false;
 	std::vector<u64> timers_;       // per task x ref: next absolute expiry (0 = unused)
 	// Futex words by ref: schbench's (Event::Kind::Futex*, List*) and
 	// mutexes' (0 free, 1 locked, 2 locked and maybe waited for); their

@@ -55,7 +55,7 @@ u64 Simulation::timer_delivery(u32 cpu)
 	// One distribution for both (a profile measured before they were told
 	// apart) draws from one stream, as it did then: the same seed, the
 	// same bytes.
-	if (rq.idle() || p.timer_delay_busy == p.timer_delay)
+	if (rq.idle() || !timer_delay_split_)
 		return Rq::draw(p.timer_delay, rq.noise.timer_delay);
 	return Rq::draw(p.timer_delay_busy, rq.noise.timer_delay_busy);
 }
