@@ -14,6 +14,7 @@
 #include "io/input_error.hpp"
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
+#include "report/quantile.hpp"
 #include "io/values.hpp"
 #include "model/check.hpp"
 #include "model/metrics.hpp"
@@ -320,18 +321,12 @@ std::string setting(const Claim& c, const Settings& row, const std::string& key)
 void judge_over_seeds(const Claim& c, const ClaimRow& r, const std::vector<double>& values,
 		      const std::vector<double>& claimed_values, RowResult& res)
 {
-	auto q = [](std::vector<double> v, double p) {
-		std::sort(v.begin(), v.end());
-		const double h = p * static_cast<double>(v.size() - 1);
-		const size_t i = static_cast<size_t>(h);
-		return i + 1 >= v.size() ? v.back() : v[i] + (h - static_cast<double>(i)) * (v[i + 1] - v[i]);
-	};
 	res.seeds = static_cast<unsigned>(values.size());
-	res.model = q(values, 0.5);
-	res.lo = q(values, 0.025);
-	res.hi = q(values, 0.975);
+	res.model = quantile_linear(values, 0.5);
+	res.lo = quantile_linear(values, 0.025);
+	res.hi = quantile_linear(values, 0.975);
 	if (!claimed_values.empty())
-		res.claimed = q(claimed_values, 0.5);  // same_as: the other setting's median
+		res.claimed = quantile_linear(claimed_values, 0.5);  // same_as: the other setting's median
 	const std::string over = " over the 95 % interval of " + std::to_string(res.seeds) + " seeds";
 	if (!res.claimed) {
 		res.verdict = "info";

@@ -16,18 +16,6 @@
 
 namespace eevdf::cli {
 
-double quantile_linear(std::vector<double> v, double q)
-{
-	if (v.empty())
-		return 0;
-	std::sort(v.begin(), v.end());
-	const double h = q * static_cast<double>(v.size() - 1);
-	const size_t i = static_cast<size_t>(h);
-	if (i + 1 >= v.size())
-		return v.back();
-	return v[i] + (h - static_cast<double>(i)) * (v[i + 1] - v[i]);
-}
-
 EnsembleMetric summarise_seeds(const std::string& name, const std::vector<double>& per_seed, double pooled)
 {
 	return {name, quantile_linear(per_seed, 0.5), quantile_linear(per_seed, 0.025),

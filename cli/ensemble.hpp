@@ -12,6 +12,7 @@
 
 #include "cli/sim.hpp"
 #include "io/model_options.hpp"
+#include "report/quantile.hpp"
 
 namespace eevdf::cli {
 
@@ -27,8 +28,7 @@ struct EnsembleMetric {
 	double median = 0, lo = 0, hi = 0, pooled = 0;
 };
 
-// `q` (0..1) of `v`, linear between the order statistics (Hyndman-Fan 7).
-double quantile_linear(std::vector<double> v, double q);
+using eevdf::quantile_linear;  // report/quantile.hpp
 
 // `per_seed`'s median and 95 % interval as EnsembleMetric `name`, with
 // `pooled` as given (also `eevdf probe --scenario --seeds`'s rows).

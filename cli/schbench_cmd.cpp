@@ -188,8 +188,7 @@ int schbench_ensemble(const ModelOptions& mo, const SchbenchCmdOptions& so)
 		for (const SeedRun& r : runs)
 			v.push_back(f.of(r));
 		identical = identical && std::all_of(v.begin(), v.end(), [&](double x) { return x == v.front(); });
-		out.push_back({f.name, quantile_linear(v, 0.5), quantile_linear(v, 0.025), quantile_linear(v, 0.975),
-			       f.of(pooled)});
+		out.push_back(summarise_seeds(f.name, v, f.of(pooled)));
 	}
 	const std::string profile = find_profile(mo.profile).name;
 	// Under the exact profile the seed draws no cost: only --tick-jitter
