@@ -59,7 +59,7 @@ public:
 	// at an origin that is a whole number of PELT periods (2^30 ns = 1024
 	// periods of 2^20 ns), which keeps every period boundary where it is at 0.
 	static constexpr u64 PELT_CLOCK_ORIGIN = 1ULL << 30;
-	u64 pelt_now() const { return clock_task + PELT_CLOCK_ORIGIN; }
+	u64 pelt_now() const { return rq_root().clock_task + PELT_CLOCK_ORIGIN; }
 	// TIF_NEED_RESCHED or TIF_NEED_RESCHED_LAZY on the running task; the core
 	// acts on either and clears both.
 	bool need_resched = false;
@@ -72,11 +72,11 @@ public:
 	// resched_curr(): the full flag, on top of a lazy one too.
 	void resched_curr()
 	{
-		need_resched = true;
-		resched_lazy = false;
+		rq_root().need_resched = true;
+		rq_root().resched_lazy = false;
 	}
 	// test_tsk_need_resched(rq->curr): the full flag only (6.13 .. 7.1).
-	bool test_tsk_need_resched() const { return need_resched && !resched_lazy; }
+	bool test_tsk_need_resched() const { return rq_root().need_resched && !rq_root().resched_lazy; }
 	// Picks that found no eligible entity (impossible unless arithmetic overflowed).
 	u64 pick_failures = 0;
 	// The WARN_ON_ONCE() sites of fair.c that fired here (model/warn.hpp).
@@ -109,6 +109,25 @@ public:
 	CfsRqAvg avg;  // PELT of the cfs_rq (model/pelt.hpp)
 
 	const Config& cfg() const { return *cfg_; }
+
+	// ---- the hierarchy (CONFIG_FAIR_GROUP_SCHED). A group's cfs_rq on a
+	// CPU reaches that CPU's rq state (its clock, resched flags, cfs_tasks,
+	// WARN sites, the core's callbacks) through the CPU's root cfs_rq, which
+	// holds it: rq_of(cfs_rq). The root cfs_rq is its own.
+	void attach_to_rq(CfsRq* root) { rq_cfs_ = root; }
+	CfsRq& rq_root() { return rq_cfs_ ? *rq_cfs_ : *this; }
+	const CfsRq& rq_root() const { return rq_cfs_ ? *rq_cfs_ : *this; }
+	bool is_root() const { return rq_cfs_ == nullptr; }
+	// rq->curr of the fair class: curr of the root, and below a group's
+	// entity the curr of the group's cfs_rq, down to the task (nullptr:
+	// the idle task runs).
+	SchedEntity* curr_task() const
+	{
+		SchedEntity* se = curr;
+		while (se && se->my_q)
+			se = se->my_q->curr;
+		return se;
+	}
 	// PELT and util_est feed only CPU selection and the load balancer. With
 	// one CPU nothing reads them, so the model does not compute them there:
 	// the schedule is the same, and a third of the event cost goes.
@@ -232,8 +251,11 @@ private:
 	bool feat(Feature f) const { return cfg_->features[f]; }
 	bool bug(Bug b) const { return cfg_->bugs[b]; }
 
+	Warnings& warn() { return rq_root().warnings; }
+
 	const Config* cfg_;
 	const KernelPaths* paths_;
+	CfsRq* rq_cfs_ = nullptr;  // the CPU's root cfs_rq; nullptr: this is it
 };
 
 // ---- inline: small functions on every pick's path, defined here so the

@@ -117,7 +117,7 @@ SchedEntity* CfsRq::pick_next_entity(bool protect)
 {
 	SchedEntity* se = pick_eevdf_protect(protect);
 	if (!se) {
-		pick_failures++;
+		rq_root().pick_failures++;
 		// v6.6's pick_eevdf(): "EEVDF scheduling fail, picking leftmost".
 		if (paths_->tree != KernelPaths::Tree::VruntimeKeyed || !timeline.leftmost())
 			return nullptr;
@@ -127,8 +127,8 @@ SchedEntity* CfsRq::pick_next_entity(bool protect)
 		// A delayed entity leaves when it is picked: by now it has
 		// burnt off its negative lag.
 		dequeue_entity(se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
-		if (after_delayed_dequeue)
-			after_delayed_dequeue(after_delayed_dequeue_arg);
+		if (CfsRq& rq = rq_root(); rq.after_delayed_dequeue)
+			rq.after_delayed_dequeue(rq.after_delayed_dequeue_arg);
 		return nullptr;
 	}
 	return se;
@@ -142,8 +142,8 @@ void CfsRq::set_next_entity(SchedEntity* se, bool first)
 		if (first || !paths_->protect_only_at_pick)
 			set_protect_slice(se);
 	}
-	se->exec_start = clock_task;
-	warnings.on(Warn::SET_NEXT_WITH_CURR, curr != nullptr);
+	se->exec_start = rq_root().clock_task;
+	warn().on(Warn::SET_NEXT_WITH_CURR, curr != nullptr);
 	curr = se;
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
@@ -177,7 +177,7 @@ void CfsRq::put_prev_entity(SchedEntity* prev)
 		enqueue_in_tree(prev);
 		update_load_avg(prev, 0);
 	}
-	warnings.on(Warn::PUT_PREV_NOT_CURR, curr != prev);
+	warn().on(Warn::PUT_PREV_NOT_CURR, curr != prev);
 	curr = nullptr;
 }
 

@@ -38,7 +38,7 @@ void CfsRq::place_entity(SchedEntity* se, unsigned flags)
 			// 7.x: an entity heavier than the rest will pull V to itself,
 			// so v0 follows it and its large weight meets a small key.
 			update_zero = paths_->avg_full_weight && avg_weight(se) > wsum;
-			if (warnings.on(Warn::PLACE_ENTITY_NO_LOAD, !wsum))
+			if (warn().on(Warn::PLACE_ENTITY_NO_LOAD, !wsum))
 				wsum = 1;
 			lag = div_s64(lag, wsum);
 		}
@@ -74,7 +74,7 @@ u64 CfsRq::lag_limit(SchedEntity* se) const
 
 bool CfsRq::update_entity_lag(SchedEntity* se)
 {
-	warnings.on(Warn::UPDATE_ENTITY_LAG_NOT_QUEUED, !se->on_rq);
+	warn().on(Warn::UPDATE_ENTITY_LAG_NOT_QUEUED, !se->on_rq);
 	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
 		update_zero_vruntime();
 	const u64 v = avg_vruntime();
@@ -113,7 +113,8 @@ void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
 	h_nr_idle += se->idle_policy;
 	if (se->sched_delayed)
 		nr_delayed++;  // it arrives delayed (enqueue_task_fair(): task_new, h_nr_runnable 0)
-	list_add_task(se);  // account_entity_enqueue()
+	if (se->is_task())
+		rq_root().list_add_task(se);  // account_entity_enqueue()
 	if (flags & ENQUEUE_MIGRATED)
 		se->exec_start = 0;  // cold for task_hot()
 	if (!is_curr)
@@ -127,10 +128,10 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 
 	update_curr();
 	if (flags & DEQUEUE_DELAYED) {
-		warnings.on(Warn::DEQUEUE_DELAYED_NOT_DELAYED, !se->sched_delayed);
+		warn().on(Warn::DEQUEUE_DELAYED_NOT_DELAYED, !se->sched_delayed);
 	} else {
 		const bool delay = sleep && !(flags & DEQUEUE_SPECIAL);
-		warnings.on(Warn::DEQUEUE_SLEEP_ALREADY_DELAYED, delay && se->sched_delayed);
+		warn().on(Warn::DEQUEUE_SLEEP_ALREADY_DELAYED, delay && se->sched_delayed);
 		// An ineligible sleeper stays queued and keeps competing until
 		// it has burnt off its negative lag (152e11f6df29).
 		if (feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(se)) {
@@ -158,12 +159,13 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 	se->on_rq = false;
 	load -= se->load.weight;
 	nr_queued--;
-	list_del_task(se);  // account_entity_dequeue()
+	if (se->is_task())
+		rq_root().list_del_task(se);  // account_entity_dequeue()
 	// Only the last non-idle task leaving can make the queue all idle.
 	if (se->idle_policy)
 		h_nr_idle--;
-	else if (sched_idle_rq() && became_sched_idle)
-		became_sched_idle(became_sched_idle_arg);
+	else if (CfsRq& rq = rq_root(); rq.sched_idle_rq() && rq.became_sched_idle)
+		rq.became_sched_idle(rq.became_sched_idle_arg);
 
 	// DEQUEUE_SAVE without DEQUEUE_MOVE (a nice change) leaves min_vruntime alone.
 	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime &&
@@ -194,8 +196,8 @@ void CfsRq::requeue_delayed_entity(SchedEntity* se)
 {
 	// "se->sched_delayed should imply: se->on_rq == 1": a delayed entity
 	// is still queued, competing until it is eligible.
-	warnings.on(Warn::REQUEUE_NOT_DELAYED, !se->sched_delayed);
-	warnings.on(Warn::REQUEUE_NOT_QUEUED, !se->on_rq);
+	warn().on(Warn::REQUEUE_NOT_DELAYED, !se->sched_delayed);
+	warn().on(Warn::REQUEUE_NOT_QUEUED, !se->on_rq);
 	if (paths_->delayed_lag_floor) {
 		if (update_entity_lag(se) && !bug(Bug::DELAY_ZERO_REQUEUE_KEEPS)) {
 			nr_queued--;

@@ -36,7 +36,7 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 		return;
 	if (!feat(Feature::WAKEUP_PREEMPTION))
 		return;
-	warnings.on(Warn::WAKEUP_PREEMPT_NO_WAKEE, pse == nullptr);  // after find_matching_se() in the kernel
+	warn().on(Warn::WAKEUP_PREEMPT_NO_WAKEE, pse == nullptr);  // after find_matching_se() in the kernel
 	if (!paths_->idle_preempt_first && preempt_idle_curr(pse, se))
 		return;
 	// Batch and idle tasks do not preempt (their preemption is driven by the
@@ -111,7 +111,7 @@ void CfsRq::wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned w
 	if (!short_slice && ((wake_flags & WF_FORK) || pse->sched_delayed))
 		return;
 	for (;;) {
-		const u64 failures = pick_failures;
+		const u64 failures = rq_root().pick_failures;
 		SchedEntity* nse = pick_next_entity(!short_slice);
 		if (nse == pse) {
 			if (short_slice && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
@@ -119,7 +119,7 @@ void CfsRq::wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned w
 			resched_curr_lazy();
 			return;
 		}
-		if (nse || !nr_queued || pick_failures != failures)
+		if (nse || !nr_queued || rq_root().pick_failures != failures)
 			break;
 	}
 	if (feat(Feature::RUN_TO_PARITY))
