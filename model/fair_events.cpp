@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The cfs_rq's other events (kernel/sched/fair.c): entity_tick(),
-// yield_task_fair() in its two versions, and reweight_entity() of an entity
-// off the queue (a nice change of a flat task).
+// yield_task_fair()'s own level in its two versions, and reweight_entity()
+// of an entity off the queue (a nice change, a group's first share).
 #include "model/fair.hpp"
 #include "model/wrapping.hpp"
 
@@ -10,8 +10,10 @@ namespace eevdf {
 void CfsRq::entity_tick(bool queued)
 {
 	update_curr();
-	if (curr)
+	if (curr) {
 		update_load_avg(curr, UPDATE_TG);
+		update_cfs_group(curr);
+	}
 	// The hrtick expired: the slice is over. resched_curr_lazy() on 6.13 ..
 	// 6.18.y, resched_curr() on 7.1.5 (whose hrtick is the reworked one).
 	if (queued && paths_->hrtick_rework)
@@ -20,14 +22,10 @@ void CfsRq::entity_tick(bool queued)
 		resched_curr_lazy();
 }
 
-void CfsRq::yield_task_fair()
+// yield_task_fair() on the yielding task's own cfs_rq (fair_task.cpp),
+// after update_curr().
+void CfsRq::yield_entity(SchedEntity* se)
 {
-	if (nr_queued == 1)
-		return;
-	update_curr();
-	SchedEntity* se = curr;
-	if (!se)
-		return;
 	if (paths_->yield == KernelPaths::Yield::PushDeadline) {
 		se->deadline += vdelta(se->slice, se->load);
 		return;
@@ -65,6 +63,7 @@ void CfsRq::yield_task_fair()
 // kept. v6.12.0 leaves the relative deadline in the old weight's units.
 void CfsRq::reweight_entity(SchedEntity* se, const LoadWeight& lw)
 {
+	warn().on(Warn::REWEIGHT_QUEUED, se->on_rq);
 	const s64 old_w = static_cast<s64>(se->load.weight);
 	const s64 new_w = static_cast<s64>(bug(Bug::REWEIGHT_NO_RESCALE) ? se->load.weight : lw.weight);
 	se->vlag = div_s64(wmul(se->vlag, old_w), new_w);

@@ -2,7 +2,7 @@
 // Picking on one cfs_rq (kernel/sched/fair.c): __pick_eevdf() over v6.6's
 // vruntime-keyed tree and over the deadline-keyed tree of 6.8+,
 // pick_next_entity() with its dequeue of a delayed pick, set_next_entity(),
-// put_prev_entity() and pick_next_task_fair() of a flat hierarchy.
+// put_prev_entity(). The pick down the group levels is in fair_task.cpp.
 #include "model/fair.hpp"
 
 namespace eevdf {
@@ -72,6 +72,12 @@ SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
 	// V does not change during the pick: vruntime_eligible()'s two sums once.
 	const Eligibility eligible = eligibility();
 
+	// "Picking the ->next buddy will affect latency but not fairness."
+	if (paths_->pick_buddy && next && eligible(next->vruntime)) {
+		warn().on(Warn::PICK_BUDDY_DELAYED, next->sched_delayed);
+		return next;
+	}
+
 	if (c && (!c->on_rq || !eligible(c->vruntime)))
 		c = nullptr;
 
@@ -125,9 +131,12 @@ SchedEntity* CfsRq::pick_next_entity(bool protect)
 	}
 	if (se->sched_delayed) {
 		// A delayed entity leaves when it is picked: by now it has
-		// burnt off its negative lag.
-		dequeue_entity(se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
-		if (CfsRq& rq = rq_root(); rq.after_delayed_dequeue)
+		// burnt off its negative lag. A group's entity leaves the same
+		// way (its cfs_rq emptied while it was ineligible), and its
+		// parents with it if they are left empty.
+		const bool task = se->is_task();
+		rq_root().dequeue_entities(se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+		if (CfsRq& rq = rq_root(); task && rq.after_delayed_dequeue)
 			rq.after_delayed_dequeue(rq.after_delayed_dequeue_arg);
 		return nullptr;
 	}
@@ -136,6 +145,7 @@ SchedEntity* CfsRq::pick_next_entity(bool protect)
 
 void CfsRq::set_next_entity(SchedEntity* se, bool first)
 {
+	clear_buddies(se);
 	if (se->on_rq) {
 		dequeue_from_tree(se);
 		update_load_avg(se, UPDATE_TG);
@@ -146,28 +156,6 @@ void CfsRq::set_next_entity(SchedEntity* se, bool first)
 	warn().on(Warn::SET_NEXT_WITH_CURR, curr != nullptr);
 	curr = se;
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
-}
-
-SchedEntity* CfsRq::pick_next_task_fair()
-{
-	SchedEntity* prev = curr;
-	SchedEntity* next = nullptr;
-	while (nr_queued) {
-		update_curr_if_queued();
-		const u64 failures = pick_failures;
-		next = pick_next_entity();
-		if (next || pick_failures != failures)
-			break;
-	}
-	if (next != prev) {
-		if (prev)
-			put_prev_entity(prev);
-		if (next) {
-			set_next_entity(next, true);
-			list_move_task_head(next);  // __set_next_task_fair(): cfs_tasks is MRU
-		}
-	}
-	return next;
 }
 
 void CfsRq::put_prev_entity(SchedEntity* prev)

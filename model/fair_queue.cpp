@@ -2,9 +2,8 @@
 // Queueing on one cfs_rq (kernel/sched/fair.c): place_entity() and the
 // saved lag (update_entity_lag(), its clamp), enqueue_entity() and
 // dequeue_entity() with delayed dequeue (DELAY_DEQUEUE, DELAY_ZERO),
-// requeue_delayed_entity(), the task level (enqueue_task_fair(),
-// dequeue_task_fair() with util_est), PELT's update_load_avg() call and the
-// cfs_tasks list the load balancer walks.
+// requeue_delayed_entity(), and PELT's update_load_avg() call. The task
+// level that walks the groups is in fair_task.cpp.
 #include "model/fair.hpp"
 #include "model/wrapping.hpp"
 
@@ -105,14 +104,15 @@ void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
 		place_entity(se, flags);
 	update_curr();
 	update_load_avg(se, UPDATE_TG | DO_ATTACH);
+	// A group's entity takes its share before it is placed, so its saved
+	// lag is rescaled to the weight it joins with.
+	if (se->my_q)
+		update_cfs_group(se);
 	if (!is_curr && !(bug(Bug::MIGRATE_KEEPS_VRUNTIME) && (flags & ENQUEUE_MIGRATED)))
 		place_entity(se, flags);
 
 	load += se->load.weight;
 	nr_queued++;
-	h_nr_idle += se->idle_policy;
-	if (se->sched_delayed)
-		nr_delayed++;  // it arrives delayed (enqueue_task_fair(): task_new, h_nr_runnable 0)
 	if (se->is_task())
 		rq_root().list_add_task(se);  // account_entity_enqueue()
 	if (flags & ENQUEUE_MIGRATED)
@@ -127,6 +127,7 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 	const bool sleep = flags & DEQUEUE_SLEEP;
 
 	update_curr();
+	clear_buddies(se);
 	if (flags & DEQUEUE_DELAYED) {
 		warn().on(Warn::DEQUEUE_DELAYED_NOT_DELAYED, !se->sched_delayed);
 	} else {
@@ -141,7 +142,7 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 			if (paths_->delayed_lag_floor)
 				update_entity_lag(se);  // the lag at the delay: the floor it leaves with
 			se->sched_delayed = true;
-			nr_delayed++;
+			set_delayed(se);
 			return false;
 		}
 	}
@@ -161,11 +162,9 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 	nr_queued--;
 	if (se->is_task())
 		rq_root().list_del_task(se);  // account_entity_dequeue()
-	// Only the last non-idle task leaving can make the queue all idle.
-	if (se->idle_policy)
-		h_nr_idle--;
-	else if (CfsRq& rq = rq_root(); rq.sched_idle_rq() && rq.became_sched_idle)
-		rq.became_sched_idle(rq.became_sched_idle_arg);
+	// An emptied group keeps its weight (66951e4860d3, 6.13+).
+	if (se->my_q)
+		update_cfs_group(se);
 
 	// DEQUEUE_SAVE without DEQUEUE_MOVE (a nice change) leaves min_vruntime alone.
 	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime &&
@@ -173,15 +172,13 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 		update_min_vruntime();
 	if (flags & DEQUEUE_DELAYED)
 		finish_delayed_dequeue_entity(se);
-	else if (se->sched_delayed)
-		nr_delayed--;  // a migration or sched_change takes it off still delayed
 	return true;
 }
 
 void CfsRq::finish_delayed_dequeue_entity(SchedEntity* se)
 {
 	se->sched_delayed = false;
-	nr_delayed--;
+	clear_delayed(se);
 	// 7.x: update_entity_lag() has applied DELAY_ZERO already.
 	if (!paths_->delayed_lag_floor && feat(Feature::DELAY_ZERO) && se->vlag > 0 &&
 	    !bug(Bug::DELAY_ZERO_KEEPS_LAG))
@@ -223,34 +220,23 @@ void CfsRq::requeue_delayed_entity(SchedEntity* se)
 	}
 	update_load_avg(se, 0);
 	se->sched_delayed = false;
-	nr_delayed--;
+	clear_delayed(se);
 }
 
-// enqueue_task_fair() / dequeue_task_fair() of a flat hierarchy: the task's
-// util_est joins (leaves) the root's, and a sleep folds util_avg into its
-// estimate before the dequeue's own PELT update.
-void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
+void CfsRq::set_delayed(SchedEntity* se)
 {
-	const PeltFeatures pf{feat(Feature::UTIL_EST), true};
-	if (tracks_load() && (!se->sched_delayed || (flags & ENQUEUE_DELAYED)))
-		util_est_enqueue(avg, se->avg, pf);
-	if (flags & ENQUEUE_DELAYED) {
-		requeue_delayed_entity(se);
+	if (!se->is_task())
+		return;  // "Delayed se of cfs_rq have no tasks queued on them"
+	for (SchedEntity* e = se; e; e = e->parent)
+		cfs_rq_of(e).nr_delayed++;
+}
+
+void CfsRq::clear_delayed(SchedEntity* se)
+{
+	if (!se->is_task())
 		return;
-	}
-	enqueue_entity(se, flags);
-}
-
-bool CfsRq::dequeue_task_fair(SchedEntity* se, unsigned flags)
-{
-	const PeltFeatures pf{feat(Feature::UTIL_EST), true};
-	if (tracks_load()) {
-		if (!se->sched_delayed)
-			util_est_dequeue(avg, se->avg, pf);
-		if (!paths_->util_est_after_ageing)
-			util_est_update(se->avg, (flags & DEQUEUE_SLEEP) != 0, pf);
-	}
-	return dequeue_entity(se, flags);
+	for (SchedEntity* e = se; e; e = e->parent)
+		cfs_rq_of(e).nr_delayed--;
 }
 
 // 7.x: update_load_avg(UPDATE_UTIL_EST) samples util_est after the ageing.
@@ -265,7 +251,7 @@ void CfsRq::update_load_avg(SchedEntity* se, int flags)
 	if (!tracks_load())
 		return;
 	const EntityState st = task_entity_state(se->on_rq, se->sched_delayed, curr == se);
-	const CfsRqLoad rq{load, static_cast<u32>(nr_queued - nr_delayed), curr != nullptr};
+	const CfsRqLoad rq{load, static_cast<u32>(h_nr_queued - nr_delayed), curr != nullptr};
 	eevdf::update_load_avg(avg, se->avg, pelt_now(), se_weight_of(se->load), st, rq, flags,
 			       PeltFeatures{feat(Feature::UTIL_EST), true});
 }

@@ -19,31 +19,20 @@ bool CfsRq::do_preempt_short(const SchedEntity* pse, const SchedEntity* se) cons
 	return entity_before(pse, se) || !entity_eligible(se);
 }
 
-// check_preempt_wakeup_fair(): preempt iff the woken entity is what the pick
-// would choose now. The caller handles an idle CPU (always rescheduled).
-void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
+// check_preempt_wakeup_fair() past find_matching_se() (fair_task.cpp), on
+// the cfs_rq where curr's entity se and the waker's pse are queued (the
+// tasks themselves, or the group entities above them): preempt iff the
+// pick here would choose pse. p is the waking task. The caller handles an
+// idle CPU (always rescheduled).
+void CfsRq::check_preempt_matched(SchedEntity* pse, SchedEntity* se, const SchedEntity* p, unsigned wake_flags)
 {
-	SchedEntity* se = curr;
-	if (!se || se == pse)
-		return;
-	// test_tsk_need_resched(): only the full flag ends the check here (6.6 ..
-	// 7.1.5); with only the lazy one (PREEMPT_LAZY) it goes on, so update_curr(),
-	// the pick (a delayed entity it picks is dequeued) and the protection
-	// updates still happen.
-	if (test_tsk_need_resched())
-		return;
-	if (paths_->idle_preempt_first && preempt_idle_curr(pse, se))
-		return;
-	if (!feat(Feature::WAKEUP_PREEMPTION))
-		return;
-	warn().on(Warn::WAKEUP_PREEMPT_NO_WAKEE, pse == nullptr);  // after find_matching_se() in the kernel
 	if (!paths_->idle_preempt_first && preempt_idle_curr(pse, se))
 		return;
 	// Batch and idle tasks do not preempt (their preemption is driven by the
 	// tick): check_preempt_wakeup_fair() returns before update_curr(), 6.6
 	// to 7.1. An idle wakee with a non-idle curr returns here too (6.12+
 	// return one test earlier, on cse_is_idle != pse_is_idle: the same).
-	if (!pse->normal_policy)
+	if (!p->normal_policy)
 		return;
 
 	update_curr();
