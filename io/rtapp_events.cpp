@@ -22,7 +22,8 @@ const EventName* find_event(std::string_view key)
 const char* unsupported_property(std::string_view key)
 {
 	if (key == "taskgroup")
-		return "is not supported by the model yet (no group scheduling)";
+		return "in a phase (moving the thread to another group when the phase starts) is not modelled yet; "
+		       "give the task one \"taskgroup\"";
 	if (key == "dl-period" || key == "dl-deadline" || key == "period" || key == "deadline")
 		return "only applies to SCHED_DEADLINE; the model covers the fair class (SCHED_OTHER) only";
 	if (key == "nodes_membind" || key == "membind_nodes")

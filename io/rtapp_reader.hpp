@@ -99,6 +99,13 @@ private:
 
 	// rtapp_read.cpp
 	void read_global(const Value& g);
+	// The task groups (io/rtapp_groups.cpp): the "groups" section, a task's
+	// "taskgroup", and the implied parents, listed parents first.
+	void read_groups(const Value& groups);
+	std::string taskgroup(const Value& v, const std::string& path);
+	void finish_groups();
+	std::vector<std::pair<std::string, u64>> declared_groups_;  // path, shares: as the file lists them
+	std::vector<std::string> used_groups_;                     // taskgroup values, first use first
 	void read_tasks(const Value& tasks);
 	Fields sort_fields(const Value& obj, const std::string& path, bool task) const;
 	void default_affinity(TaskSpec& t);

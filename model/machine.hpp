@@ -54,8 +54,9 @@ public:
 	BalanceState& balance_state() { return balance_; }
 	const BalanceState& balance_state() const { return balance_; }
 
-	// ---- the tasks
+	// ---- the tasks and their groups
 	const std::vector<Task>& tasks() const { return tasks_; }
+	const std::deque<TaskGroup>& groups() const { return groups_; }
 	Task& task_mut(int id) { return tasks_[static_cast<size_t>(id)]; }
 	// The task running on `cpu` ("current" there), or nullptr on the idle task.
 	Task* curr_task(u32 cpu)
