@@ -192,7 +192,9 @@ s64 Simulation::lag_ns(int task) const
 {
 	const Task& t = tasks_[static_cast<size_t>(task)];
 	const SchedEntity& se = t.se;
-	const s64 vlag = wrapped_diff(rqs_[t.cpu].cfs.avg_vruntime(), se.vruntime);
+	// In a group: the lag on the group's cfs_rq, where the task competes.
+	const CfsRq& q = se.parent ? *se.parent->my_q : rqs_[t.cpu].cfs;
+	const s64 vlag = wrapped_diff(q.avg_vruntime(), se.vruntime);
 	return static_cast<s64>(static_cast<s128>(vlag) * static_cast<s128>(scale_load_down(se.load.weight)) /
 				static_cast<s128>(scale_load_down(NICE_0_LOAD)));
 }

@@ -822,3 +822,10 @@ TEST_CASE("rtapp: malformed group paths are refused", "[rtapp][groups][errors]")
 	CHECK_THROWS_WITH(parse(R"({"groups": {"/A": {"weight": 1}, "/A": {"weight": 2}}, "tasks": {"t": {"run": 1}}})"),
 			  Contains("given twice"));
 }
+
+TEST_CASE("rtapp: groups and taskgroups are written back as they are read", "[rtapp][groups]")
+{
+	const Workload w = parse(R"({"groups": {"/B/C": {"weight": 200}, "/A": {"shares": 512}},
+		"tasks": {"t": {"taskgroup": "/B/C", "run": 1}, "u": {"taskgroup": "/D", "run": 1}, "v": {"run": 1}}})");
+	CHECK(parse(to_rtapp_json(w)) == w);
+}
