@@ -715,7 +715,12 @@ void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 		return;
 	// (A resched another CPU asked for, whose IPI is still on its way, is
 	// not the tick's: the task it was for may have left since.)
-	if (cfs.h_nr_queued == 1 && cfs.need_resched && !pc.resched_waiting)
+	// update_curr() asks only on a level holding more than curr (a delayed
+	// group entity counts there, as a delayed task does).
+	bool alone = true;
+	for (const SchedEntity* e = curr; e; e = e->parent)
+		alone = alone && (e->parent ? e->parent->my_q->nr_queued : cfs.nr_queued) == 1;
+	if (alone && cfs.need_resched && !pc.resched_waiting)
 		fail(sim, t, "resched", "a tick asked for a resched with one task queued");
 	// On each level of curr's path (one without groups) that has others
 	// queued, an unprotected curr is asked to reschedule.
