@@ -62,6 +62,9 @@ Event Reader::event(const Member& m, const EventName& en, const std::string& pat
 	case Event::Kind::Barrier:
 		e.ref = ref_of(name(v, path), v, path);
 		break;
+	case Event::Kind::SetShares:
+		group_weight_event(v, path, e);
+		break;
 	case Event::Kind::Yield:  // rt-app ignores the value
 	case Event::Kind::SetNice:
 	case Event::Kind::SetSlice:

@@ -72,31 +72,54 @@ void Reader::read_groups(const Value& groups)
 						    json::describe(g.value));
 		if (g.value.members.size() != 1)
 			fail(g.value, path, "give exactly one of shares (cgroup v1), weight or weight.nice (cgroup v2)");
-		const Member& w = g.value.members.front();
-		const std::string wpath = path + "." + w.key;
-		u64 shares = 0;
-		if (w.key == "shares") {
-			// cpu_shares_write_u64(): scale_load(v), clamped by
-			// __sched_group_set_shares(); the model refuses what it would clamp.
-			const s64 v = integer(w.value, wpath, "an integer 2..262144 (cpu.shares)");
-			if (v < static_cast<s64>(MIN_SHARES) || v > static_cast<s64>(MAX_SHARES))
-				fail(w.value, wpath, json::describe(w.value) + " is outside 2..262144 (MIN_SHARES..MAX_SHARES)");
-			shares = scale_load(static_cast<u64>(v));
-		} else if (w.key == "weight") {
-			const s64 v = integer(w.value, wpath, "an integer 1..10000 (cpu.weight)");
-			if (v < 1 || v > 10000)
-				fail(w.value, wpath, json::describe(w.value) + " is outside 1..10000: the kernel refuses it (-ERANGE)");
-			shares = scale_load(sched_weight_from_cgroup(static_cast<u64>(v)));
-		} else if (w.key == "weight.nice") {
-			const s64 v = integer(w.value, wpath, "an integer -20..19 (cpu.weight.nice)");
-			if (v < MIN_NICE || v > MAX_NICE)
-				fail(w.value, wpath, json::describe(w.value) + " is outside -20..19: the kernel refuses it (-ERANGE)");
-			shares = scale_load(nice_to_weight(static_cast<int>(v)));
-		} else {
-			fail(w, wpath, "unknown key; a group accepts one of shares, weight, weight.nice");
-		}
+		const u64 shares = group_shares(g.value.members.front(), path + "." + g.value.members.front().key);
 		declared_groups_.emplace_back(g.key, shares);
 	}
+}
+
+u64 Reader::group_shares(const Member& w, const std::string& wpath) const
+{
+	if (w.key == "shares") {
+		// cpu_shares_write_u64(): scale_load(v), clamped by
+		// __sched_group_set_shares(); the model refuses what it would clamp.
+		const s64 v = integer(w.value, wpath, "an integer 2..262144 (cpu.shares)");
+		if (v < static_cast<s64>(MIN_SHARES) || v > static_cast<s64>(MAX_SHARES))
+			fail(w.value, wpath, json::describe(w.value) + " is outside 2..262144 (MIN_SHARES..MAX_SHARES)");
+		return scale_load(static_cast<u64>(v));
+	}
+	if (w.key == "weight") {
+		const s64 v = integer(w.value, wpath, "an integer 1..10000 (cpu.weight)");
+		if (v < 1 || v > 10000)
+			fail(w.value, wpath, json::describe(w.value) + " is outside 1..10000: the kernel refuses it (-ERANGE)");
+		return scale_load(sched_weight_from_cgroup(static_cast<u64>(v)));
+	}
+	if (w.key == "weight.nice") {
+		const s64 v = integer(w.value, wpath, "an integer -20..19 (cpu.weight.nice)");
+		if (v < MIN_NICE || v > MAX_NICE)
+			fail(w.value, wpath, json::describe(w.value) + " is outside -20..19: the kernel refuses it (-ERANGE)");
+		return scale_load(nice_to_weight(static_cast<int>(v)));
+	}
+	fail(w, wpath, "unknown key; a group accepts one of shares, weight, weight.nice");
+}
+
+// "group_weight": {"group": "/A", "weight": 50}: the running thread writes
+// the group's cpu.weight (or cpu.shares, cpu.weight.nice) mid-run.
+void Reader::group_weight_event(const Value& v, const std::string& path, Event& e)
+{
+	if (!v.is_object() || v.members.size() != 2)
+		fail(v, path, "expected {\"group\": PATH, and one of shares, weight, weight.nice}, got " + json::describe(v));
+	const Member* group = nullptr;
+	const Member* weight = nullptr;
+	for (const Member& m : v.members)
+		(m.key == "group" ? group : weight) = &m;
+	if (!group || !weight)
+		fail(v, path, "expected {\"group\": PATH, and one of shares, weight, weight.nice}");
+	const std::string p = taskgroup(group->value, path + ".group");
+	e.ns = group_shares(*weight, path + "." + weight->key);
+	auto it = std::find(group_event_paths_.begin(), group_event_paths_.end(), p);
+	e.ref = static_cast<int>(it - group_event_paths_.begin());
+	if (it == group_event_paths_.end())
+		group_event_paths_.push_back(p);
 }
 
 // w_.groups: every declared or used path and all their prefixes, parents
@@ -129,6 +152,14 @@ void Reader::finish_groups()
 				g.shares = d.second;
 		w_.groups.push_back(std::move(g));
 	}
+	// A group_weight event's ref: from its path's index to the group's.
+	for (TaskSpec& t : w_.tasks)
+		for (Phase& ph : t.phases)
+			for (Event& e : ph.events)
+				if (e.kind == Event::Kind::SetShares)
+					e.ref = static_cast<int>(
+						std::find(paths.begin(), paths.end(), group_event_paths_[static_cast<size_t>(e.ref)]) -
+						paths.begin());
 }
 
 }  // namespace eevdf::rtapp

@@ -281,6 +281,13 @@ private:
 			key = "yield";
 			value = "\"\"";
 			break;
+		case Event::Kind::SetShares:
+			if (e.ref < 0 || static_cast<size_t>(e.ref) >= w_.groups.size() || e.ns % 1024)
+				throw std::invalid_argument(what + ": a group_weight event names no group or no whole cpu.shares");
+			key = "group_weight";
+			value = "{ \"group\": " + json::quote(w_.groups[static_cast<size_t>(e.ref)].path) +
+				", \"shares\": " + std::to_string(e.ns >> 10) + " }";
+			break;
 		case Event::Kind::SetNice:
 		case Event::Kind::SetSlice:
 		case Event::Kind::SetAffinity:

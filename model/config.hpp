@@ -150,6 +150,11 @@ struct KernelPaths {
 	// 2a77e4be12cb, 6.14). Only groups set a buddy: a task's sleep makes its
 	// group's entity the buddy on every level above (set_next_buddy()).
 	bool pick_buddy;
+	// reweight_entity() of a queued entity (a group entity's share change):
+	// NotModelled before 6.13 (refused with groups), PlaceEntity (6d71a9c61604:
+	// save the lag, re-place), PlaceEntityRelVprot (ff38424030f9, 6.18.17+:
+	// and keep curr's protection), PreserveV (101f3498b4bd, 7.x).
+	enum class QueuedReweight { NotModelled, PlaceEntity, PlaceEntityRelVprot, PreserveV } queued_reweight;
 };
 
 struct KernelPreset {

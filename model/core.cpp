@@ -392,6 +392,23 @@ bool Simulation::sched_setaffinity(u32 cpu, Task& t, const CpuMask& mask)
 	return true;
 }
 
+// __sched_group_set_shares(): a write to cpu.shares or cpu.weight. On every
+// CPU the group's entity and all those above it take their shares at once,
+// queued or running (update_cfs_group(), reweight_entity()); nothing is
+// rescheduled: the next tick or wake-up decides with the new weights.
+void Simulation::sched_group_set_shares(size_t group, u64 shares)
+{
+	TaskGroup& tg = groups_[group];
+	if (tg.shares == shares)
+		return;
+	tg.shares = shares;
+	for (Rq& rq : rqs_) {
+		set_clock(rq);
+		rq.cfs.update_group_shares(&tg.se[rq.cpu]);
+		touch(rq.cpu);
+	}
+}
+
 void Simulation::do_sched_yield(u32 cpu)
 {
 	Rq& rq = rqs_[cpu];

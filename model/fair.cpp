@@ -214,13 +214,17 @@ void CfsRq::update_curr()
 	case KernelPaths::Protect::VlagStash:
 		// 6.6-6.11: only on renewal; 6.12-6.16 also when protection was
 		// cancelled and curr became ineligible.
-		if (resched || (paths_->did_preempt_short && did_preempt_short(curr)))
+		if (resched || (paths_->did_preempt_short && did_preempt_short(curr))) {
 			resched_curr_lazy();
+			clear_buddies(curr);
+		}
 		break;
 	case KernelPaths::Protect::Vprot:
 		// 6.17+ (0b9ca2dcabc3): also at the end of the protected period.
-		if (resched || !protect_slice(curr))
+		if (resched || !protect_slice(curr)) {
 			resched_curr_lazy();
+			clear_buddies(curr);
+		}
 		break;
 	}
 }

@@ -220,7 +220,15 @@ public:
 	void task_tick_fair(bool queued);
 	// set_next_buddy(): se and its group entities become their cfs_rqs' next.
 	void set_next_buddy(SchedEntity* se);
-	void clear_buddies(SchedEntity* se);  // on the cfs_rq se is queued on
+	// clear_buddies() on the cfs_rq se is queued on: se stops being the
+	// buddy (__clear_buddies_next(): and its group entities while they are
+	// theirs). Inline: without groups nothing is ever the buddy.
+	void clear_buddies(SchedEntity* se)
+	{
+		if (next == se) [[unlikely]]
+			clear_buddies_next(se);
+	}
+	void clear_buddies_next(SchedEntity* se);
 
 	// ---- queueing
 	void place_entity(SchedEntity* se, unsigned flags);
@@ -235,9 +243,18 @@ public:
 	void check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags);
 	void entity_tick(bool queued);  // this level's curr
 	void yield_task_fair();
-	void reweight_entity(SchedEntity* se, const LoadWeight& lw);  // se must be off the queue
-	// update_cfs_group(): a group entity takes its share (one CPU: tg->shares).
-	void update_cfs_group(SchedEntity* se);
+	void reweight_entity(SchedEntity* se, const LoadWeight& lw);
+	// __sched_group_set_shares() on this CPU: the group's entity and every
+	// one above it take their shares (update_cfs_group()), queued or not.
+	void update_group_shares(SchedEntity* group_se);
+	// update_cfs_group(): a group entity takes its share (one CPU:
+	// tg->shares); nothing for a task.
+	void update_cfs_group(SchedEntity* se)
+	{
+		if (se->my_q) [[unlikely]]
+			update_group_entity_shares(se);
+	}
+	void update_group_entity_shares(SchedEntity* se);
 
 	// The kernel's pre-pick step for curr (pick_task_fair(): update_curr if curr is queued).
 	void update_curr_if_queued()
@@ -261,6 +278,8 @@ private:
 	void clear_delayed(SchedEntity* se);
 	void check_preempt_matched(SchedEntity* pse, SchedEntity* se, const SchedEntity* p, unsigned wake_flags);
 	void yield_entity(SchedEntity* se);
+	void switch_group_levels(SchedEntity* prev, SchedEntity* se);
+	void reweight_entity_queued(SchedEntity* se, const LoadWeight& lw);
 	void util_est_sample(SchedEntity* se);
 	// update_load_avg(cfs_rq, se, flags) at clock_task (= clock_pelt here).
 	void update_load_avg(SchedEntity* se, int flags);

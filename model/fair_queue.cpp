@@ -2,8 +2,11 @@
 // Queueing on one cfs_rq (kernel/sched/fair.c): place_entity() and the
 // saved lag (update_entity_lag(), its clamp), enqueue_entity() and
 // dequeue_entity() with delayed dequeue (DELAY_DEQUEUE, DELAY_ZERO),
-// requeue_delayed_entity(), and PELT's update_load_avg() call. The task
-// level that walks the groups is in fair_task.cpp.
+// requeue_delayed_entity(), PELT's update_load_avg() call, and the task
+// level's walks over the group hierarchy that call them:
+// enqueue_task_fair(), dequeue_task_fair() and dequeue_entities() (one
+// translation unit, so a flat run's one-level walk inlines the per-entity
+// functions as before groups).
 #include "model/fair.hpp"
 #include "model/wrapping.hpp"
 
@@ -237,6 +240,141 @@ void CfsRq::clear_delayed(SchedEntity* se)
 		return;
 	for (SchedEntity* e = se; e; e = e->parent)
 		cfs_rq_of(e).nr_delayed--;
+}
+
+// ---------------------------------------------------------------- enqueue
+
+// min_vruntime_cb_propagate() after a level's slice changed: the tree's
+// min_slice/max_slice above the entity are recomputed (563bc2161b94, 6.15).
+static void propagate_slice(CfsRq& cfs_rq, SchedEntity* se)
+{
+	if (se != cfs_rq.curr)
+		cfs_rq.timeline.propagate(se);
+}
+
+void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
+{
+	const PeltFeatures pf{feat(Feature::UTIL_EST), true};
+	// util_est is the root's (rq->cfs) whatever the task's group.
+	if (tracks_load() && (!se->sched_delayed || (flags & ENQUEUE_DELAYED)))
+		util_est_enqueue(avg, se->avg, pf);
+	if (flags & ENQUEUE_DELAYED) {
+		cfs_rq_of(se).requeue_delayed_entity(se);
+		return;
+	}
+	const bool task_new = !(flags & ENQUEUE_WAKEUP);
+	// A task re-queued by a sched_change while delayed arrives delayed.
+	const u64 h_nr_delayed = task_new && se->sched_delayed ? 1 : 0;
+	u64 h_nr_idle_add = se->idle_policy;
+	u64 slice = 0;
+
+	SchedEntity* e = se;
+	for (; e; e = parent_entity(e)) {
+		CfsRq& q = cfs_rq_of(e);
+		if (e->on_rq) {
+			if (e->sched_delayed)
+				q.requeue_delayed_entity(e);
+			break;
+		}
+		if (slice) {
+			e->slice = slice;
+			e->custom_slice = true;
+		}
+		q.enqueue_entity(e, flags);
+		if (e->parent)  // the slice is for the levels above (a flat task has none)
+			slice = q.cfs_rq_min_slice();
+		q.h_nr_queued++;
+		q.nr_delayed += h_nr_delayed;
+		q.h_nr_idle += h_nr_idle_add;
+		flags = ENQUEUE_WAKEUP;
+	}
+	for (; e; e = parent_entity(e)) {
+		CfsRq& q = cfs_rq_of(e);
+		q.update_load_avg(e, UPDATE_TG);
+		q.update_cfs_group(e);
+		e->slice = slice;
+		propagate_slice(q, e);
+		if (e->parent)
+			slice = q.cfs_rq_min_slice();
+		q.h_nr_queued++;
+		q.nr_delayed += h_nr_delayed;
+		q.h_nr_idle += h_nr_idle_add;
+	}
+}
+
+// ---------------------------------------------------------------- dequeue
+
+// A sleep folds util_avg into the task's estimate before the dequeue's own
+// PELT update (up to 6.18; 7.x samples it inside update_load_avg()).
+bool CfsRq::dequeue_task_fair(SchedEntity* se, unsigned flags)
+{
+	const PeltFeatures pf{feat(Feature::UTIL_EST), true};
+	if (tracks_load()) {
+		if (!se->sched_delayed)
+			util_est_dequeue(avg, se->avg, pf);
+		if (!paths_->util_est_after_ageing)
+			util_est_update(se->avg, (flags & DEQUEUE_SLEEP) != 0, pf);
+	}
+	return dequeue_entities(se, flags);
+}
+
+bool CfsRq::dequeue_entities(SchedEntity* se, unsigned flags)
+{
+	const bool was_sched_idle = sched_idle_rq();
+	const bool task_sleep = flags & DEQUEUE_SLEEP;
+	const bool task_delayed = flags & DEQUEUE_DELAYED;
+	SchedEntity* const p = se->is_task() ? se : nullptr;
+	u64 h_nr_queued_sub = 0, h_nr_delayed_sub = 0, h_nr_idle_sub = 0;
+	u64 slice = 0;
+	if (p) {
+		h_nr_queued_sub = 1;
+		h_nr_idle_sub = p->idle_policy;
+		// Still delayed when it leaves (a migration or sched_change takes it
+		// off the queue delayed): it counted as delayed, not runnable.
+		if (!task_sleep && !task_delayed && se->sched_delayed)
+			h_nr_delayed_sub = 1;
+	}
+
+	SchedEntity* e = se;
+	for (; e; e = parent_entity(e)) {
+		CfsRq& q = cfs_rq_of(e);
+		if (!q.dequeue_entity(e, flags)) {
+			if (e == p)
+				return false;
+			slice = q.cfs_rq_min_slice();
+			break;  // a group's entity delayed: loop 2 starts at it
+		}
+		q.h_nr_queued -= h_nr_queued_sub;
+		q.nr_delayed -= h_nr_delayed_sub;
+		q.h_nr_idle -= h_nr_idle_sub;
+		if (q.load) {
+			e = parent_entity(e);
+			if (e)
+				slice = q.cfs_rq_min_slice();
+			if (task_sleep && e)
+				set_next_buddy(e);
+			break;
+		}
+		// The group is empty: its entity leaves its parent as a sleep.
+		flags |= DEQUEUE_SLEEP;
+		flags &= ~(DEQUEUE_DELAYED | DEQUEUE_SPECIAL);
+	}
+	for (; e; e = parent_entity(e)) {
+		CfsRq& q = cfs_rq_of(e);
+		q.update_load_avg(e, UPDATE_TG);
+		q.update_cfs_group(e);
+		e->slice = slice;
+		propagate_slice(q, e);
+		if (e->parent)
+			slice = q.cfs_rq_min_slice();
+		q.h_nr_queued -= h_nr_queued_sub;
+		q.nr_delayed -= h_nr_delayed_sub;
+		q.h_nr_idle -= h_nr_idle_sub;
+	}
+	// "balance early to pull high priority tasks"
+	if (!was_sched_idle && sched_idle_rq() && became_sched_idle)
+		became_sched_idle(became_sched_idle_arg);
+	return true;
 }
 
 // 7.x: update_load_avg(UPDATE_UTIL_EST) samples util_est after the ageing.

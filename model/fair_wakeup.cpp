@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Wake-up preemption (kernel/sched/fair.c check_preempt_wakeup_fair()) in
+// Wake-up preemption (kernel/sched/fair.c check_preempt_wakeup_fair()),
+// across group levels by find_matching_se(), in
 // each release's shape: the pick (6.6 .. 6.16, with PREEMPT_SHORT's
 // do_preempt_short() from 6.12), the protect parameter (6.17 .. 6.18.32)
 // and preempt_wakeup_action's enum (6.18.33+, 7.x); and the SCHED_IDLE
@@ -7,6 +8,54 @@
 #include "model/fair.hpp"
 
 namespace eevdf {
+
+namespace {
+
+// find_matching_se(): climb the deeper entity to the other's depth, then
+// both until they are queued on the same cfs_rq.
+void find_matching_se(SchedEntity*& se, SchedEntity*& pse)
+{
+	int se_depth = se->depth, pse_depth = pse->depth;
+	while (se_depth > pse_depth) {
+		se_depth--;
+		se = parent_entity(se);
+	}
+	while (pse_depth > se_depth) {
+		pse_depth--;
+		pse = parent_entity(pse);
+	}
+	while (!is_same_group(se, pse)) {
+		se = parent_entity(se);
+		pse = parent_entity(pse);
+	}
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- wake-up
+
+void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
+{
+	SchedEntity* se = curr_task();
+	if (!se || se == pse)
+		return;
+	// test_tsk_need_resched(): only the full flag ends the check here (6.6 ..
+	// 7.1.5); with only the lazy one (PREEMPT_LAZY) it goes on, so update_curr(),
+	// the pick (a delayed entity it picks is dequeued) and the protection
+	// updates still happen.
+	if (test_tsk_need_resched())
+		return;
+	if (paths_->idle_preempt_first && preempt_idle_curr(pse, se))
+		return;
+	if (!feat(Feature::WAKEUP_PREEMPTION))
+		return;
+	const SchedEntity* p = pse;
+	if (pse)
+		find_matching_se(se, pse);
+	warn().on(Warn::WAKEUP_PREEMPT_NO_WAKEE, pse == nullptr);
+	cfs_rq_of(se).check_preempt_matched(pse, se, p, wake_flags);
+}
+
 
 bool CfsRq::do_preempt_short(const SchedEntity* pse, const SchedEntity* se) const
 {
@@ -19,7 +68,7 @@ bool CfsRq::do_preempt_short(const SchedEntity* pse, const SchedEntity* se) cons
 	return entity_before(pse, se) || !entity_eligible(se);
 }
 
-// check_preempt_wakeup_fair() past find_matching_se() (fair_task.cpp), on
+// check_preempt_wakeup_fair() past find_matching_se() (above), on
 // the cfs_rq where curr's entity se and the waker's pse are queued (the
 // tasks themselves, or the group entities above them): preempt iff the
 // pick here would choose pse. p is the waking task. The caller handles an

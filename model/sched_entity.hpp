@@ -67,5 +67,7 @@ struct SchedEntity {
 
 // for_each_sched_entity(): se, then each group entity above it.
 inline SchedEntity* parent_entity(const SchedEntity* se) { return se->parent; }
+// is_same_group(): both queued on one cfs_rq.
+inline bool is_same_group(const SchedEntity* se, const SchedEntity* pse) { return se->parent == pse->parent; }
 
 }  // namespace eevdf

@@ -221,9 +221,10 @@ void Simulation::update_jiffies()
 
 u64 Simulation::curr_completion_time(const Rq& rq) const
 {
-	if (!rq.cfs.curr_task())
+	const SchedEntity* curr = rq.cfs.curr_task();
+	if (!curr)
 		return NEVER;
-	const Task& t = tasks_[static_cast<size_t>(rq.cfs.curr_task()->id)];
+	const Task& t = tasks_[static_cast<size_t>(curr->id)];
 	const u64 start = std::max(now_, rq.useful_start);
 	if (t.work == Work::Runtime)
 		return std::max(t.runtime_end, start);
@@ -294,9 +295,9 @@ void Simulation::advance_to(u64 t)
 		return;
 	const u64 dt = t - now_;
 	for (Rq& rq : rqs_) {
-		if (rq.cfs.curr_task()) {
+		if (const SchedEntity* curr = rq.cfs.curr_task()) {
 			rq.busy_ns += dt;
-			Task& c = tasks_[static_cast<size_t>(rq.cfs.curr_task()->id)];
+			Task& c = tasks_[static_cast<size_t>(curr->id)];
 			const u64 start = std::max(now_, rq.useful_start);
 			if (c.work != Work::Runtime && c.work_left != RUN_FOREVER && t > start)
 				c.work_left -= std::min(c.work_left, t - start);

@@ -36,10 +36,10 @@ void TaskGroup::init_tg_cfs_entry(CfsRq& root_cfs_rq)
 // clamped to [MIN_SHARES, tg->shares]. On one CPU tg->load_avg is this
 // cfs_rq's own contribution, so the denominator is load and, load being
 // non-zero here, shares = tg->shares exactly: no PELT is needed to know it.
-void CfsRq::update_cfs_group(SchedEntity* se)
+void CfsRq::update_group_entity_shares(SchedEntity* se)
 {
 	const CfsRq* g = se->my_q;
-	if (!g || !g->load)
+	if (!g->load)
 		return;
 	const u64 shares = g->tg->shares;
 	if (se->load.weight != shares)

@@ -125,6 +125,11 @@ void validate_groups(const Config& cfg, const Workload& wl)
 {
 	if (wl.groups.empty()) {
 		for (const TaskSpec& t : wl.tasks)
+			for (const Phase& p : t.phases)
+				for (const Event& e : p.events)
+					if (e.kind == Event::Kind::SetShares)
+						throw WorkloadError("workload: task '" + t.name + "': a group_weight event, and no groups");
+		for (const TaskSpec& t : wl.tasks)
 			if (!t.taskgroup.empty())
 				throw WorkloadError("workload: task '" + t.name + "': taskgroup '" + t.taskgroup +
 						    "' is not among the workload's groups");
@@ -164,6 +169,14 @@ void validate_groups(const Config& cfg, const Workload& wl)
 		if (static_cast<size_t>(std::count(g.path.begin(), g.path.end(), '/')) > MAX_GROUP_DEPTH)
 			throw WorkloadError(where + ": deeper than " + std::to_string(MAX_GROUP_DEPTH) + " levels");
 	}
+	for (const TaskSpec& t : wl.tasks)
+		for (const Phase& p : t.phases)
+			for (const Event& e : p.events)
+				if (e.kind == Event::Kind::SetShares &&
+				    (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.groups.size() ||
+				     e.ns < scale_load(MIN_SHARES) || e.ns > scale_load(MAX_SHARES)))
+					throw WorkloadError("workload: task '" + t.name + "': a group_weight event names no group or "
+							    "a weight outside 2..262144");
 	for (const TaskSpec& t : wl.tasks) {
 		if (t.taskgroup.empty())
 			continue;

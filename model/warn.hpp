@@ -31,7 +31,6 @@ enum class Warn : unsigned {
 	WAKEUP_PREEMPT_NO_WAKEE,         // check_preempt_wakeup_fair(): WARN_ON_ONCE(!pse) (:8906)
 	PICK_BUDDY_DELAYED,              // pick_eevdf(): WARN_ON_ONCE(cfs_rq->next->sched_delayed) (:1030)
 	SET_NEXT_BUDDY_NOT_QUEUED,       // set_next_buddy(): WARN_ON_ONCE(!se->on_rq) (:8793)
-	REWEIGHT_QUEUED,                 // the model's: a queued entity reweighted (not modelled yet)
 	COUNT
 };
 
@@ -47,7 +46,6 @@ inline constexpr std::array<std::string_view, static_cast<unsigned>(Warn::COUNT)
 	"check_preempt_wakeup_fair(): !pse",
 	"pick_eevdf(): cfs_rq->next->sched_delayed",
 	"set_next_buddy(): !se->on_rq",
-	"reweight_entity(): se->on_rq (not modelled)",
 };
 
 // The sites that fired on one cfs_rq: WARN_ON_ONCE() prints once per site,

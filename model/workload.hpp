@@ -50,6 +50,9 @@ struct Event {
 		CondWait,     // pthread_cond_wait(ref, mutex `value`): unlock, sleep until signalled; a
 		              // MutexLock of `value` follows it (the re-lock on return)
 		CondSignal,   // pthread_cond_signal(ref): wake the condition's longest waiter
+		// A write to cpu.shares / cpu.weight of Workload::groups[ref]: tg->shares
+		// = ns (scaled), by the running task (the model's "group_weight").
+		SetShares,
 	};
 	Kind kind = Kind::Run;
 	u64 ns = 0;     // duration, period or slice
