@@ -22,7 +22,8 @@ const EventName* find_event(std::string_view key)
 const char* unsupported_property(std::string_view key)
 {
 	if (key == "taskgroup")
-		return "is not supported by the model yet (no group scheduling)";
+		return "in a phase (moving the thread to another group when the phase starts) is not modelled yet; "
+		       "give the task one \"taskgroup\"";
 	if (key == "dl-period" || key == "dl-deadline" || key == "period" || key == "deadline")
 		return "only applies to SCHED_DEADLINE; the model covers the fair class (SCHED_OTHER) only";
 	if (key == "nodes_membind" || key == "membind_nodes")
@@ -60,6 +61,9 @@ Event Reader::event(const Member& m, const EventName& en, const std::string& pat
 		break;
 	case Event::Kind::Barrier:
 		e.ref = ref_of(name(v, path), v, path);
+		break;
+	case Event::Kind::SetShares:
+		group_weight_event(v, path, e);
 		break;
 	case Event::Kind::Yield:  // rt-app ignores the value
 	case Event::Kind::SetNice:

@@ -52,14 +52,15 @@ Workload Reader::read(std::string_view text)
 	if (!root.is_object())
 		fail(root, "", "the file must be an object with \"tasks\" (and optionally \"global\"), got " +
 					json::describe(root));
-	const Member *global = nullptr, *tasks = nullptr, *resources = nullptr;
+	const Member *global = nullptr, *tasks = nullptr, *resources = nullptr, *groups = nullptr;
 	for (const Member& m : root.members) {
 		const Member** slot = m.key == "global" ? &global
 				    : m.key == "tasks"  ? &tasks
 				    : m.key == "resources" ? &resources  // legacy, created on use: ignored
+				    : m.key == "groups" ? &groups        // the model's own (io/rtapp_groups.cpp)
 							   : nullptr;
 		if (!slot)
-			fail(m, m.key, "unknown top-level key; accepted: global, tasks, resources");
+			fail(m, m.key, "unknown top-level key; accepted: global, tasks, resources, groups");
 		if (*slot)
 			fail(m, m.key, "given twice");
 		*slot = &m;
@@ -68,7 +69,10 @@ Workload Reader::read(std::string_view text)
 		read_global(global->value);
 	if (!tasks)
 		fail(root, "", "missing the required \"tasks\" object");
+	if (groups)
+		read_groups(groups->value);
 	read_tasks(tasks->value);
+	finish_groups();
 	return std::move(w_);
 }
 
@@ -113,7 +117,7 @@ void Reader::read_tasks(const Value& tasks)
 Reader::Fields Reader::sort_fields(const Value& obj, const std::string& path, bool task) const
 {
 	static const std::set<std::string_view> task_props = {
-		"instance", "loop", "phases", "policy", "priority", "dl-runtime", "delay", "cpus"};
+		"instance", "loop", "phases", "policy", "priority", "dl-runtime", "delay", "cpus", "taskgroup"};
 	static const std::set<std::string_view> phase_props = {"loop", "policy", "priority", "dl-runtime", "cpus"};
 	const auto& props = task ? task_props : phase_props;
 	Fields f;
@@ -278,6 +282,8 @@ void Reader::read_task(const Member& tm)
 		base.delay = micros(m->value, path + ".delay");
 	if (const Member* m = prop(f, "cpus"))
 		base.cpus = cpu_list(m->value, path + ".cpus");
+	if (const Member* m = prop(f, "taskgroup"))
+		base.taskgroup = taskgroup(m->value, path + ".taskgroup");
 	const Member* loop_m = prop(f, "loop");
 	s64 count = loop_m ? loop(loop_m->value, path + ".loop") : LOOP_FOREVER;
 

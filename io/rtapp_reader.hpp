@@ -51,6 +51,7 @@ inline constexpr EventName EVENT_NAMES[] = {
 	{"signal", Op::Signal, {}},                    {"broad", Op::Broad, {}},
 	{"sync", Op::Sync, {}},
 	{"barrier", Op::Model, Event::Kind::Barrier},
+	{"group_weight", Op::Model, Event::Kind::SetShares},  // the model's own (io/rtapp_groups.cpp)
 	{"mem", Op::Unsupported, {}, "is not supported by the model (no memory or cache model)"},
 	{"iorun", Op::Unsupported, {}, "is not supported by the model (no I/O devices; use \"sleep\" for the wait)"},
 	{"fork", Op::Unsupported, {}, "is not supported by the model yet (tasks are created at their \"delay\")"},
@@ -99,6 +100,16 @@ private:
 
 	// rtapp_read.cpp
 	void read_global(const Value& g);
+	// The task groups (io/rtapp_groups.cpp): the "groups" section, a task's
+	// "taskgroup", and the implied parents, listed parents first.
+	void read_groups(const Value& groups);
+	std::string taskgroup(const Value& v, const std::string& path);
+	void finish_groups();
+	u64 group_shares(const Member& w, const std::string& path) const;  // shares, weight or weight.nice
+	void group_weight_event(const Value& v, const std::string& path, Event& e);
+	std::vector<std::string> group_event_paths_;  // a group_weight event's ref until finish_groups()
+	std::vector<std::pair<std::string, u64>> declared_groups_;  // path, shares: as the file lists them
+	std::vector<std::string> used_groups_;                     // taskgroup values, first use first
 	void read_tasks(const Value& tasks);
 	Fields sort_fields(const Value& obj, const std::string& path, bool task) const;
 	void default_affinity(TaskSpec& t);

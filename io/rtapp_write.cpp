@@ -91,7 +91,9 @@ public:
 	std::string write()
 	{
 		out_ = "{\n\t\"global\": {\n\t\t\"duration\": " + duration() +
-		       ",\n\t\t\"default_policy\": \"SCHED_OTHER\",\n\t\t\"calibration\": \"CPU0\"\n\t},\n\t\"tasks\": {";
+		       ",\n\t\t\"default_policy\": \"SCHED_OTHER\",\n\t\t\"calibration\": \"CPU0\"\n\t},";
+		groups();
+		out_ += "\n\t\"tasks\": {";
 		if (w_.tasks.empty())
 			throw std::invalid_argument("the workload has no tasks");
 		std::set<std::string> names;
@@ -123,10 +125,28 @@ private:
 		return s;
 	}
 
+	// The model's "groups" object (io/rtapp_groups.cpp), parents first, each
+	// weight as cpu.shares; nothing for a workload without groups.
+	void groups()
+	{
+		for (std::size_t i = 0; i < w_.groups.size(); i++) {
+			const GroupSpec& g = w_.groups[i];
+			if (g.shares % 1024)
+				throw std::invalid_argument("group " + g.path + ": shares " + std::to_string(g.shares) +
+							    " is not a whole cpu.shares value");
+			out_ += std::string(i ? "," : "\n\t\"groups\": {") + "\n\t\t" + json::quote(g.path) +
+				": {\"shares\": " + std::to_string(g.shares >> 10) + "}";
+		}
+		if (!w_.groups.empty())
+			out_ += "\n\t},";
+	}
+
 	void task(const TaskSpec& t)
 	{
 		std::string what = "task " + t.name;
 		out_ += "\t\t" + json::quote(t.name) + ": {\n\t\t\t\"loop\": " + loop_str(t.loop, what);
+		if (!t.taskgroup.empty())
+			out_ += ",\n\t\t\t\"taskgroup\": " + json::quote(t.taskgroup);
 		if (t.policy != Policy::Normal)
 			out_ += ",\n\t\t\t\"policy\": \"" + std::string(policy_name(t.policy)) + "\"";
 		if (t.nice)
@@ -260,6 +280,13 @@ private:
 		case Event::Kind::Yield:
 			key = "yield";
 			value = "\"\"";
+			break;
+		case Event::Kind::SetShares:
+			if (e.ref < 0 || static_cast<size_t>(e.ref) >= w_.groups.size() || e.ns % 1024)
+				throw std::invalid_argument(what + ": a group_weight event names no group or no whole cpu.shares");
+			key = "group_weight";
+			value = "{ \"group\": " + json::quote(w_.groups[static_cast<size_t>(e.ref)].path) +
+				", \"shares\": " + std::to_string(e.ns >> 10) + " }";
 			break;
 		case Event::Kind::SetNice:
 		case Event::Kind::SetSlice:

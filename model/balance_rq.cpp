@@ -185,7 +185,7 @@ void active_load_balance_cpu_stop(Machine& sim, u32 busiest_cpu)
 	BalanceCpu& b = bcpu(sim, busiest_cpu);
 	const u32 target_cpu = b.push_cpu;
 	Rq& busiest = sim.rq_mut(busiest_cpu);
-	if (busiest.cfs.curr) {
+	if (busiest.cfs.curr_task()) {
 		sim.stopper_preempt(busiest_cpu);
 		busiest.cfs.resched_curr();  // the stopper is done: pick again
 	}

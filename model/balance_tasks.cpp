@@ -97,7 +97,7 @@ static bool can_migrate_task(LbEnv& env, Task& p, bool& hot_gained)
 		return false;
 	}
 	env.flags &= ~LBF_ALL_PINNED;
-	if (!env.stopper && sim.rq(env.src_cpu).cfs.curr == &p.se)
+	if (!env.stopper && sim.rq(env.src_cpu).cfs.curr_task() == &p.se)
 		return false;  // task_on_cpu()
 	if (env.flags & LBF_ACTIVE_LB)
 		return true;

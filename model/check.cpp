@@ -15,7 +15,20 @@ namespace {
 
 std::string num(u64 x) { return std::to_string(x); }
 std::string snum(s64 x) { return std::to_string(x); }
-std::string id_of(const SchedEntity* se) { return se ? "task " + std::to_string(se->id) : "none"; }
+std::string id_of(const SchedEntity* se)
+{
+	if (!se)
+		return "none";
+	if (se->my_q && se->my_q->tg)
+		return "group " + se->my_q->tg->path;
+	return "task " + std::to_string(se->id);
+}
+
+// task_cfs_rq(p): the cfs_rq the task queues on (its group's, or rq->cfs).
+const CfsRq& task_cfs_rq(const Simulation& sim, const Task& p)
+{
+	return p.se.parent ? *p.se.parent->my_q : sim.cfs_rq(p.cpu);
+}
 
 s128 key_times_weight(const CfsRq& cfs, const SchedEntity* se)
 {
@@ -304,9 +317,8 @@ struct InvariantChecker::RqWalk {
 	ExactV v;
 };
 
-InvariantChecker::RqWalk InvariantChecker::walk_rq(const Simulation& sim, u32 cpu) const
+InvariantChecker::RqWalk InvariantChecker::walk_rq(const Simulation& sim, const CfsRq& cfs, u32 cpu) const
 {
-	const CfsRq& cfs = sim.cfs_rq(cpu);
 	const Timeline& tl = cfs.timeline;
 	const char* const key = tl.key() == Timeline::Key::Deadline ? "deadline" : "vruntime";
 	RqWalk w;
@@ -319,15 +331,15 @@ InvariantChecker::RqWalk InvariantChecker::walk_rq(const Simulation& sim, u32 cp
 		if (!w.count++)
 			w.first = se;
 		if (se == cfs.curr)
-			w.why = "curr (task " + std::to_string(se->id) + ") is in the tree";
+			w.why = "curr (" + id_of(se) + ") is in the tree";
 		if (!se->on_rq)
-			w.why = "task " + std::to_string(se->id) + " is in the tree but not on_rq";
-		if (sim.tasks()[static_cast<size_t>(se->id)].cpu != cpu)
+			w.why = id_of(se) + " is in the tree but not on_rq";
+		if (se->is_task() && sim.tasks()[static_cast<size_t>(se->id)].cpu != cpu)
 			w.why = "task " + std::to_string(se->id) + " is in CPU " + num(cpu) + "'s tree but task_cpu() is " +
 				num(sim.tasks()[static_cast<size_t>(se->id)].cpu);
 		if (prev && (tl.less(se, prev) || (tl.key_of(se) == tl.key_of(prev) && se->node_seq < prev->node_seq)))
-			w.why = "tree order: task " + std::to_string(se->id) + " (" + key + " " + num(tl.key_of(se)) +
-				") follows task " + std::to_string(prev->id) + " (" + key + " " + num(tl.key_of(prev)) + ")";
+			w.why = "tree order: " + id_of(se) + " (" + key + " " + num(tl.key_of(se)) + ") follows " + id_of(prev) +
+				" (" + key + " " + num(tl.key_of(prev)) + ")";
 		prev = se;
 	});
 	if (cfs.curr && cfs.curr->on_rq)
@@ -367,11 +379,12 @@ void InvariantChecker::check_sums(const Simulation& sim, u64 t, u32 cpu, const R
 		fail(sim, t, "sums", "nr_delayed " + num(cfs.nr_delayed) + " != delayed tasks " + num(delayed));
 	if (idle != cfs.h_nr_idle)
 		fail(sim, t, "sums", "h_nr_idle " + num(cfs.h_nr_idle) + " != queued SCHED_IDLE tasks " + num(idle));
+	if (queued != cfs.h_nr_queued)
+		fail(sim, t, "sums", "h_nr_queued " + num(cfs.h_nr_queued) + " != queued tasks " + num(queued));
 }
 
-void InvariantChecker::check_tree(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const
+void InvariantChecker::check_tree(const Simulation& sim, u64 t, const CfsRq& cfs, const RqWalk& w) const
 {
-	const CfsRq& cfs = sim.cfs_rq(cpu);
 	const Timeline& tl = cfs.timeline;
 	if (!w.why.empty())
 		fail(sim, t, "tree", w.why);
@@ -380,7 +393,7 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t, u32 cpu, const R
 		fail(sim, t, "tree", "tree holds " + num(w.count) + " entities, expected " + num(expect));
 	if (const SchedEntity* root = cfs.timeline.root()) {
 		if (!root->rb_black || root->rb_parent)
-			fail(sim, t, "tree", "red-black: the root, task " + std::to_string(root->id) + ", is " +
+			fail(sim, t, "tree", "red-black: the root, " + id_of(root) + ", is " +
 					     (root->rb_black ? "black" : "red") + " with parent link " + id_of(root->rb_parent));
 		const TreeRules rules{tl.min_slice_exact(), tl.max_slice_exact(), sim, {}};
 		Augment a;
@@ -393,9 +406,8 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t, u32 cpu, const R
 				     id_of(w.first));
 }
 
-void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const
+void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, const CfsRq& cfs, const RqWalk& w) const
 {
-	const CfsRq& cfs = sim.cfs_rq(cpu);
 	const ExactV& v = w.v;
 	const u64 floor_v = v.floor_v();
 	if (cfs.avg_vruntime() != floor_v)
@@ -405,15 +417,16 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, c
 	// entity_eligible() is vruntime_eligible(se->vruntime) with V's two
 	// sums taken anew each call: take them once for the whole queue.
 	const CfsRq::Eligibility entity_eligible = cfs.eligibility();
-	for (u32 k = queued_start_[cpu]; k < queued_start_[cpu + 1]; k++) {
-		const SchedEntity& se = sim.tasks()[static_cast<size_t>(queued_[k])].se;
-		const bool exact = v.eligible(se.vruntime);
+	auto eligible_alike = [&](const SchedEntity* se) {
+		const bool exact = v.eligible(se->vruntime);
 		any_eligible = any_eligible || exact;
-		if (entity_eligible(se.vruntime) != exact)
-			fail(sim, t, "eligibility", "entity_eligible(task " + std::to_string(se.id) + ") = " +
-							    (exact ? "false" : "true") + ", exact v <= V says " +
-							    (exact ? "true" : "false"));
-	}
+		if (entity_eligible(se->vruntime) != exact)
+			fail(sim, t, "eligibility", "entity_eligible(" + id_of(se) + ") = " + (exact ? "false" : "true") +
+							    ", exact v <= V says " + (exact ? "true" : "false"));
+	};
+	cfs.timeline.for_each(eligible_alike);
+	if (cfs.curr && cfs.curr->on_rq)
+		eligible_alike(cfs.curr);
 	if (cfs.nr_queued && !any_eligible)
 		fail(sim, t, "existence", "no queued entity is eligible");
 	// Σ w_i (V - v_i) with V floored lies in (-W, 0].
@@ -437,6 +450,68 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, c
 			     num(cfs.warnings.count()) + " times)");
 }
 
+// With groups, every cfs_rq of the CPU (the root and each group's) gets the
+// tree, V and pick checks, and its counts are recounted over the hierarchy:
+// nr_queued and load from the entities queued on it, h_nr_queued,
+// nr_delayed and h_nr_idle from the tasks below it. A group's entity is
+// queued iff its cfs_rq has something queued, or it is delayed (its cfs_rq
+// emptied while it was ineligible); it weighs tg->shares whenever its
+// cfs_rq has load (one CPU); a buddy is an entity queued on its cfs_rq and
+// not delayed.
+void InvariantChecker::check_group_rqs(const Simulation& sim, u64 t, u32 cpu)
+{
+	const CfsRq& root = sim.cfs_rq(cpu);
+	auto check_one = [&](const CfsRq& q) {
+		const RqWalk w = walk_rq(sim, q, cpu);
+		check_tree(sim, t, q, w);
+		check_v_and_pick(sim, t, q, w);
+		if (w.key_weight != static_cast<s128>(q.avg_vruntime_sum) || w.avg_load != q.avg_load)
+			fail(sim, t, "sums", "a cfs_rq's avg_vruntime or avg_load is not the recomputed sum");
+		u64 load = 0, queued = 0;
+		q.timeline.for_each([&](const SchedEntity* se) {
+			load += se->load.weight;
+			queued++;
+		});
+		if (q.curr && q.curr->on_rq) {
+			load += q.curr->load.weight;
+			queued++;
+		}
+		if (load != q.load || queued != q.nr_queued)
+			fail(sim, t, "sums", "a cfs_rq holds " + num(queued) + " entities of weight " + num(load) +
+						     ", its nr_queued and load say " + num(q.nr_queued) + " and " + num(q.load));
+		u64 h_queued = 0, h_delayed = 0, h_idle = 0;
+		for (u32 k = queued_start_[cpu]; k < queued_start_[cpu + 1]; k++) {
+			const SchedEntity& se = sim.tasks()[static_cast<size_t>(queued_[k])].se;
+			for (const SchedEntity* e = &se; e; e = e->parent)
+				if ((e->parent ? e->parent->my_q : &root) == &q) {
+					h_queued++;
+					h_delayed += se.sched_delayed;
+					h_idle += se.idle_policy;
+				}
+		}
+		if (h_queued != q.h_nr_queued || h_delayed != q.nr_delayed || h_idle != q.h_nr_idle)
+			fail(sim, t, "hierarchy", "a cfs_rq counts h_nr_queued " + num(q.h_nr_queued) + ", delayed " +
+							  num(q.nr_delayed) + ", idle " + num(q.h_nr_idle) + "; its tasks below: " +
+							  num(h_queued) + ", " + num(h_delayed) + ", " + num(h_idle));
+		if (q.next && (!q.next->on_rq || q.next->sched_delayed ||
+			       (q.next->parent ? q.next->parent->my_q : &root) != &q))
+			fail(sim, t, "pick", "next buddy " + id_of(q.next) + " is not a runnable entity of its cfs_rq");
+	};
+	check_one(root);
+	for (const TaskGroup& tg : sim.groups()) {
+		const SchedEntity& se = tg.se[cpu];
+		const CfsRq& q = tg.cfs_rq[cpu];
+		check_one(q);
+		if (q.nr_queued && !se.on_rq)
+			fail(sim, t, "hierarchy", "group " + tg.path + " has entities queued but its entity is not queued");
+		if (se.on_rq && !q.nr_queued && !se.sched_delayed)
+			fail(sim, t, "hierarchy", "group " + tg.path + "'s entity is queued, not delayed, with nothing below it");
+		if (q.load && se.load.weight != tg.shares)
+			fail(sim, t, "hierarchy", "group " + tg.path + "'s entity weighs " + num(se.load.weight) +
+							     ", tg->shares is " + num(tg.shares));
+	}
+}
+
 void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 {
 	const Config& c = sim.config();
@@ -449,11 +524,15 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 								     num(cfs.ref_vruntime));
 			ref = cfs.ref_vruntime;
 		}
-		if (cfs.curr && cfs.curr->sched_delayed)
-			fail(sim, t, "delayed", "curr (task " + std::to_string(cfs.curr->id) + ") is delayed after a pick");
-		if (cfs.curr && sim.tasks()[static_cast<size_t>(cfs.curr->id)].cpu != cpu)
-			fail(sim, t, "smp", "CPU " + num(cpu) + " runs task " + std::to_string(cfs.curr->id) +
-						    " whose task_cpu() is " + num(sim.tasks()[static_cast<size_t>(cfs.curr->id)].cpu));
+		for (const SchedEntity* c = cfs.curr; c; c = c->my_q ? c->my_q->curr : nullptr)
+			if (c->on_rq && c->sched_delayed)
+				fail(sim, t, "delayed", "curr (" + id_of(c) + ") is delayed after a pick");
+		if (const SchedEntity* c = cfs.curr_task(); c && sim.tasks()[static_cast<size_t>(c->id)].cpu != cpu)
+			fail(sim, t, "smp", "CPU " + num(cpu) + " runs task " + std::to_string(c->id) +
+						    " whose task_cpu() is " + num(sim.tasks()[static_cast<size_t>(c->id)].cpu));
+		if (cfs.curr && !cfs.curr_task())
+			fail(sim, t, "hierarchy", "CPU " + num(cpu) + "'s curr chain from " + id_of(cfs.curr) +
+							  " ends without a task");
 	}
 	// A task woken by another CPU may wait on that CPU's wakelist, queued
 	// nowhere yet: it must be on exactly one wakelist.
@@ -521,7 +600,7 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 								 num(se.vruntime) + " while queued");
 			// The proofs' premises (docs/proofs.md): a request is at most
 			// one vslice, and nothing but curr moves while curr runs.
-			const CfsRq& cfs = sim.cfs_rq(task.cpu);
+			const CfsRq& cfs = se.parent ? *se.parent->my_q : sim.cfs_rq(task.cpu);
 			const bool same_weight = tr.weight == se.load.weight && tr.slice == se.slice && tr.custom == se.custom_slice;
 			const s64 rel = wrapped_diff(se.deadline, se.vruntime);
 			if (!tr.queued)
@@ -560,7 +639,7 @@ void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
 		tr.woken_queued = false;
 		tr.moved = false;
 		tr.deadline = se.deadline;
-		tr.was_curr = se.on_rq && sim.cfs_rq(task.cpu).curr == &se;
+		tr.was_curr = se.on_rq && (se.parent ? se.parent->my_q->curr : sim.cfs_rq(task.cpu).curr) == &se;
 		tr.cpu = task.cpu;
 		if (se.on_rq)
 			tr.rel_deadline = wrapped_diff(se.deadline, se.vruntime);
@@ -596,8 +675,8 @@ void InvariantChecker::check_time(const Simulation& sim, u64 t, u32 cpu) const
 		fail(sim, t, "wakelist", "CPU " + num(cpu) + " has " + num(rq.wake_list.size()) + " queued wake-ups, ttwu_pending " +
 						 (rq.ttwu_pending ? "set" : "clear") + ", IPI " + (rq.ipi_at == NEVER ? "none" : "pending"));
 	const Config& c = sim.config();
-	if (c.features[Feature::NO_HZ_FULL] && cfs.curr && cfs.nr_queued > 1 && !sim.tick_running(cpu))
-		fail(sim, t, "nohz", "tick stopped with " + num(cfs.nr_queued) + " queued" + on());
+	if (c.features[Feature::NO_HZ_FULL] && cfs.curr && cfs.h_nr_queued > 1 && !sim.tick_running(cpu))
+		fail(sim, t, "nohz", "tick stopped with " + num(cfs.h_nr_queued) + " queued" + on());
 	// An early tick at grid - u is followed by one at grid + TICK - u'.
 	const u64 next = sim.next_tick_time(cpu);
 	if (sim.tick_running(cpu) && next - sim.now() > c.tick_ns + tick_jitter_max(c))
@@ -626,27 +705,39 @@ void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 	pc.tick_continuous = true;
 	pc.ticks_seen = true;
 	pc.last_tick = t;
-	if (!cfs.curr)
+	const SchedEntity* curr = cfs.curr_task();
+	if (!curr)
 		return;
 	// Called after update_curr and before the scheduling point. A tick at
 	// the instant of a pick accounts nothing and, like update_curr(),
 	// decides nothing.
-	if (cfs.curr->id == pc.last_curr && cfs.curr->sum_exec_runtime == pc.last_curr_sum)
+	if (curr->id == pc.last_curr && curr->sum_exec_runtime == pc.last_curr_sum)
 		return;
 	// (A resched another CPU asked for, whose IPI is still on its way, is
 	// not the tick's: the task it was for may have left since.)
-	if (cfs.nr_queued == 1 && cfs.need_resched && !pc.resched_waiting)
+	// update_curr() asks only on a level holding more than curr (a delayed
+	// group entity counts there, as a delayed task does).
+	bool alone = true;
+	for (const SchedEntity* e = curr; e; e = e->parent)
+		alone = alone && (e->parent ? e->parent->my_q->nr_queued : cfs.nr_queued) == 1;
+	if (alone && cfs.need_resched && !pc.resched_waiting)
 		fail(sim, t, "resched", "a tick asked for a resched with one task queued");
-	if (cfs.nr_queued > 1 && !cfs.need_resched &&
-	    sim.config().preset->paths.protect == KernelPaths::Protect::Vprot && !cfs.protect_slice(cfs.curr))
-		fail(sim, t, "resched", "an unprotected curr was not asked to reschedule at a tick");
+	// On each level of curr's path (one without groups) that has others
+	// queued, an unprotected curr is asked to reschedule.
+	if (sim.config().preset->paths.protect != KernelPaths::Protect::Vprot || cfs.need_resched)
+		return;
+	for (const SchedEntity* e = curr; e; e = e->parent) {
+		const CfsRq& q = e->parent ? *e->parent->my_q : cfs;
+		if (q.nr_queued > 1 && q.curr == e && !q.protect_slice(e))
+			fail(sim, t, "resched", "an unprotected curr (" + id_of(e) + ") was not asked to reschedule at a tick");
+	}
 }
 
 void InvariantChecker::on_block(const Simulation& sim, u64 t, int task, bool delayed, bool)
 {
 	ensure(sim);
 	const Task& p = sim.tasks()[static_cast<size_t>(task)];
-	if (delayed && sim.cfs_rq(p.cpu).entity_eligible(&p.se))
+	if (delayed && task_cfs_rq(sim, p).entity_eligible(&p.se))
 		fail(sim, t, "delayed", "task " + std::to_string(task) + " was delayed while eligible");
 }
 
@@ -655,7 +746,7 @@ void InvariantChecker::on_wakeup(const Simulation& sim, u64 t, int task, int, bo
 	ensure(sim);
 	Track& tr = track_[static_cast<size_t>(task)];
 	const SchedEntity& se = sim.tasks()[static_cast<size_t>(task)].se;
-	const CfsRq& cfs = sim.cfs_rq(sim.tasks()[static_cast<size_t>(task)].cpu);
+	const CfsRq& cfs = task_cfs_rq(sim, sim.tasks()[static_cast<size_t>(task)]);
 	const Config& c = sim.config();
 	// Placement keeps the saved lag: V - v == vlag within the rounding of
 	// the inflation and of the floored V (|error| <= 2). Only for a full
@@ -687,7 +778,7 @@ void InvariantChecker::on_wakeup(const Simulation& sim, u64 t, int task, int, bo
 void InvariantChecker::on_reweight(const Simulation& sim, u64 t, int task, s64 vlag, u64 old_weight)
 {
 	ensure(sim);
-	const CfsRq& cfs = sim.cfs_rq(sim.tasks()[static_cast<size_t>(task)].cpu);
+	const CfsRq& cfs = task_cfs_rq(sim, sim.tasks()[static_cast<size_t>(task)]);
 	const SchedEntity& se = sim.tasks()[static_cast<size_t>(task)].se;
 	// lag_i = w_i (V - v_i) is what a nice change keeps: the saved vlag is
 	// rescaled by w_old / w_new (truncating), then placed like a wakeup. An
@@ -714,12 +805,15 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 	last_t_ = t;
 	bucket_by_cpu(sim);
 	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++) {
-		if (!rq_unchanged(sim, cpu)) {
+		if (!sim.groups().empty()) {
 			rq_checks_++;
-			const RqWalk w = walk_rq(sim, cpu);
+			check_group_rqs(sim, t, cpu);
+		} else if (!rq_unchanged(sim, cpu)) {
+			rq_checks_++;
+			const RqWalk w = walk_rq(sim, sim.cfs_rq(cpu), cpu);
 			check_sums(sim, t, cpu, w);
-			check_tree(sim, t, cpu, w);
-			check_v_and_pick(sim, t, cpu, w);
+			check_tree(sim, t, sim.cfs_rq(cpu), w);
+			check_v_and_pick(sim, t, sim.cfs_rq(cpu), w);
 		}
 		check_time(sim, t, cpu);
 	}
@@ -727,8 +821,8 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 	const u64 queued = queued_start_[sim.nr_cpus()] + queued_elsewhere_;
 	u64 on_rqs = 0;
 	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++) {
-		on_rqs += sim.cfs_rq(cpu).nr_queued;
-		const SchedEntity* c = sim.cfs_rq(cpu).curr;
+		on_rqs += sim.cfs_rq(cpu).h_nr_queued;
+		const SchedEntity* c = sim.cfs_rq(cpu).curr_task();
 		if (!sim.tick_running(cpu))
 			cpu_[cpu].tick_continuous = false;
 		if (c && c->id != cpu_[cpu].last_curr) {
@@ -768,7 +862,7 @@ void InvariantChecker::on_attr(const Simulation& sim, u64, int task)
 	track_[static_cast<size_t>(task)].requeued = true;
 	track_[static_cast<size_t>(task)].attr_changed = true;
 	const u32 cpu = sim.tasks()[static_cast<size_t>(task)].cpu;
-	if (sim.cfs_rq(cpu).curr && sim.cfs_rq(cpu).curr->id == task)
+	if (sim.cfs_rq(cpu).curr_task() && sim.cfs_rq(cpu).curr_task()->id == task)
 		cpu_[cpu].curr_changed = true;
 }
 

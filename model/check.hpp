@@ -87,9 +87,9 @@ namespace eevdf {
 // The names a violation reports (CheckFailure::invariant), one per rule or
 // part of a rule above; `eevdf sim --check` counts them in its success line
 // and a unit test keeps the list equal to the names check.cpp uses.
-inline constexpr std::array<std::string_view, 32> INVARIANT_NAMES = {
+inline constexpr std::array<std::string_view, 33> INVARIANT_NAMES = {
 	"V", "affinity", "clock", "deadline", "delayed", "eligibility", "events", "existence",
-	"idle", "lag clamp", "lag sum", "migration", "min_vruntime", "nohz", "others",
+	"hierarchy", "idle", "lag clamp", "lag sum", "migration", "min_vruntime", "nohz", "others",
 	"overflow", "pick", "placement", "request", "resched", "reweight", "runnable", "slice",
 	"smp", "sums", "tick", "time", "tree", "vruntime", "waiting", "wakelist", "warn"
 };
@@ -130,10 +130,13 @@ private:
 	void bucket_by_cpu(const Simulation& sim);
 	bool rq_unchanged(const Simulation& sim, u32 cpu);
 	struct RqWalk;
-	RqWalk walk_rq(const Simulation& sim, u32 cpu) const;
+	RqWalk walk_rq(const Simulation& sim, const CfsRq& cfs, u32 cpu) const;
 	void check_sums(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const;
-	void check_tree(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const;
-	void check_v_and_pick(const Simulation& sim, u64 t, u32 cpu, const RqWalk& w) const;
+	void check_tree(const Simulation& sim, u64 t, const CfsRq& cfs, const RqWalk& w) const;
+	void check_v_and_pick(const Simulation& sim, u64 t, const CfsRq& cfs, const RqWalk& w) const;
+	// With task groups: every cfs_rq of the CPU, its counts over the
+	// hierarchy, and each group entity's weight and queue state.
+	void check_group_rqs(const Simulation& sim, u64 t, u32 cpu);
 	void check_tasks(const Simulation& sim, u64 t);
 	void check_time(const Simulation& sim, u64 t, u32 cpu) const;
 

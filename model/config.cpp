@@ -78,6 +78,9 @@ constexpr KernelPaths v6_6_paths()
 		.idle_preempt_first = true,
 		.idle_preempt_cancels_protect = false,
 		.sched_idle_skips_idle_wakee = false,
+		.group_sched_modelled = false,
+		.pick_buddy = false,
+		.queued_reweight = P::QueuedReweight::NotModelled,
 	};
 }
 // A structured binding must name every field, so a field added to
@@ -86,7 +89,7 @@ constexpr KernelPaths v6_6_paths()
 constexpr bool kernel_paths_fields_named()
 {
 	[[maybe_unused]] auto [f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20,
-			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32] = v6_6_paths();
+			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35] = v6_6_paths();
 	return true;
 }
 static_assert(kernel_paths_fields_named());
@@ -135,6 +138,9 @@ const std::vector<KernelPreset>& kernel_presets()
 		p.did_preempt_short = false;           // 9de74a9850b9
 		p.wakeup_preempt = P::WakeupPreempt::ProtectParam;  // 6.17
 		p.newidle_bump_on_failure = true;      // 155213a2aed4 (6.17)
+		p.group_sched_modelled = true;         // the 6.14+ hierarchy walks (c2a295bffeaf, 66951e4860d3)
+		p.pick_buddy = true;                   // 2a77e4be12cb (6.14)
+		p.queued_reweight = P::QueuedReweight::PlaceEntity;  // 6d71a9c61604 (6.13)
 		v.push_back({"6.18", "v6.18.0 (= 6.18-rc5 fair.c): vprot protection limited to the min slice, resched at its "
 			     "end; yield pushes the deadline",
 			     "0b9ca2dcabc3, 052c3d87c82e, 74eec63661d4 (vprot, 6.17), 9de74a9850b9 (no did_preempt_short)",
@@ -155,6 +161,7 @@ const std::vector<KernelPreset>& kernel_presets()
 		p.lag_clamp = P::LagClamp::MaxSlicePlusTick;   // 6e3c0a4e1ad1
 		p.protect_only_at_pick = true;                 // bcd74b2ffdd0
 		p.ref_point = P::RefPoint::ZeroVruntimeAtAvg;  // b3d99f43c72b
+		p.queued_reweight = P::QueuedReweight::PlaceEntityRelVprot;  // ff38424030f9
 		v.push_back({"6.18.17", "6.18.17 .. 6.18.32: lag clamp max_slice + TICK_NSEC, protection set only at pick, "
 			     "zero_vruntime pulled by avg_vruntime(); vlag and vprot still share storage",
 			     "6e3c0a4e1ad1 (lag clamp), bcd74b2ffdd0 (protection at pick), b3d99f43c72b (zero_vruntime "
@@ -177,6 +184,7 @@ const std::vector<KernelPreset>& kernel_presets()
 
 		// Mainline 7.0 / 7.1 (each read in v7.1.5's source).
 		p.vprot_is_vlag = false;          // 80390ead2080: vlag and vprot split
+		p.queued_reweight = P::QueuedReweight::PreserveV;  // 101f3498b4bd
 		p.calc_delta_divides = true;      // 64-bit __calc_delta()
 		p.avg_full_weight = true;         // avg_vruntime_weight(), vruntime_eligible() in __int128
 		p.delayed_lag_floor = true;       // update_entity_lag() of sched_delayed, requeue_delayed_entity()

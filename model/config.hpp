@@ -139,6 +139,22 @@ struct KernelPaths {
 	// v7.1 choose_idle_cpu(): a CPU running only SCHED_IDLE tasks is taken
 	// as idle only for a wakee that is not SCHED_IDLE.
 	bool sched_idle_skips_idle_wakee;
+
+	// ---- task groups (CONFIG_FAIR_GROUP_SCHED; docs/model.md "Task groups")
+	// The hierarchy walks as 6.14 .. 7.1 do them (h_nr_runnable and
+	// set_delayed(), a group entity's slice from the min slice below it, an
+	// emptied group keeping its weight): modelled for the 6.18 presets and
+	// 7.1.5. Older presets refuse a workload with groups.
+	bool group_sched_modelled;
+	// __pick_eevdf() returns cfs_rq->next first if it is eligible (PICK_BUDDY,
+	// 2a77e4be12cb, 6.14). Only groups set a buddy: a task's sleep makes its
+	// group's entity the buddy on every level above (set_next_buddy()).
+	bool pick_buddy;
+	// reweight_entity() of a queued entity (a group entity's share change):
+	// NotModelled before 6.13 (refused with groups), PlaceEntity (6d71a9c61604:
+	// save the lag, re-place), PlaceEntityRelVprot (ff38424030f9, 6.18.17+:
+	// and keep curr's protection), PreserveV (101f3498b4bd, 7.x).
+	enum class QueuedReweight { NotModelled, PlaceEntity, PlaceEntityRelVprot, PreserveV } queued_reweight;
 };
 
 struct KernelPreset {

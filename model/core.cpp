@@ -24,7 +24,7 @@ void Simulation::sched_tick(u32 cpu)
 	// (dynamic_preempt_lazy()), so a pull by this tick's balance finds it set.
 	if (rq.cfs.resched_lazy)
 		rq.cfs.resched_curr();
-	rq.cfs.entity_tick(false);
+	rq.cfs.task_tick_fair(false);
 	event_cpu_ = cpu;
 	notify(&Observer::on_tick, now_, false);
 	if (rqs_.size() > 1)
@@ -51,7 +51,7 @@ void Simulation::schedule(u32 cpu)
 	CfsRq& cfs = rq.cfs;
 	set_clock(rq);
 	event_cpu_ = cpu;
-	SchedEntity* prev = cfs.curr;
+	SchedEntity* prev = cfs.curr_task();
 	const bool hrtick_rework = cfg_.preset->paths.hrtick_rework;
 	if (cfg_.features[Feature::HRTICK] && !hrtick_rework)
 		rq.hrtick_at = NEVER;
@@ -189,7 +189,7 @@ void Simulation::enqueue_task(Task& p, unsigned flags)
 	if (before < 2 && rq.nr_running() >= 2)
 		balance_.rd_overloaded = true;
 	if (!(flags & ENQUEUE_DELAYED))
-		hrtick_update_enqueued(p.cpu, rq.cfs.curr);
+		hrtick_update_enqueued(p.cpu, rq.cfs.curr_task());
 }
 
 // dequeue_task_fair() ends with hrtick_update() unless the task stayed
@@ -200,14 +200,14 @@ bool Simulation::dequeue_task(Task& p, unsigned flags)
 	touch(p.cpu);
 	const bool left = rq.cfs.dequeue_task_fair(&p.se, flags);
 	if (left)
-		hrtick_update(p.cpu, rq.cfs.curr);
+		hrtick_update(p.cpu, rq.cfs.curr_task());
 	return left;
 }
 
 void Simulation::block_current(u32 cpu, TaskState why, int suspended_on)
 {
 	Rq& rq = rqs_[cpu];
-	Task& t = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
+	Task& t = tasks_[static_cast<size_t>(rq.cfs.curr_task()->id)];
 	set_clock(rq);
 	t.state = why;
 	t.suspended_on = suspended_on;
@@ -222,7 +222,7 @@ void Simulation::block_current(u32 cpu, TaskState why, int suspended_on)
 void Simulation::exit_current(u32 cpu)
 {
 	Rq& rq = rqs_[cpu];
-	Task& t = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
+	Task& t = tasks_[static_cast<size_t>(rq.cfs.curr_task()->id)];
 	set_clock(rq);
 	t.state = TaskState::Exited;
 	rq.cfs.dequeue_task_fair(&t.se, DEQUEUE_SLEEP | DEQUEUE_SPECIAL);
@@ -273,22 +273,22 @@ void Simulation::sched_change(SchedEntity* se, unsigned dequeue_flags, Change&& 
 	const u32 cpu = tasks_[static_cast<size_t>(se->id)].cpu;
 	Rq& rq = rqs_[cpu];
 	CfsRq& cfs = rq.cfs;
-	const bool queued = se->on_rq, running = cfs.curr == se;
-	const SchedEntity* donor = cfs.curr;  // rq->donor stays the running task throughout
+	const bool queued = se->on_rq, running = cfs.curr_task() == se;
+	const SchedEntity* donor = cfs.curr_task();  // rq->donor stays the running task throughout
 	set_clock(rq);
 	if (queued) {
 		cfs.dequeue_task_fair(se, dequeue_flags);
 		hrtick_update(cpu, donor);
 	}
 	if (running)
-		cfs.put_prev_entity(se);
+		cfs.put_prev_task_fair(se);
 	change();
 	if (queued) {
 		cfs.enqueue_task_fair(se, ENQUEUE_RESTORE);
 		hrtick_update_enqueued(cpu, donor);
 	}
 	if (running)
-		cfs.set_next_entity(se, false);
+		cfs.set_next_task_fair(se, false);
 }
 
 // set_user_nice(): reweight under sched_change, then prio_changed_fair().
@@ -303,7 +303,7 @@ void Simulation::set_user_nice(Task& t, int nice)
 		return;
 	SchedEntity* se = &t.se;
 	CfsRq& cfs = rqs_[t.cpu].cfs;
-	const bool queued = se->on_rq, running = cfs.curr == se;
+	const bool queued = se->on_rq, running = cfs.curr_task() == se;
 	const int old = t.nice;
 	const u64 old_weight = se->load.weight;
 	const bool reweight = !se->idle_policy || cfg_.preset->paths.idle_policy_reweights;
@@ -312,7 +312,7 @@ void Simulation::set_user_nice(Task& t, int nice)
 		saved_vlag = se->vlag;
 		t.nice = nice;
 		if (reweight)
-			cfs.reweight_entity(se, se->idle_policy ? idle_load_weight() : task_load_weight(nice));
+			cfs.cfs_rq_of(se).reweight_entity(se, se->idle_policy ? idle_load_weight() : task_load_weight(nice));
 	});
 	event_cpu_ = t.cpu;
 	if (queued && reweight)
@@ -357,8 +357,8 @@ void Simulation::stopper_preempt(u32 cpu)
 {
 	Rq& rq = rqs_[cpu];
 	set_clock(rq);
-	const int prev = rq.cfs.curr->id;
-	rq.cfs.put_prev_entity(rq.cfs.curr);
+	const int prev = rq.cfs.curr_task()->id;
+	rq.cfs.put_prev_task_fair(rq.cfs.curr_task());
 	rq.switches++;
 	event_cpu_ = cpu;
 	notify(&Observer::on_switch, now_, prev, IDLE, true, now_);
@@ -392,6 +392,23 @@ bool Simulation::sched_setaffinity(u32 cpu, Task& t, const CpuMask& mask)
 	return true;
 }
 
+// __sched_group_set_shares(): a write to cpu.shares or cpu.weight. On every
+// CPU the group's entity and all those above it take their shares at once,
+// queued or running (update_cfs_group(), reweight_entity()); nothing is
+// rescheduled: the next tick or wake-up decides with the new weights.
+void Simulation::sched_group_set_shares(size_t group, u64 shares)
+{
+	TaskGroup& tg = groups_[group];
+	if (tg.shares == shares)
+		return;
+	tg.shares = shares;
+	for (Rq& rq : rqs_) {
+		set_clock(rq);
+		rq.cfs.update_group_shares(&tg.se[rq.cpu]);
+		touch(rq.cpu);
+	}
+}
+
 void Simulation::do_sched_yield(u32 cpu)
 {
 	Rq& rq = rqs_[cpu];
@@ -399,7 +416,7 @@ void Simulation::do_sched_yield(u32 cpu)
 	rq.cfs.yield_task_fair();
 	rq.cfs.need_resched = true;
 	event_cpu_ = cpu;
-	notify(&Observer::on_yield, now_, rq.cfs.curr ? rq.cfs.curr->id : IDLE);
+	notify(&Observer::on_yield, now_, rq.cfs.curr_task() ? rq.cfs.curr_task()->id : IDLE);
 }
 
 }  // namespace eevdf

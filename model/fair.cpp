@@ -176,10 +176,11 @@ bool CfsRq::update_deadline(SchedEntity* se)
 // full flag. Before 6.13 and outside PREEMPT_LAZY it is resched_curr().
 void CfsRq::resched_curr_lazy()
 {
-	if (need_resched)
+	CfsRq& rq = rq_root();
+	if (rq.need_resched)
 		return;
-	need_resched = true;
-	resched_lazy = cfg_->preempt == Preempt::Lazy && curr;
+	rq.need_resched = true;
+	rq.resched_lazy = cfg_->preempt == Preempt::Lazy && rq.curr;
 }
 
 bool CfsRq::did_preempt_short(const SchedEntity* c) const
@@ -195,10 +196,11 @@ void CfsRq::update_curr()
 {
 	if (!curr)
 		return;
-	const s64 delta_exec = wrapped_diff(clock_task, curr->exec_start);
+	const u64 now = rq_root().clock_task;
+	const s64 delta_exec = wrapped_diff(now, curr->exec_start);
 	if (delta_exec <= 0)
 		return;
-	curr->exec_start = clock_task;
+	curr->exec_start = now;
 	curr->sum_exec_runtime += static_cast<u64>(delta_exec);
 
 	curr->vruntime += vdelta(static_cast<u64>(delta_exec), curr->load);
@@ -212,13 +214,17 @@ void CfsRq::update_curr()
 	case KernelPaths::Protect::VlagStash:
 		// 6.6-6.11: only on renewal; 6.12-6.16 also when protection was
 		// cancelled and curr became ineligible.
-		if (resched || (paths_->did_preempt_short && did_preempt_short(curr)))
+		if (resched || (paths_->did_preempt_short && did_preempt_short(curr))) {
 			resched_curr_lazy();
+			clear_buddies(curr);
+		}
 		break;
 	case KernelPaths::Protect::Vprot:
 		// 6.17+ (0b9ca2dcabc3): also at the end of the protected period.
-		if (resched || !protect_slice(curr))
+		if (resched || !protect_slice(curr)) {
 			resched_curr_lazy();
+			clear_buddies(curr);
+		}
 		break;
 	}
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // struct cfs_rq and the EEVDF functions of kernel/sched/fair.c that act on it,
-// for one CPU and a flat hierarchy (no cgroups). Function names are the
+// and the task level of the fair class that walks the group hierarchy
+// (for_each_sched_entity: model/fair_task.cpp). Function names are the
 // kernel's; each cites the version whose behaviour it follows, and
 // Config::preset selects the variant where versions differ.
 #pragma once
@@ -12,6 +13,8 @@
 #include "model/wrapping.hpp"
 
 namespace eevdf {
+
+struct TaskGroup;
 
 // enqueue/dequeue flags (kernel/sched/sched.h), the subset a flat model uses.
 enum : unsigned {
@@ -59,7 +62,7 @@ public:
 	// at an origin that is a whole number of PELT periods (2^30 ns = 1024
 	// periods of 2^20 ns), which keeps every period boundary where it is at 0.
 	static constexpr u64 PELT_CLOCK_ORIGIN = 1ULL << 30;
-	u64 pelt_now() const { return clock_task + PELT_CLOCK_ORIGIN; }
+	u64 pelt_now() const { return rq_root().clock_task + PELT_CLOCK_ORIGIN; }
 	// TIF_NEED_RESCHED or TIF_NEED_RESCHED_LAZY on the running task; the core
 	// acts on either and clears both.
 	bool need_resched = false;
@@ -72,15 +75,15 @@ public:
 	// resched_curr(): the full flag, on top of a lazy one too.
 	void resched_curr()
 	{
-		need_resched = true;
-		resched_lazy = false;
+		rq_root().need_resched = true;
+		rq_root().resched_lazy = false;
 	}
 	// test_tsk_need_resched(rq->curr): the full flag only (6.13 .. 7.1).
-	bool test_tsk_need_resched() const { return need_resched && !resched_lazy; }
+	bool test_tsk_need_resched() const { return rq_root().need_resched && !rq_root().resched_lazy; }
 	// Picks that found no eligible entity (impossible unless arithmetic overflowed).
 	u64 pick_failures = 0;
 	// The WARN_ON_ONCE() sites of fair.c that fired here (model/warn.hpp).
-	Warnings warnings;
+	mutable Warnings warnings;  // mutable: a WARN fires in const functions too (pick_eevdf())
 	// Called after a pick (at __schedule() or a 6.18.33+ wake-up) dequeued a
 	// delayed entity for good: the rest of dequeue_entities(), which is the
 	// core's (hrtick_update() for rq->donor).
@@ -94,9 +97,12 @@ public:
 
 	// ---- state (public for the invariant checker; mutate only through methods)
 	u64 load = 0;          // Σ full weights of queued entities, curr and delayed included
-	u64 nr_queued = 0;     // queued entities, curr and delayed included
-	u64 nr_delayed = 0;    // h_nr_queued - h_nr_runnable
-	u64 h_nr_idle = 0;     // queued SCHED_IDLE tasks, delayed included (idle_h_nr_running before 6.14)
+	u64 nr_queued = 0;     // queued entities (tasks and groups) on this cfs_rq, curr and delayed included
+	u64 h_nr_queued = 0;   // tasks queued here and in every group below (h_nr_running before 6.14)
+	u64 nr_delayed = 0;    // of those, delayed tasks: h_nr_queued - h_nr_runnable
+	u64 h_nr_idle = 0;     // of those, SCHED_IDLE tasks, delayed included (idle_h_nr_running before 6.14)
+	SchedEntity* next = nullptr;  // the next buddy (set_next_buddy(), PICK_BUDDY 6.14+)
+	TaskGroup* tg = nullptr;  // the group this cfs_rq belongs to; nullptr: the root
 	s64 avg_vruntime_sum = 0;  // cfs_rq->avg_vruntime: Σ_tree key_i * w_i
 	u64 avg_load = 0;          // Σ_tree avg_weight(i): scale_load_down(w_i), or w_i on 7.x
 	u64 ref_vruntime;          // min_vruntime (<= 6.18.0) or zero_vruntime (6.18.y)
@@ -109,13 +115,34 @@ public:
 	CfsRqAvg avg;  // PELT of the cfs_rq (model/pelt.hpp)
 
 	const Config& cfg() const { return *cfg_; }
+
+	// ---- the hierarchy (CONFIG_FAIR_GROUP_SCHED). A group's cfs_rq on a
+	// CPU reaches that CPU's rq state (its clock, resched flags, cfs_tasks,
+	// WARN sites, the core's callbacks) through the CPU's root cfs_rq, which
+	// holds it: rq_of(cfs_rq). The root cfs_rq is its own.
+	void attach_to_rq(CfsRq* root) { rq_cfs_ = root; }
+	CfsRq& rq_root() { return rq_cfs_ ? *rq_cfs_ : *this; }
+	const CfsRq& rq_root() const { return rq_cfs_ ? *rq_cfs_ : *this; }
+	bool is_root() const { return rq_cfs_ == nullptr; }
+	// cfs_rq_of(se): the cfs_rq se is queued on (its parent's my_q, or the root).
+	CfsRq& cfs_rq_of(const SchedEntity* se) { return se->parent ? *se->parent->my_q : rq_root(); }
+	// rq->curr of the fair class: curr of the root, and below a group's
+	// entity the curr of the group's cfs_rq, down to the task (nullptr:
+	// the idle task runs).
+	SchedEntity* curr_task() const
+	{
+		SchedEntity* se = curr;
+		while (se && se->my_q)
+			se = se->my_q->curr;
+		return se;
+	}
 	// PELT and util_est feed only CPU selection and the load balancer. With
 	// one CPU nothing reads them, so the model does not compute them there:
 	// the schedule is the same, and a third of the event cost goes.
 	bool tracks_load() const { return cfg_->cpus > 1; }
 	// sched_idle_rq(): tasks are queued and all are SCHED_IDLE (the rq has
-	// only fair tasks, so rq->nr_running is nr_queued).
-	bool sched_idle_rq() const { return nr_queued && nr_queued == h_nr_idle; }
+	// only fair tasks, so rq->nr_running is the root's h_nr_queued).
+	bool sched_idle_rq() const { return h_nr_queued && h_nr_queued == h_nr_idle; }
 
 	// ---- V and eligibility (fair.c, 6.6 - 6.18)
 	s64 entity_key(const SchedEntity* se) const { return wrapped_diff(se->vruntime, ref_vruntime); }
@@ -174,16 +201,34 @@ public:
 	SchedEntity* pick_next_entity(bool protect = true);
 	void set_next_entity(SchedEntity* se, bool first);
 	void put_prev_entity(SchedEntity* prev);
-	// pick_next_task_fair(): pick (pick_task_fair(), retrying while the pick
-	// finally dequeues delayed entities), then put prev back and set next
-	// unless they are the same. nullptr: nothing to run (or a failed pick).
-	SchedEntity* pick_next_task_fair();
 
-	// ---- the task level (enqueue_task_fair / dequeue_task_fair for a flat
-	// hierarchy): util_est around the entity operations. ENQUEUE_DELAYED
-	// requeues a delayed task in place. false: the task stays queued, delayed.
+	// ---- the task level, called on the root cfs_rq (model/fair_task.cpp):
+	// each walks the task's entity and the group entities above it.
+	// pick_next_task_fair(): pick down the levels (pick_task_fair(),
+	// restarting while a pick finally dequeues a delayed entity), then put
+	// prev's levels back and set next's, up to the group they share. nullptr:
+	// nothing to run (or a failed pick).
+	SchedEntity* pick_next_task_fair();
+	void put_prev_task_fair(SchedEntity* prev);            // every level of prev
+	void set_next_task_fair(SchedEntity* se, bool first);  // every level of se, bottom up
+	// util_est on the root around the walks. ENQUEUE_DELAYED requeues a
+	// delayed task in place. false: the task stays queued, delayed.
 	void enqueue_task_fair(SchedEntity* se, unsigned flags);
 	bool dequeue_task_fair(SchedEntity* se, unsigned flags);
+	// dequeue_entities(): false when se (a task) was only delayed.
+	bool dequeue_entities(SchedEntity* se, unsigned flags);
+	void task_tick_fair(bool queued);
+	// set_next_buddy(): se and its group entities become their cfs_rqs' next.
+	void set_next_buddy(SchedEntity* se);
+	// clear_buddies() on the cfs_rq se is queued on: se stops being the
+	// buddy (__clear_buddies_next(): and its group entities while they are
+	// theirs). Inline: without groups nothing is ever the buddy.
+	void clear_buddies(SchedEntity* se)
+	{
+		if (next == se) [[unlikely]]
+			clear_buddies_next(se);
+	}
+	void clear_buddies_next(SchedEntity* se);
 
 	// ---- queueing
 	void place_entity(SchedEntity* se, unsigned flags);
@@ -193,10 +238,23 @@ public:
 	void requeue_delayed_entity(SchedEntity* se);
 
 	// ---- events
+	// On the root: the woken task against rq->curr, compared at the level of
+	// the group they share (find_matching_se()).
 	void check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags);
-	void entity_tick(bool queued);
+	void entity_tick(bool queued);  // this level's curr
 	void yield_task_fair();
-	void reweight_entity(SchedEntity* se, const LoadWeight& lw);  // se must be off the queue (flat model)
+	void reweight_entity(SchedEntity* se, const LoadWeight& lw);
+	// __sched_group_set_shares() on this CPU: the group's entity and every
+	// one above it take their shares (update_cfs_group()), queued or not.
+	void update_group_shares(SchedEntity* group_se);
+	// update_cfs_group(): a group entity takes its share (one CPU:
+	// tg->shares); nothing for a task.
+	void update_cfs_group(SchedEntity* se)
+	{
+		if (se->my_q) [[unlikely]]
+			update_group_entity_shares(se);
+	}
+	void update_group_entity_shares(SchedEntity* se);
 
 	// The kernel's pre-pick step for curr (pick_task_fair(): update_curr if curr is queued).
 	void update_curr_if_queued()
@@ -214,6 +272,14 @@ private:
 	void enqueue_in_tree(SchedEntity* se);    // __enqueue_entity()
 	void dequeue_from_tree(SchedEntity* se);  // __dequeue_entity()
 	void finish_delayed_dequeue_entity(SchedEntity* se);
+	// set_delayed() / clear_delayed() (6.14+): a delayed task stops counting
+	// as runnable on every level above it; a group entity changes nothing.
+	void set_delayed(SchedEntity* se);
+	void clear_delayed(SchedEntity* se);
+	void check_preempt_matched(SchedEntity* pse, SchedEntity* se, const SchedEntity* p, unsigned wake_flags);
+	void yield_entity(SchedEntity* se);
+	void switch_group_levels(SchedEntity* prev, SchedEntity* se);
+	void reweight_entity_queued(SchedEntity* se, const LoadWeight& lw);
 	void util_est_sample(SchedEntity* se);
 	// update_load_avg(cfs_rq, se, flags) at clock_task (= clock_pelt here).
 	void update_load_avg(SchedEntity* se, int flags);
@@ -232,8 +298,11 @@ private:
 	bool feat(Feature f) const { return cfg_->features[f]; }
 	bool bug(Bug b) const { return cfg_->bugs[b]; }
 
+	Warnings& warn() const { return rq_root().warnings; }
+
 	const Config* cfg_;
 	const KernelPaths* paths_;
+	CfsRq* rq_cfs_ = nullptr;  // the CPU's root cfs_rq; nullptr: this is it
 };
 
 // ---- inline: small functions on every pick's path, defined here so the

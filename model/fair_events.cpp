@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The cfs_rq's other events (kernel/sched/fair.c): entity_tick(),
-// yield_task_fair() in its two versions, and reweight_entity() of an entity
-// off the queue (a nice change of a flat task).
+// yield_task_fair()'s own level in its two versions, and reweight_entity()
+// of an entity off the queue (a nice change, a group's first share).
 #include "model/fair.hpp"
 #include "model/wrapping.hpp"
 
@@ -10,8 +10,10 @@ namespace eevdf {
 void CfsRq::entity_tick(bool queued)
 {
 	update_curr();
-	if (curr)
+	if (curr) {
 		update_load_avg(curr, UPDATE_TG);
+		update_cfs_group(curr);
+	}
 	// The hrtick expired: the slice is over. resched_curr_lazy() on 6.13 ..
 	// 6.18.y, resched_curr() on 7.1.5 (whose hrtick is the reworked one).
 	if (queued && paths_->hrtick_rework)
@@ -20,14 +22,22 @@ void CfsRq::entity_tick(bool queued)
 		resched_curr_lazy();
 }
 
-void CfsRq::yield_task_fair()
+// task_tick_fair(): entity_tick() on every level of curr's path, leaf first.
+void CfsRq::task_tick_fair(bool queued)
 {
-	if (nr_queued == 1)
-		return;
-	update_curr();
 	SchedEntity* se = curr;
-	if (!se)
+	if (se && !se->my_q) {
+		entity_tick(queued);  // a task of the root group: one level
 		return;
+	}
+	for (se = curr_task(); se; se = parent_entity(se))
+		cfs_rq_of(se).entity_tick(queued);
+}
+
+// yield_task_fair() on the yielding task's own cfs_rq (fair_task.cpp),
+// after update_curr().
+void CfsRq::yield_entity(SchedEntity* se)
+{
 	if (paths_->yield == KernelPaths::Yield::PushDeadline) {
 		se->deadline += vdelta(se->slice, se->load);
 		return;
@@ -65,6 +75,10 @@ void CfsRq::yield_task_fair()
 // kept. v6.12.0 leaves the relative deadline in the old weight's units.
 void CfsRq::reweight_entity(SchedEntity* se, const LoadWeight& lw)
 {
+	if (se->on_rq) {
+		reweight_entity_queued(se, lw);
+		return;
+	}
 	const s64 old_w = static_cast<s64>(se->load.weight);
 	const s64 new_w = static_cast<s64>(bug(Bug::REWEIGHT_NO_RESCALE) ? se->load.weight : lw.weight);
 	se->vlag = div_s64(wmul(se->vlag, old_w), new_w);
@@ -73,6 +87,98 @@ void CfsRq::reweight_entity(SchedEntity* se, const LoadWeight& lw)
 	if (tracks_load())
 		reweight_entity_load_avg(avg, se->avg, se_weight_of(se->load), se_weight_of(lw));
 	se->load = lw;
+}
+
+// reweight_entity() of a queued entity: a group's entity whose share
+// changed (update_cfs_group() after a cpu.weight write), running or not.
+// What is kept across the change is the entity's lag, w_i (V - v_i), and the
+// real-time length of its request (so d - v scales by w_old / w_new):
+//
+//   6.13 .. 6.18.44 (6d71a9c61604): the lag is saved as on a dequeue
+//   (update_entity_lag(), clamped), the entity is taken off the queue,
+//   rescaled, and placed again with place_entity(), which inflates the lag
+//   by the queue's weight with the entity itself out of it (curr, though,
+//   is counted there as on every placement: its own new weight enters the
+//   inflation). 6.18.17+ (ff38424030f9) also keeps curr's protection,
+//   relative to v and rescaled; on 6.17 .. 6.18.44 vprot shares vlag's
+//   storage, so what it reads back is the lag just saved.
+//
+//   7.x (101f3498b4bd, the revert): V does not move under a reweight at the
+//   0-lag point's weight (fair.c's derivation: V' (W - w + w') = W V - w v +
+//   w' v' with v' = V - (V - v) w / w' gives V' = V), so v' = V - vl w / w'
+//   and d' = V + (d - V) w / w', vprot likewise: no placement.
+void CfsRq::reweight_entity_queued(SchedEntity* se, const LoadWeight& lw)
+{
+	const bool is_curr = curr == se;
+	const s64 old_w = static_cast<s64>(se->load.weight);
+	const s64 new_w = static_cast<s64>(lw.weight);
+	auto rescale = [&](s64 x) { return div_s64(wmul(x, old_w), new_w); };
+	bool rel_vprot = false;
+	s64 vprot = 0;
+	u64 avruntime = 0;
+
+	update_curr();
+	if (paths_->queued_reweight == KernelPaths::QueuedReweight::PreserveV) {
+		if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
+			update_zero_vruntime();
+		avruntime = avg_vruntime();
+		const s64 limit = static_cast<s64>(lag_limit(se));
+		const s64 raw = wrapped_diff(avruntime, se->vruntime);
+		se->vlag = raw < -limit ? -limit : (raw > limit ? limit : raw);  // entity_lag()
+		se->deadline -= avruntime;
+		if (is_curr && protect_slice(se)) {
+			vprot_of(se) -= avruntime;
+			rel_vprot = true;
+		}
+	} else {
+		update_entity_lag(se);
+		se->deadline -= se->vruntime;
+		if (paths_->queued_reweight == KernelPaths::QueuedReweight::PlaceEntityRelVprot && is_curr &&
+		    protect_slice(se)) {
+			vprot = static_cast<s64>(vprot_of(se) - se->vruntime);
+			rel_vprot = true;
+		}
+	}
+	se->rel_deadline = true;
+	nr_queued--;
+	if (!is_curr)
+		dequeue_from_tree(se);
+	load -= se->load.weight;
+
+	se->vlag = rescale(se->vlag);
+	se->deadline = static_cast<u64>(rescale(static_cast<s64>(se->deadline)));
+	if (rel_vprot && paths_->queued_reweight == KernelPaths::QueuedReweight::PreserveV)
+		vprot_of(se) = static_cast<u64>(rescale(static_cast<s64>(vprot_of(se))));
+	else if (rel_vprot)
+		vprot = rescale(vprot);
+	if (tracks_load())
+		reweight_entity_load_avg(avg, se->avg, se_weight_of(se->load), se_weight_of(lw));
+	se->load = lw;
+
+	if (paths_->queued_reweight == KernelPaths::QueuedReweight::PreserveV) {
+		if (rel_vprot)
+			vprot_of(se) += avruntime;
+		se->deadline += avruntime;
+		se->rel_deadline = false;
+		se->vruntime = avruntime - static_cast<u64>(se->vlag);
+	} else {
+		place_entity(se, 0);
+		if (rel_vprot)
+			vprot_of(se) = se->vruntime + static_cast<u64>(vprot);
+	}
+	load += se->load.weight;
+	if (!is_curr)
+		enqueue_in_tree(se);
+	nr_queued++;
+}
+
+void CfsRq::update_group_shares(SchedEntity* group_se)
+{
+	for (SchedEntity* e = group_se; e; e = parent_entity(e)) {
+		CfsRq& q = cfs_rq_of(e);
+		q.update_load_avg(e, UPDATE_TG);
+		q.update_cfs_group(e);
+	}
 }
 
 }  // namespace eevdf

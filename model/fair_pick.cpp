@@ -2,7 +2,8 @@
 // Picking on one cfs_rq (kernel/sched/fair.c): __pick_eevdf() over v6.6's
 // vruntime-keyed tree and over the deadline-keyed tree of 6.8+,
 // pick_next_entity() with its dequeue of a delayed pick, set_next_entity(),
-// put_prev_entity() and pick_next_task_fair() of a flat hierarchy.
+// put_prev_entity(), and the task level's pick down the group levels
+// (pick_next_task_fair(), put_prev_task_fair(), set_next_task_fair()).
 #include "model/fair.hpp"
 
 namespace eevdf {
@@ -72,6 +73,12 @@ SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
 	// V does not change during the pick: vruntime_eligible()'s two sums once.
 	const Eligibility eligible = eligibility();
 
+	// "Picking the ->next buddy will affect latency but not fairness."
+	if (next && paths_->pick_buddy && eligible(next->vruntime)) {
+		warn().on(Warn::PICK_BUDDY_DELAYED, next->sched_delayed);
+		return next;
+	}
+
 	if (c && (!c->on_rq || !eligible(c->vruntime)))
 		c = nullptr;
 
@@ -117,7 +124,7 @@ SchedEntity* CfsRq::pick_next_entity(bool protect)
 {
 	SchedEntity* se = pick_eevdf_protect(protect);
 	if (!se) {
-		pick_failures++;
+		rq_root().pick_failures++;
 		// v6.6's pick_eevdf(): "EEVDF scheduling fail, picking leftmost".
 		if (paths_->tree != KernelPaths::Tree::VruntimeKeyed || !timeline.leftmost())
 			return nullptr;
@@ -125,10 +132,13 @@ SchedEntity* CfsRq::pick_next_entity(bool protect)
 	}
 	if (se->sched_delayed) {
 		// A delayed entity leaves when it is picked: by now it has
-		// burnt off its negative lag.
-		dequeue_entity(se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
-		if (after_delayed_dequeue)
-			after_delayed_dequeue(after_delayed_dequeue_arg);
+		// burnt off its negative lag. A group's entity leaves the same
+		// way (its cfs_rq emptied while it was ineligible), and its
+		// parents with it if they are left empty.
+		const bool task = se->is_task();
+		rq_root().dequeue_entities(se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+		if (CfsRq& rq = rq_root(); task && rq.after_delayed_dequeue)
+			rq.after_delayed_dequeue(rq.after_delayed_dequeue_arg);
 		return nullptr;
 	}
 	return se;
@@ -136,38 +146,17 @@ SchedEntity* CfsRq::pick_next_entity(bool protect)
 
 void CfsRq::set_next_entity(SchedEntity* se, bool first)
 {
+	clear_buddies(se);
 	if (se->on_rq) {
 		dequeue_from_tree(se);
 		update_load_avg(se, UPDATE_TG);
 		if (first || !paths_->protect_only_at_pick)
 			set_protect_slice(se);
 	}
-	se->exec_start = clock_task;
-	warnings.on(Warn::SET_NEXT_WITH_CURR, curr != nullptr);
+	se->exec_start = rq_root().clock_task;
+	warn().on(Warn::SET_NEXT_WITH_CURR, curr != nullptr);
 	curr = se;
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
-}
-
-SchedEntity* CfsRq::pick_next_task_fair()
-{
-	SchedEntity* prev = curr;
-	SchedEntity* next = nullptr;
-	while (nr_queued) {
-		update_curr_if_queued();
-		const u64 failures = pick_failures;
-		next = pick_next_entity();
-		if (next || pick_failures != failures)
-			break;
-	}
-	if (next != prev) {
-		if (prev)
-			put_prev_entity(prev);
-		if (next) {
-			set_next_entity(next, true);
-			list_move_task_head(next);  // __set_next_task_fair(): cfs_tasks is MRU
-		}
-	}
-	return next;
 }
 
 void CfsRq::put_prev_entity(SchedEntity* prev)
@@ -177,8 +166,90 @@ void CfsRq::put_prev_entity(SchedEntity* prev)
 		enqueue_in_tree(prev);
 		update_load_avg(prev, 0);
 	}
-	warnings.on(Warn::PUT_PREV_NOT_CURR, curr != prev);
+	warn().on(Warn::PUT_PREV_NOT_CURR, curr != prev);
 	curr = nullptr;
+}
+
+// ---------------------------------------------------------------- the pick down the group levels
+
+SchedEntity* CfsRq::pick_next_task_fair()
+{
+	SchedEntity* const prev = curr_task();
+	SchedEntity* se = nullptr;
+	// pick_task_fair(): down from the root; a pick that finally dequeued a
+	// delayed entity (nullptr) starts again from the root, a failed pick
+	// (no eligible entity: arithmetic gone wrong) ends it.
+	while (nr_queued) {
+		CfsRq* q = this;
+		const u64 failures = pick_failures;
+		do {
+			q->update_curr_if_queued();
+			se = q->pick_next_entity();
+			q = se ? se->my_q : nullptr;
+		} while (q);
+		if (se || pick_failures != failures)
+			break;
+	}
+	if (!se) {
+		if (prev)
+			put_prev_task_fair(prev);
+		return nullptr;
+	}
+	if (se == prev)
+		return se;
+	if (!se->parent && (!prev || !prev->parent)) {
+		// Both in the root group (or coming from the idle task): one level,
+		// the walk below in one step.
+		if (prev)
+			put_prev_entity(prev);
+		set_next_entity(se, true);
+		list_move_task_head(se);  // __set_next_task_fair(): cfs_tasks is MRU
+		return se;
+	}
+	switch_group_levels(prev, se);
+	return se;
+}
+
+// pick_next_task_fair()'s put and set: from the idle task every level of
+// next is set (set_next_task_fair()); otherwise prev's levels are put and
+// next's set, deepest first, only up to the group both are in.
+void CfsRq::switch_group_levels(SchedEntity* prev, SchedEntity* se)
+{
+	if (!prev) {
+		set_next_task_fair(se, true);
+		return;
+	}
+	SchedEntity* n = se;
+	SchedEntity* pse = prev;
+	while (!is_same_group(n, pse)) {
+		const int n_depth = n->depth, pse_depth = pse->depth;
+		if (n_depth <= pse_depth) {
+			cfs_rq_of(pse).put_prev_entity(pse);
+			pse = parent_entity(pse);
+		}
+		if (n_depth >= pse_depth) {
+			cfs_rq_of(n).set_next_entity(n, true);
+			n = parent_entity(n);
+		}
+	}
+	CfsRq& common = cfs_rq_of(n);
+	common.put_prev_entity(pse);
+	common.set_next_entity(n, true);
+	list_move_task_head(se);  // __set_next_task_fair(): cfs_tasks is MRU
+}
+
+void CfsRq::put_prev_task_fair(SchedEntity* prev)
+{
+	for (SchedEntity* e = prev; e; e = parent_entity(e))
+		cfs_rq_of(e).put_prev_entity(e);
+}
+
+void CfsRq::set_next_task_fair(SchedEntity* se, bool first)
+{
+	for (SchedEntity* e = se; e; e = parent_entity(e))
+		cfs_rq_of(e).set_next_entity(e, first);
+	if (first)
+		list_move_task_head(se);
 }
 
 }  // namespace eevdf

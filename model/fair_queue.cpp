@@ -2,9 +2,11 @@
 // Queueing on one cfs_rq (kernel/sched/fair.c): place_entity() and the
 // saved lag (update_entity_lag(), its clamp), enqueue_entity() and
 // dequeue_entity() with delayed dequeue (DELAY_DEQUEUE, DELAY_ZERO),
-// requeue_delayed_entity(), the task level (enqueue_task_fair(),
-// dequeue_task_fair() with util_est), PELT's update_load_avg() call and the
-// cfs_tasks list the load balancer walks.
+// requeue_delayed_entity(), PELT's update_load_avg() call, and the task
+// level's walks over the group hierarchy that call them:
+// enqueue_task_fair(), dequeue_task_fair() and dequeue_entities() (one
+// translation unit, so a flat run's one-level walk inlines the per-entity
+// functions as before groups).
 #include "model/fair.hpp"
 #include "model/wrapping.hpp"
 
@@ -38,7 +40,7 @@ void CfsRq::place_entity(SchedEntity* se, unsigned flags)
 			// 7.x: an entity heavier than the rest will pull V to itself,
 			// so v0 follows it and its large weight meets a small key.
 			update_zero = paths_->avg_full_weight && avg_weight(se) > wsum;
-			if (warnings.on(Warn::PLACE_ENTITY_NO_LOAD, !wsum))
+			if (warn().on(Warn::PLACE_ENTITY_NO_LOAD, !wsum))
 				wsum = 1;
 			lag = div_s64(lag, wsum);
 		}
@@ -74,7 +76,7 @@ u64 CfsRq::lag_limit(SchedEntity* se) const
 
 bool CfsRq::update_entity_lag(SchedEntity* se)
 {
-	warnings.on(Warn::UPDATE_ENTITY_LAG_NOT_QUEUED, !se->on_rq);
+	warn().on(Warn::UPDATE_ENTITY_LAG_NOT_QUEUED, !se->on_rq);
 	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
 		update_zero_vruntime();
 	const u64 v = avg_vruntime();
@@ -105,15 +107,17 @@ void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
 		place_entity(se, flags);
 	update_curr();
 	update_load_avg(se, UPDATE_TG | DO_ATTACH);
+	// A group's entity takes its share before it is placed, so its saved
+	// lag is rescaled to the weight it joins with.
+	if (se->my_q)
+		update_cfs_group(se);
 	if (!is_curr && !(bug(Bug::MIGRATE_KEEPS_VRUNTIME) && (flags & ENQUEUE_MIGRATED)))
 		place_entity(se, flags);
 
 	load += se->load.weight;
 	nr_queued++;
-	h_nr_idle += se->idle_policy;
-	if (se->sched_delayed)
-		nr_delayed++;  // it arrives delayed (enqueue_task_fair(): task_new, h_nr_runnable 0)
-	list_add_task(se);  // account_entity_enqueue()
+	if (se->is_task())
+		rq_root().list_add_task(se);  // account_entity_enqueue()
 	if (flags & ENQUEUE_MIGRATED)
 		se->exec_start = 0;  // cold for task_hot()
 	if (!is_curr)
@@ -126,11 +130,12 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 	const bool sleep = flags & DEQUEUE_SLEEP;
 
 	update_curr();
+	clear_buddies(se);
 	if (flags & DEQUEUE_DELAYED) {
-		warnings.on(Warn::DEQUEUE_DELAYED_NOT_DELAYED, !se->sched_delayed);
+		warn().on(Warn::DEQUEUE_DELAYED_NOT_DELAYED, !se->sched_delayed);
 	} else {
 		const bool delay = sleep && !(flags & DEQUEUE_SPECIAL);
-		warnings.on(Warn::DEQUEUE_SLEEP_ALREADY_DELAYED, delay && se->sched_delayed);
+		warn().on(Warn::DEQUEUE_SLEEP_ALREADY_DELAYED, delay && se->sched_delayed);
 		// An ineligible sleeper stays queued and keeps competing until
 		// it has burnt off its negative lag (152e11f6df29).
 		if (feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(se)) {
@@ -140,7 +145,7 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 			if (paths_->delayed_lag_floor)
 				update_entity_lag(se);  // the lag at the delay: the floor it leaves with
 			se->sched_delayed = true;
-			nr_delayed++;
+			set_delayed(se);
 			return false;
 		}
 	}
@@ -158,12 +163,11 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 	se->on_rq = false;
 	load -= se->load.weight;
 	nr_queued--;
-	list_del_task(se);  // account_entity_dequeue()
-	// Only the last non-idle task leaving can make the queue all idle.
-	if (se->idle_policy)
-		h_nr_idle--;
-	else if (sched_idle_rq() && became_sched_idle)
-		became_sched_idle(became_sched_idle_arg);
+	if (se->is_task())
+		rq_root().list_del_task(se);  // account_entity_dequeue()
+	// An emptied group keeps its weight (66951e4860d3, 6.13+).
+	if (se->my_q)
+		update_cfs_group(se);
 
 	// DEQUEUE_SAVE without DEQUEUE_MOVE (a nice change) leaves min_vruntime alone.
 	if (paths_->ref_point == KernelPaths::RefPoint::MinVruntime &&
@@ -171,15 +175,13 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 		update_min_vruntime();
 	if (flags & DEQUEUE_DELAYED)
 		finish_delayed_dequeue_entity(se);
-	else if (se->sched_delayed)
-		nr_delayed--;  // a migration or sched_change takes it off still delayed
 	return true;
 }
 
 void CfsRq::finish_delayed_dequeue_entity(SchedEntity* se)
 {
 	se->sched_delayed = false;
-	nr_delayed--;
+	clear_delayed(se);
 	// 7.x: update_entity_lag() has applied DELAY_ZERO already.
 	if (!paths_->delayed_lag_floor && feat(Feature::DELAY_ZERO) && se->vlag > 0 &&
 	    !bug(Bug::DELAY_ZERO_KEEPS_LAG))
@@ -194,8 +196,8 @@ void CfsRq::requeue_delayed_entity(SchedEntity* se)
 {
 	// "se->sched_delayed should imply: se->on_rq == 1": a delayed entity
 	// is still queued, competing until it is eligible.
-	warnings.on(Warn::REQUEUE_NOT_DELAYED, !se->sched_delayed);
-	warnings.on(Warn::REQUEUE_NOT_QUEUED, !se->on_rq);
+	warn().on(Warn::REQUEUE_NOT_DELAYED, !se->sched_delayed);
+	warn().on(Warn::REQUEUE_NOT_QUEUED, !se->on_rq);
 	if (paths_->delayed_lag_floor) {
 		if (update_entity_lag(se) && !bug(Bug::DELAY_ZERO_REQUEUE_KEEPS)) {
 			nr_queued--;
@@ -221,24 +223,89 @@ void CfsRq::requeue_delayed_entity(SchedEntity* se)
 	}
 	update_load_avg(se, 0);
 	se->sched_delayed = false;
-	nr_delayed--;
+	clear_delayed(se);
 }
 
-// enqueue_task_fair() / dequeue_task_fair() of a flat hierarchy: the task's
-// util_est joins (leaves) the root's, and a sleep folds util_avg into its
-// estimate before the dequeue's own PELT update.
+void CfsRq::set_delayed(SchedEntity* se)
+{
+	if (!se->is_task())
+		return;  // "Delayed se of cfs_rq have no tasks queued on them"
+	for (SchedEntity* e = se; e; e = e->parent)
+		cfs_rq_of(e).nr_delayed++;
+}
+
+void CfsRq::clear_delayed(SchedEntity* se)
+{
+	if (!se->is_task())
+		return;
+	for (SchedEntity* e = se; e; e = e->parent)
+		cfs_rq_of(e).nr_delayed--;
+}
+
+// ---------------------------------------------------------------- enqueue
+
+// min_vruntime_cb_propagate() after a level's slice changed: the tree's
+// min_slice/max_slice above the entity are recomputed (563bc2161b94, 6.15).
+static void propagate_slice(CfsRq& cfs_rq, SchedEntity* se)
+{
+	if (se != cfs_rq.curr)
+		cfs_rq.timeline.propagate(se);
+}
+
 void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
 {
 	const PeltFeatures pf{feat(Feature::UTIL_EST), true};
+	// util_est is the root's (rq->cfs) whatever the task's group.
 	if (tracks_load() && (!se->sched_delayed || (flags & ENQUEUE_DELAYED)))
 		util_est_enqueue(avg, se->avg, pf);
 	if (flags & ENQUEUE_DELAYED) {
-		requeue_delayed_entity(se);
+		cfs_rq_of(se).requeue_delayed_entity(se);
 		return;
 	}
-	enqueue_entity(se, flags);
+	const bool task_new = !(flags & ENQUEUE_WAKEUP);
+	// A task re-queued by a sched_change while delayed arrives delayed.
+	const u64 h_nr_delayed = task_new && se->sched_delayed ? 1 : 0;
+	u64 h_nr_idle_add = se->idle_policy;
+	u64 slice = 0;
+
+	SchedEntity* e = se;
+	for (; e; e = parent_entity(e)) {
+		CfsRq& q = cfs_rq_of(e);
+		if (e->on_rq) {
+			if (e->sched_delayed)
+				q.requeue_delayed_entity(e);
+			break;
+		}
+		if (slice) {
+			e->slice = slice;
+			e->custom_slice = true;
+		}
+		q.enqueue_entity(e, flags);
+		if (e->parent)  // the slice is for the levels above (a flat task has none)
+			slice = q.cfs_rq_min_slice();
+		q.h_nr_queued++;
+		q.nr_delayed += h_nr_delayed;
+		q.h_nr_idle += h_nr_idle_add;
+		flags = ENQUEUE_WAKEUP;
+	}
+	for (; e; e = parent_entity(e)) {
+		CfsRq& q = cfs_rq_of(e);
+		q.update_load_avg(e, UPDATE_TG);
+		q.update_cfs_group(e);
+		e->slice = slice;
+		propagate_slice(q, e);
+		if (e->parent)
+			slice = q.cfs_rq_min_slice();
+		q.h_nr_queued++;
+		q.nr_delayed += h_nr_delayed;
+		q.h_nr_idle += h_nr_idle_add;
+	}
 }
 
+// ---------------------------------------------------------------- dequeue
+
+// A sleep folds util_avg into the task's estimate before the dequeue's own
+// PELT update (up to 6.18; 7.x samples it inside update_load_avg()).
 bool CfsRq::dequeue_task_fair(SchedEntity* se, unsigned flags)
 {
 	const PeltFeatures pf{feat(Feature::UTIL_EST), true};
@@ -248,7 +315,66 @@ bool CfsRq::dequeue_task_fair(SchedEntity* se, unsigned flags)
 		if (!paths_->util_est_after_ageing)
 			util_est_update(se->avg, (flags & DEQUEUE_SLEEP) != 0, pf);
 	}
-	return dequeue_entity(se, flags);
+	return dequeue_entities(se, flags);
+}
+
+bool CfsRq::dequeue_entities(SchedEntity* se, unsigned flags)
+{
+	const bool was_sched_idle = sched_idle_rq();
+	const bool task_sleep = flags & DEQUEUE_SLEEP;
+	const bool task_delayed = flags & DEQUEUE_DELAYED;
+	SchedEntity* const p = se->is_task() ? se : nullptr;
+	u64 h_nr_queued_sub = 0, h_nr_delayed_sub = 0, h_nr_idle_sub = 0;
+	u64 slice = 0;
+	if (p) {
+		h_nr_queued_sub = 1;
+		h_nr_idle_sub = p->idle_policy;
+		// Still delayed when it leaves (a migration or sched_change takes it
+		// off the queue delayed): it counted as delayed, not runnable.
+		if (!task_sleep && !task_delayed && se->sched_delayed)
+			h_nr_delayed_sub = 1;
+	}
+
+	SchedEntity* e = se;
+	for (; e; e = parent_entity(e)) {
+		CfsRq& q = cfs_rq_of(e);
+		if (!q.dequeue_entity(e, flags)) {
+			if (e == p)
+				return false;
+			slice = q.cfs_rq_min_slice();
+			break;  // a group's entity delayed: loop 2 starts at it
+		}
+		q.h_nr_queued -= h_nr_queued_sub;
+		q.nr_delayed -= h_nr_delayed_sub;
+		q.h_nr_idle -= h_nr_idle_sub;
+		if (q.load) {
+			e = parent_entity(e);
+			if (e)
+				slice = q.cfs_rq_min_slice();
+			if (task_sleep && e)
+				set_next_buddy(e);
+			break;
+		}
+		// The group is empty: its entity leaves its parent as a sleep.
+		flags |= DEQUEUE_SLEEP;
+		flags &= ~(DEQUEUE_DELAYED | DEQUEUE_SPECIAL);
+	}
+	for (; e; e = parent_entity(e)) {
+		CfsRq& q = cfs_rq_of(e);
+		q.update_load_avg(e, UPDATE_TG);
+		q.update_cfs_group(e);
+		e->slice = slice;
+		propagate_slice(q, e);
+		if (e->parent)
+			slice = q.cfs_rq_min_slice();
+		q.h_nr_queued -= h_nr_queued_sub;
+		q.nr_delayed -= h_nr_delayed_sub;
+		q.h_nr_idle -= h_nr_idle_sub;
+	}
+	// "balance early to pull high priority tasks"
+	if (!was_sched_idle && sched_idle_rq() && became_sched_idle)
+		became_sched_idle(became_sched_idle_arg);
+	return true;
 }
 
 // 7.x: update_load_avg(UPDATE_UTIL_EST) samples util_est after the ageing.
@@ -263,7 +389,7 @@ void CfsRq::update_load_avg(SchedEntity* se, int flags)
 	if (!tracks_load())
 		return;
 	const EntityState st = task_entity_state(se->on_rq, se->sched_delayed, curr == se);
-	const CfsRqLoad rq{load, static_cast<u32>(nr_queued - nr_delayed), curr != nullptr};
+	const CfsRqLoad rq{load, static_cast<u32>(h_nr_queued - nr_delayed), curr != nullptr};
 	eevdf::update_load_avg(avg, se->avg, pelt_now(), se_weight_of(se->load), st, rq, flags,
 			       PeltFeatures{feat(Feature::UTIL_EST), true});
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Wake-up preemption (kernel/sched/fair.c check_preempt_wakeup_fair()) in
+// Wake-up preemption (kernel/sched/fair.c check_preempt_wakeup_fair()),
+// across group levels by find_matching_se(), in
 // each release's shape: the pick (6.6 .. 6.16, with PREEMPT_SHORT's
 // do_preempt_short() from 6.12), the protect parameter (6.17 .. 6.18.32)
 // and preempt_wakeup_action's enum (6.18.33+, 7.x); and the SCHED_IDLE
@@ -8,22 +9,34 @@
 
 namespace eevdf {
 
-bool CfsRq::do_preempt_short(const SchedEntity* pse, const SchedEntity* se) const
+namespace {
+
+// find_matching_se(): climb the deeper entity to the other's depth, then
+// both until they are queued on the same cfs_rq.
+void find_matching_se(SchedEntity*& se, SchedEntity*& pse)
 {
-	if (!feat(Feature::PREEMPT_SHORT))
-		return false;
-	if (pse->slice >= se->slice)
-		return false;
-	if (!entity_eligible(pse) && !bug(Bug::PREEMPT_INELIGIBLE))
-		return false;
-	return entity_before(pse, se) || !entity_eligible(se);
+	int se_depth = se->depth, pse_depth = pse->depth;
+	while (se_depth > pse_depth) {
+		se_depth--;
+		se = parent_entity(se);
+	}
+	while (pse_depth > se_depth) {
+		pse_depth--;
+		pse = parent_entity(pse);
+	}
+	while (!is_same_group(se, pse)) {
+		se = parent_entity(se);
+		pse = parent_entity(pse);
+	}
 }
 
-// check_preempt_wakeup_fair(): preempt iff the woken entity is what the pick
-// would choose now. The caller handles an idle CPU (always rescheduled).
+}  // namespace
+
+// ---------------------------------------------------------------- wake-up
+
 void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 {
-	SchedEntity* se = curr;
+	SchedEntity* se = curr_task();
 	if (!se || se == pse)
 		return;
 	// test_tsk_need_resched(): only the full flag ends the check here (6.6 ..
@@ -36,14 +49,39 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 		return;
 	if (!feat(Feature::WAKEUP_PREEMPTION))
 		return;
-	warnings.on(Warn::WAKEUP_PREEMPT_NO_WAKEE, pse == nullptr);  // after find_matching_se() in the kernel
+	const SchedEntity* p = pse;
+	if (pse)
+		find_matching_se(se, pse);
+	warn().on(Warn::WAKEUP_PREEMPT_NO_WAKEE, pse == nullptr);
+	cfs_rq_of(se).check_preempt_matched(pse, se, p, wake_flags);
+}
+
+
+bool CfsRq::do_preempt_short(const SchedEntity* pse, const SchedEntity* se) const
+{
+	if (!feat(Feature::PREEMPT_SHORT))
+		return false;
+	if (pse->slice >= se->slice)
+		return false;
+	if (!entity_eligible(pse) && !bug(Bug::PREEMPT_INELIGIBLE))
+		return false;
+	return entity_before(pse, se) || !entity_eligible(se);
+}
+
+// check_preempt_wakeup_fair() past find_matching_se() (above), on
+// the cfs_rq where curr's entity se and the waker's pse are queued (the
+// tasks themselves, or the group entities above them): preempt iff the
+// pick here would choose pse. p is the waking task. The caller handles an
+// idle CPU (always rescheduled).
+void CfsRq::check_preempt_matched(SchedEntity* pse, SchedEntity* se, const SchedEntity* p, unsigned wake_flags)
+{
 	if (!paths_->idle_preempt_first && preempt_idle_curr(pse, se))
 		return;
 	// Batch and idle tasks do not preempt (their preemption is driven by the
 	// tick): check_preempt_wakeup_fair() returns before update_curr(), 6.6
 	// to 7.1. An idle wakee with a non-idle curr returns here too (6.12+
 	// return one test earlier, on cse_is_idle != pse_is_idle: the same).
-	if (!pse->normal_policy)
+	if (!p->normal_policy)
 		return;
 
 	update_curr();
@@ -111,7 +149,7 @@ void CfsRq::wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned w
 	if (!short_slice && ((wake_flags & WF_FORK) || pse->sched_delayed))
 		return;
 	for (;;) {
-		const u64 failures = pick_failures;
+		const u64 failures = rq_root().pick_failures;
 		SchedEntity* nse = pick_next_entity(!short_slice);
 		if (nse == pse) {
 			if (short_slice && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
@@ -119,7 +157,7 @@ void CfsRq::wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned w
 			resched_curr_lazy();
 			return;
 		}
-		if (nse || !nr_queued || pick_failures != failures)
+		if (nse || !nr_queued || rq_root().pick_failures != failures)
 			break;
 	}
 	if (feat(Feature::RUN_TO_PARITY))

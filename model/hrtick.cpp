@@ -10,10 +10,10 @@ namespace eevdf {
 void Simulation::hrtick(u32 cpu)
 {
 	Rq& rq = rqs_[cpu];
-	if (!rq.cfs.curr)
+	if (!rq.cfs.curr_task())
 		return;
 	set_clock(rq);
-	rq.cfs.entity_tick(true);
+	rq.cfs.task_tick_fair(true);
 	event_cpu_ = cpu;
 	notify(&Observer::on_tick, now_, true);
 }
@@ -31,13 +31,13 @@ void Simulation::hrtick(u32 cpu)
 void Simulation::hrtick_start_fair(u32 cpu, const SchedEntity* se)
 {
 	Rq& rq = rqs_[cpu];
-	if (!cfg_.features[Feature::HRTICK] || !se || rq.cfs.nr_queued <= 1)
+	if (!cfg_.features[Feature::HRTICK] || !se || rq.cfs.h_nr_queued <= 1)
 		return;
 	constexpr u64 HRTICK_MIN_NS = 10 * NSEC_PER_USEC;
 	if (cfg_.preset->paths.hrtick_rework) {
 		const s64 vdelta = wrapped_diff(se->deadline, se->vruntime);
 		if (vdelta < 0) {
-			if (se == rq.cfs.curr)
+			if (se == rq.cfs.curr_task())
 				rq.cfs.resched_curr();
 			return;
 		}

@@ -17,10 +17,13 @@
 //
 // Not to be added: anything of the event loop (events, timers, futexes and
 // wait queues, the tasks' programs, the workload, observers), nor a service
-// the kernel's fair class does not call. New per-CPU, per-domain or
-// per-group state goes into Rq, Topology or BalanceState, not here.
+// the kernel's fair class does not call. New per-CPU or per-domain state
+// goes into Rq, Topology or BalanceState, not here. The task groups are
+// here beside the tasks, as the kernel's task_group tree is beside its
+// tasks: each task's entity points into its group's per-CPU entity.
 #pragma once
 
+#include <deque>
 #include <vector>
 
 #include "model/balance.hpp"
@@ -28,6 +31,7 @@
 #include "model/pelt.hpp"
 #include "model/rq.hpp"
 #include "model/task.hpp"
+#include "model/task_group.hpp"
 #include "model/topology.hpp"
 
 namespace eevdf {
@@ -50,13 +54,14 @@ public:
 	BalanceState& balance_state() { return balance_; }
 	const BalanceState& balance_state() const { return balance_; }
 
-	// ---- the tasks
+	// ---- the tasks and their groups
 	const std::vector<Task>& tasks() const { return tasks_; }
+	const std::deque<TaskGroup>& groups() const { return groups_; }
 	Task& task_mut(int id) { return tasks_[static_cast<size_t>(id)]; }
 	// The task running on `cpu` ("current" there), or nullptr on the idle task.
 	Task* curr_task(u32 cpu)
 	{
-		SchedEntity* c = rqs_[cpu].cfs.curr;
+		SchedEntity* c = rqs_[cpu].cfs.curr_task();
 		return c ? &tasks_[static_cast<size_t>(c->id)] : nullptr;
 	}
 
@@ -82,6 +87,7 @@ protected:
 	Topology topo_;
 	std::vector<Rq> rqs_;
 	std::vector<Task> tasks_;
+	std::deque<TaskGroup> groups_;  // the workload's groups, parents first; none: all in the root
 	BalanceState balance_;
 	u64 now_ = 0;
 	u64 jiffies_ = 0;

@@ -49,6 +49,9 @@ const SchedEntity* decide(const CfsRq& cfs, bool protect, const ExactV& v, const
 	const SchedEntity* c = cfs.curr && cfs.curr->on_rq ? cfs.curr : nullptr;
 	if (cfs.nr_queued == 1)
 		return c ? c : cfs.timeline.leftmost();
+	// PICK_BUDDY (6.14+): the next buddy, if eligible, before anything else.
+	if (cfs.cfg().preset->paths.pick_buddy && cfs.next && v.eligible(cfs.next->vruntime))
+		return cfs.next;
 	if (c && !v.eligible(c->vruntime))
 		c = nullptr;
 	const bool honour = cfs.cfg().preset->paths.protect == KernelPaths::Protect::VlagStash

@@ -34,8 +34,8 @@ public:
 
 	// curr == the idle task: nothing of the fair class is running.
 	bool idle() const { return cfs.curr == nullptr; }
-	u32 nr_running() const { return static_cast<u32>(cfs.nr_queued); }  // fair tasks only
-	u32 h_nr_runnable() const { return static_cast<u32>(cfs.nr_queued - cfs.nr_delayed); }
+	u32 nr_running() const { return static_cast<u32>(cfs.h_nr_queued); }  // fair tasks only
+	u32 h_nr_runnable() const { return static_cast<u32>(cfs.h_nr_queued - cfs.nr_delayed); }
 	// idle_cpu(): the idle task runs, nothing is queued, no wake-up is on its way.
 	bool idle_cpu() const { return idle() && nr_running() == 0 && !ttwu_pending; }
 	// sched_idle_rq() (sched_idle_cpu() of this CPU): only SCHED_IDLE tasks

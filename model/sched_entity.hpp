@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// struct sched_entity: the EEVDF fields of include/linux/sched.h (6.18).
+// struct sched_entity: the EEVDF fields of include/linux/sched.h (6.18),
+// with the group fields of CONFIG_FAIR_GROUP_SCHED.
 #pragma once
 
 #include "model/types.hpp"
@@ -7,6 +8,8 @@
 #include "model/weights.hpp"
 
 namespace eevdf {
+
+class CfsRq;
 
 struct SchedEntity {
 	LoadWeight load;
@@ -24,7 +27,15 @@ struct SchedEntity {
 	bool rb_black = false;  // the run_node's colour (below)
 	bool normal_policy = true;  // normal_policy(task->policy): SCHED_OTHER, not SCHED_BATCH or SCHED_IDLE
 	bool idle_policy = false;   // se_is_idle(): task_has_idle_policy(), SCHED_IDLE
-	int id = -1;  // the task's index in the simulation
+	int id = -1;  // the task's index in the simulation; -1 for a group's entity
+	// CONFIG_FAIR_GROUP_SCHED: 0 for an entity queued on rq->cfs, its
+	// parent's depth + 1 below it.
+	int depth = 0;
+	// The entity of the group this one is queued in (nullptr on rq->cfs),
+	// and the cfs_rq a group's entity owns (nullptr for a task:
+	// entity_is_task()).
+	SchedEntity* parent = nullptr;
+	CfsRq* my_q = nullptr;
 
 	u64 exec_start = 0;
 	u64 sum_exec_runtime = 0;
@@ -50,6 +61,13 @@ struct SchedEntity {
 	SchedEntity* group_next = nullptr;
 
 	SchedAvg avg;  // PELT (model/pelt.hpp)
+
+	bool is_task() const { return my_q == nullptr; }  // entity_is_task()
 };
+
+// for_each_sched_entity(): se, then each group entity above it.
+inline SchedEntity* parent_entity(const SchedEntity* se) { return se->parent; }
+// is_same_group(): both queued on one cfs_rq.
+inline bool is_same_group(const SchedEntity* se, const SchedEntity* pse) { return se->parent == pse->parent; }
 
 }  // namespace eevdf

@@ -279,7 +279,7 @@ u64 cpu_load_without(Machine& sim, u32 cpu, const Task& p)
 u64 cpu_util_without(const Machine& sim, u32 cpu, const Task& p)
 {
 	const Rq& rq = sim.rq(cpu);
-	const bool queued_or_current = p.se.on_rq || sim.rq(p.cpu).cfs.curr == &p.se;
+	const bool queued_or_current = p.se.on_rq || sim.rq(p.cpu).cfs.curr_task() == &p.se;
 	return eevdf::cpu_util_without(rq.cfs.avg, p.se.avg, p.cpu == cpu, queued_or_current, pelt_features(sim));
 }
 
@@ -299,7 +299,7 @@ u32 task_running_on_cpu(u32 cpu, const Task& p)
 bool idle_cpu_without(const Machine& sim, u32 cpu, const Task& p)
 {
 	const Rq& rq = sim.rq(cpu);
-	if (rq.cfs.curr && rq.cfs.curr != &p.se)
+	if (rq.cfs.curr_task() && rq.cfs.curr_task() != &p.se)
 		return false;
 	return !rq.ttwu_pending;
 }

@@ -46,7 +46,7 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 	for (Rq& rq : rqs_) {
 		rq.cfs.after_delayed_dequeue = [](void* a) {
 			Rq* r = static_cast<Rq*>(a);
-			r->owner->hrtick_update(r->cpu, r->cfs.curr);
+			r->owner->hrtick_update(r->cpu, r->cfs.curr_task());
 		};
 		rq.cfs.after_delayed_dequeue_arg = &rq;
 		rq.cfs.became_sched_idle = [](void* a) {
@@ -56,6 +56,7 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 		rq.cfs.became_sched_idle_arg = &rq;
 		rq.owner = this;
 	}
+	create_groups();
 	tasks_.resize(n);
 	timers_.assign(n * wl_.refs.size(), NEVER);
 	futex_word_.assign(wl_.refs.size(), 0);
@@ -103,6 +104,11 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 			se.slice = cfg_.base_slice_ns;
 		}
 		init_entity_runnable_average(se.avg, se_weight_of(se.load));
+		if (!t.spec->taskgroup.empty()) {
+			// sched_cgroup_fork() / set_task_rq(): below the group's entity of its CPU.
+			se.parent = &group_by_path(t.spec->taskgroup).se[t.cpu];
+			se.depth = se.parent->depth + 1;
+		}
 		t.burst_rng = rng_stream(cfg_.seed, static_cast<u64>(NoiseSource::BurstScale), i);
 		t.wake_cost_rng = rng_stream(cfg_.seed, static_cast<u64>(NoiseSource::FutexWakeCost), i);
 		t.wake_at = t.spec->delay;
@@ -122,6 +128,28 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 		set_cpu_event(c);
 }
 
+// sched_create_group() for each of the workload's groups, parents first
+// (validate_workload() checked the order), each with an entity and a cfs_rq
+// on every CPU.
+void Simulation::create_groups()
+{
+	for (const GroupSpec& g : wl_.groups) {
+		const std::string parent = g.path.substr(0, g.path.rfind('/'));
+		TaskGroup* p = parent.empty() ? nullptr : &group_by_path(parent);
+		TaskGroup& tg = groups_.emplace_back(cfg_, p, g.path, g.shares);
+		for (Rq& rq : rqs_)
+			tg.init_tg_cfs_entry(rq.cfs);
+	}
+}
+
+TaskGroup& Simulation::group_by_path(const std::string& path)
+{
+	for (TaskGroup& tg : groups_)
+		if (tg.path == path)
+			return tg;
+	throw WorkloadError("workload: no group '" + path + "'");
+}
+
 void Simulation::add_observer(Observer* o) { observers_.push_back(o); }
 
 u64 Simulation::end_time() const { return wl_.duration ? wl_.duration : NEVER; }
@@ -132,7 +160,7 @@ bool Simulation::tick_running(u32 cpu) const
 	if (rq.idle())
 		return false;  // NO_HZ_IDLE: an idle CPU needs no tick
 	if (cfg_.features[Feature::NO_HZ_FULL])
-		return rq.cfs.nr_queued > 1;  // sched_can_stop_tick(): h_nr_queued > 1 keeps it
+		return rq.cfs.h_nr_queued > 1;  // sched_can_stop_tick(): h_nr_queued > 1 keeps it
 	return true;
 }
 
@@ -164,7 +192,9 @@ s64 Simulation::lag_ns(int task) const
 {
 	const Task& t = tasks_[static_cast<size_t>(task)];
 	const SchedEntity& se = t.se;
-	const s64 vlag = wrapped_diff(rqs_[t.cpu].cfs.avg_vruntime(), se.vruntime);
+	// In a group: the lag on the group's cfs_rq, where the task competes.
+	const CfsRq& q = se.parent ? *se.parent->my_q : rqs_[t.cpu].cfs;
+	const s64 vlag = wrapped_diff(q.avg_vruntime(), se.vruntime);
 	return static_cast<s64>(static_cast<s128>(vlag) * static_cast<s128>(scale_load_down(se.load.weight)) /
 				static_cast<s128>(scale_load_down(NICE_0_LOAD)));
 }
@@ -191,9 +221,10 @@ void Simulation::update_jiffies()
 
 u64 Simulation::curr_completion_time(const Rq& rq) const
 {
-	if (!rq.cfs.curr)
+	const SchedEntity* curr = rq.cfs.curr_task();
+	if (!curr)
 		return NEVER;
-	const Task& t = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
+	const Task& t = tasks_[static_cast<size_t>(curr->id)];
 	const u64 start = std::max(now_, rq.useful_start);
 	if (t.work == Work::Runtime)
 		return std::max(t.runtime_end, start);
@@ -264,9 +295,9 @@ void Simulation::advance_to(u64 t)
 		return;
 	const u64 dt = t - now_;
 	for (Rq& rq : rqs_) {
-		if (rq.cfs.curr) {
+		if (const SchedEntity* curr = rq.cfs.curr_task()) {
 			rq.busy_ns += dt;
-			Task& c = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
+			Task& c = tasks_[static_cast<size_t>(curr->id)];
 			const u64 start = std::max(now_, rq.useful_start);
 			if (c.work != Work::Runtime && c.work_left != RUN_FOREVER && t > start)
 				c.work_left -= std::min(c.work_left, t - start);

@@ -90,7 +90,7 @@ public:
 	// ---- the CPUs (and the Machine's config(), now(), jiffies(), nr_cpus(),
 	// rq(), topology(), tasks(), balance_state())
 	const CfsRq& cfs_rq(u32 cpu = 0) const { return rqs_[cpu].cfs; }
-	int current(u32 cpu = 0) const { return rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE; }
+	int current(u32 cpu = 0) const { return rqs_[cpu].cfs.curr_task() ? rqs_[cpu].cfs.curr_task()->id : IDLE; }
 	// The CPU the observer callback in progress is about: where a switch,
 	// tick or pick happened, where a task was enqueued, blocked or changed.
 	u32 event_cpu() const { return event_cpu_; }
@@ -232,6 +232,9 @@ private:
 		bool operator<(const TimedWakeup& o) const { return at != o.at ? at < o.at : task < o.task; }
 	};
 	void heap_push(int task);  // at tasks_[task].wake_at
+	void create_groups();
+	void sched_group_set_shares(size_t group, u64 shares);
+	TaskGroup& group_by_path(const std::string& path);
 	int heap_pop();            // the earliest; the heap is not empty
 
 	// The Machine holds cfg_, topo_, rqs_, tasks_, balance_, now_, jiffies_.

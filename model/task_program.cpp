@@ -112,7 +112,8 @@ void Simulation::futex_post(u32 cpu, int word)
 		return;
 	w = 1;
 	event_cpu_ = cpu;
-	notify(&Observer::on_futex_post, now_, rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE, word);
+	const SchedEntity* curr = rqs_[cpu].cfs.curr_task();
+	notify(&Observer::on_futex_post, now_, curr ? curr->id : IDLE, word);
 	futex_wake_one(cpu, word);
 }
 
@@ -122,7 +123,7 @@ void Simulation::futex_wake_one(u32 cpu, int word)
 {
 	const int woken = futex_waiters_[static_cast<size_t>(word)].pop(tasks_);
 	if (woken >= 0)
-		try_to_wake_up(woken, rqs_[cpu].cfs.curr ? rqs_[cpu].cfs.curr->id : IDLE, cpu);
+		try_to_wake_up(woken, rqs_[cpu].cfs.curr_task() ? rqs_[cpu].cfs.curr_task()->id : IDLE, cpu);
 }
 
 // pthread_mutex_lock() of glibc's default (PTHREAD_MUTEX_NORMAL, no PI)
@@ -195,7 +196,7 @@ void Simulation::cond_wake(u32 cpu, int woken)
 		w.cond_pending = -1;
 		return;
 	}
-	try_to_wake_up(woken, rqs_[cpu].cfs.curr->id, cpu);
+	try_to_wake_up(woken, rqs_[cpu].cfs.curr_task()->id, cpu);
 }
 
 // pthread_cond_signal(): the longest waiter of the condition, if any.
@@ -278,8 +279,8 @@ u64 Simulation::burst_work(Task& t, u64 ns)
 void Simulation::step_current(u32 cpu)
 {
 	Rq& rq = rqs_[cpu];
-	Task& t = tasks_[static_cast<size_t>(rq.cfs.curr->id)];
-	const int self = rq.cfs.curr->id;
+	const int self = rq.cfs.curr_task()->id;
+	Task& t = tasks_[static_cast<size_t>(self)];
 
 	if (t.cond_pending >= 0) {  // preempted inside pthread_cond_wait(): its futex_wait now
 		const int cond = t.cond_pending;
@@ -425,6 +426,9 @@ void Simulation::step_current(u32 cpu)
 			}
 			break;
 		}
+		case Event::Kind::SetShares:
+			sched_group_set_shares(static_cast<size_t>(e->ref), e->ns);
+			break;
 		case Event::Kind::SetSlice:
 			sched_setattr_runtime(t, e->ns);
 			event_cpu_ = cpu;

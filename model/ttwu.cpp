@@ -88,7 +88,7 @@ bool Simulation::ttwu_runnable(Task& p, u32 this_cpu, unsigned wake_flags)
 	on_rq_of(p.cpu, this_cpu, [&] { enqueue_task(p, ENQUEUE_DELAYED); });
 	event_cpu_ = p.cpu;
 	notify(&Observer::on_wakeup, now_, p.se.id, IDLE, false);
-	if (rq.cfs.curr != &p.se)
+	if (rq.cfs.curr_task() != &p.se)
 		wakeup_preempt(p.cpu, &p.se, wake_flags, this_cpu);
 	return true;
 }

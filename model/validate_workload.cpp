@@ -117,6 +117,78 @@ bool consumes_time(const Event& e)
 
 bool phase_consumes_time(const Phase& p) { return std::any_of(p.events.begin(), p.events.end(), consumes_time); }
 
+// Task groups: each path "/A/B" names its parent "/A" (listed before it),
+// the shares are those __sched_group_set_shares() accepts, and each task's
+// taskgroup is listed. The hierarchy is modelled on one CPU and for the
+// presets whose group paths are implemented (KernelPaths::group_sched_modelled).
+void validate_groups(const Config& cfg, const Workload& wl)
+{
+	if (wl.groups.empty()) {
+		for (const TaskSpec& t : wl.tasks)
+			for (const Phase& p : t.phases)
+				for (const Event& e : p.events)
+					if (e.kind == Event::Kind::SetShares)
+						throw WorkloadError("workload: task '" + t.name + "': a group_weight event, and no groups");
+		for (const TaskSpec& t : wl.tasks)
+			if (!t.taskgroup.empty())
+				throw WorkloadError("workload: task '" + t.name + "': taskgroup '" + t.taskgroup +
+						    "' is not among the workload's groups");
+		return;
+	}
+	if (!cfg.preset->paths.group_sched_modelled)
+		throw WorkloadError("workload: task groups are modelled for the 6.18 presets and 7.1.5 only, not " +
+				    std::string(cfg.preset->name) + " (docs/model.md, \"Task groups\")");
+	if (cfg.cpus != 1)
+		throw WorkloadError("workload: task groups are modelled on one CPU only so far, not --cpus " +
+				    std::to_string(cfg.cpus) + " (docs/model.md, \"Task groups\")");
+	if (wl.groups.size() > MAX_GROUPS)
+		throw WorkloadError("workload: " + std::to_string(wl.groups.size()) + " groups, at most " +
+				    std::to_string(MAX_GROUPS));
+	for (size_t i = 0; i < wl.groups.size(); i++) {
+		const GroupSpec& g = wl.groups[i];
+		const std::string where = "workload: group '" + g.path + "'";
+		if (g.path.size() < 2 || g.path.size() > MAX_GROUP_PATH || g.path.front() != '/' || g.path.back() == '/' ||
+		    g.path.find("//") != std::string::npos)
+			throw WorkloadError(where + ": a path is /NAME or /PARENT/NAME, at most " +
+					    std::to_string(MAX_GROUP_PATH) + " bytes");
+		for (unsigned char c : g.path)
+			if (c < 0x21 || c > 0x7e)
+				throw WorkloadError("workload: a group path has a space or control character");
+		if (g.shares < scale_load(MIN_SHARES) || g.shares > scale_load(MAX_SHARES))
+			throw WorkloadError(where + ": shares " + std::to_string(g.shares >> SCHED_FIXEDPOINT_SHIFT) +
+					    " outside " + std::to_string(MIN_SHARES) + ".." + std::to_string(MAX_SHARES));
+		const std::string parent = g.path.substr(0, g.path.rfind('/'));
+		bool parent_found = parent.empty();
+		for (size_t j = 0; j < i; j++) {
+			if (wl.groups[j].path == g.path)
+				throw WorkloadError(where + " is listed twice");
+			parent_found |= wl.groups[j].path == parent;
+		}
+		if (!parent_found)
+			throw WorkloadError(where + ": its parent '" + parent + "' is not listed before it");
+		if (static_cast<size_t>(std::count(g.path.begin(), g.path.end(), '/')) > MAX_GROUP_DEPTH)
+			throw WorkloadError(where + ": deeper than " + std::to_string(MAX_GROUP_DEPTH) + " levels");
+	}
+	for (const TaskSpec& t : wl.tasks)
+		for (const Phase& p : t.phases)
+			for (const Event& e : p.events)
+				if (e.kind == Event::Kind::SetShares &&
+				    (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.groups.size() ||
+				     e.ns < scale_load(MIN_SHARES) || e.ns > scale_load(MAX_SHARES)))
+					throw WorkloadError("workload: task '" + t.name + "': a group_weight event names no group or "
+							    "a weight outside 2..262144");
+	for (const TaskSpec& t : wl.tasks) {
+		if (t.taskgroup.empty())
+			continue;
+		bool found = false;
+		for (const GroupSpec& g : wl.groups)
+			found |= g.path == t.taskgroup;
+		if (!found)
+			throw WorkloadError("workload: task '" + t.name + "': taskgroup '" + t.taskgroup +
+					    "' is not among the workload's groups");
+	}
+}
+
 void validate(const Config& cfg, const Workload& wl)
 {
 	if (!cfg.preset)
@@ -149,6 +221,7 @@ void validate(const Config& cfg, const Workload& wl)
 	if (wl.tasks.empty())
 		throw WorkloadError("workload: no tasks");
 	check_limits(cfg, wl);
+	validate_groups(cfg, wl);
 	for (const TaskSpec& t : wl.tasks) {
 		const std::string where = "workload: task '" + t.name + "'";
 		if (t.phases.empty())

@@ -29,6 +29,8 @@ enum class Warn : unsigned {
 	REQUEUE_NOT_DELAYED,             // requeue_delayed_entity(): WARN_ON_ONCE(!se->sched_delayed) (:6952)
 	REQUEUE_NOT_QUEUED,              // requeue_delayed_entity(): WARN_ON_ONCE(!se->on_rq) (:6953)
 	WAKEUP_PREEMPT_NO_WAKEE,         // check_preempt_wakeup_fair(): WARN_ON_ONCE(!pse) (:8906)
+	PICK_BUDDY_DELAYED,              // pick_eevdf(): WARN_ON_ONCE(cfs_rq->next->sched_delayed) (:1030)
+	SET_NEXT_BUDDY_NOT_QUEUED,       // set_next_buddy(): WARN_ON_ONCE(!se->on_rq) (:8793)
 	COUNT
 };
 
@@ -42,6 +44,8 @@ inline constexpr std::array<std::string_view, static_cast<unsigned>(Warn::COUNT)
 	"requeue_delayed_entity(): !se->sched_delayed",
 	"requeue_delayed_entity(): !se->on_rq",
 	"check_preempt_wakeup_fair(): !pse",
+	"pick_eevdf(): cfs_rq->next->sched_delayed",
+	"set_next_buddy(): !se->on_rq",
 };
 
 // The sites that fired on one cfs_rq: WARN_ON_ONCE() prints once per site,

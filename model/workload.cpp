@@ -57,6 +57,17 @@ void append_workload(Workload& base, const Workload& extra, const std::string& w
 	const int set_base = static_cast<int>(base.cpu_sets.size());
 	base.cpu_sets.insert(base.cpu_sets.end(), extra.cpu_sets.begin(), extra.cpu_sets.end());
 	auto remap = [&](int ref) { return ref < 0 ? ref : ref_map[static_cast<size_t>(ref)]; };
+	for (const GroupSpec& g : extra.groups) {
+		bool same = false;
+		for (const GroupSpec& b : base.groups)
+			if (b.path == g.path) {
+				if (b.shares != g.shares)
+					throw WorkloadError(what + ": group '" + g.path + "' is already in the workload with other shares");
+				same = true;
+			}
+		if (!same)
+			base.groups.push_back(g);
+	}
 	for (TaskSpec t : extra.tasks) {
 		for (Phase& ph : t.phases)
 			for (Event& e : ph.events) {

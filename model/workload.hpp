@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/types.hpp"
+#include "model/weights.hpp"
 
 namespace eevdf {
 
@@ -49,6 +50,9 @@ struct Event {
 		CondWait,     // pthread_cond_wait(ref, mutex `value`): unlock, sleep until signalled; a
 		              // MutexLock of `value` follows it (the re-lock on return)
 		CondSignal,   // pthread_cond_signal(ref): wake the condition's longest waiter
+		// A write to cpu.shares / cpu.weight of Workload::groups[ref]: tg->shares
+		// = ns (scaled), by the running task (the model's "group_weight").
+		SetShares,
 	};
 	Kind kind = Kind::Run;
 	u64 ns = 0;     // duration, period or slice
@@ -90,8 +94,23 @@ struct TaskSpec {
 	std::vector<Phase> phases;
 	std::vector<u32> cpus{};  // rt-app "cpus": the affinity mask; empty = every CPU
 	Policy policy = Policy::Normal;  // rt-app "policy" (last: positional initialisers predate it)
+	std::string taskgroup{};         // rt-app "taskgroup": the cgroup path ("/A/B"); empty = the root
 
 	bool operator==(const TaskSpec&) const = default;
+};
+
+// Limits on the groups a workload may declare (docs/cli.md "Limits").
+inline constexpr size_t MAX_GROUPS = 4096;
+inline constexpr size_t MAX_GROUP_DEPTH = 8;   // levels below the root
+inline constexpr size_t MAX_GROUP_PATH = 4096; // bytes
+
+// A cpu cgroup: its path and weight (tg->shares, scaled; NICE_0_LOAD is
+// cpu.shares 1024 or cpu.weight 100).
+struct GroupSpec {
+	std::string path;  // "/A/B": every prefix is a group too
+	u64 shares = NICE_0_LOAD;
+
+	bool operator==(const GroupSpec&) const = default;
 };
 
 struct Workload {
@@ -99,6 +118,7 @@ struct Workload {
 	std::vector<TaskSpec> tasks;
 	std::vector<std::string> refs;  // names of timers and suspend/resume objects
 	std::vector<std::vector<u32>> cpu_sets;  // CPU lists of SetAffinity events
+	std::vector<GroupSpec> groups;  // parents before children; a task's taskgroup is one of them
 
 	bool operator==(const Workload&) const = default;
 

@@ -2,6 +2,7 @@
 #include "props/gen.hpp"
 
 #include "io/rtapp.hpp"
+#include "model/task_group.hpp"
 #include "props/workload_dsl.hpp"
 
 namespace eevdf::props {
@@ -13,11 +14,9 @@ u64 us_in(u64 lo, u64 hi) { return *rc::gen::inRange<u64>(lo, hi + 1) * US; }
 
 }  // namespace
 
-rc::Gen<Config> gen_config()
+// Everything of gen_config() but the preset.
+Config config_for(const KernelPreset& preset)
 {
-	return rc::gen::exec([] {
-		const auto& presets = kernel_presets();
-		const KernelPreset& preset = presets[*rc::gen::inRange<size_t>(0, presets.size())];
 		const u32 hz = *rc::gen::oneOf(rc::gen::element<u32>(100, 250, 300, 1000), rc::gen::inRange<u32>(100, 1501));
 		const u32 cpus = *rc::gen::element<u32>(1, 2, 4, 8);
 		Config cfg = make_config_one_of(preset, hz, cpus);  // one CPU; the slice scaled for `cpus` online
@@ -35,6 +34,24 @@ rc::Gen<Config> gen_config()
 			cfg.knobs.switch_cost = *rc::gen::inRange<u64>(0, 50 * US);
 		cfg.seed = *rc::gen::arbitrary<u64>();
 		return cfg;
+}
+
+rc::Gen<Config> gen_config()
+{
+	return rc::gen::exec([] {
+		const auto& presets = kernel_presets();
+		return config_for(presets[*rc::gen::inRange<size_t>(0, presets.size())]);
+	});
+}
+
+rc::Gen<Config> gen_group_config()
+{
+	return rc::gen::exec([] {
+		std::vector<const KernelPreset*> modelled;
+		for (const KernelPreset& p : kernel_presets())
+			if (p.paths.group_sched_modelled)
+				modelled.push_back(&p);
+		return config_for(*modelled[*rc::gen::inRange<size_t>(0, modelled.size())]);
 	});
 }
 
@@ -150,6 +167,29 @@ rc::Gen<Workload> gen_smp_workload(u32 cpus)
 			for (u32 c = 0; c < cpus; c++)
 				if (mask & (1u << c))
 					t.cpus.push_back(c);
+		}
+		return w;
+	});
+}
+
+rc::Gen<Workload> gen_group_workload()
+{
+	return rc::gen::exec([] {
+		Workload w = *gen_workload();
+		// 1-6 groups, each a child of the root or of a group made before it
+		// (so at most 6 levels deep), of any cpu.weight.
+		const int n = *rc::gen::inRange(1, 7);
+		for (int i = 0; i < n; i++) {
+			const int parent = *rc::gen::inRange(-1, i);
+			const std::string path = (parent < 0 ? "" : w.groups[static_cast<size_t>(parent)].path) + "/g" + std::to_string(i);
+			const u64 weight = *rc::gen::element<u64>(1, 10, 50, 100, 100, 200, 1000, 10000);
+			w.groups.push_back(GroupSpec{path, scale_load(sched_weight_from_cgroup(weight))});
+		}
+		// Each task in the root (a third of them) or in any group.
+		for (TaskSpec& t : w.tasks) {
+			const int g = *rc::gen::inRange(-n / 2 - 1, n);
+			if (g >= 0)
+				t.taskgroup = w.groups[static_cast<size_t>(g)].path;
 		}
 		return w;
 	});

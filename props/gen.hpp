@@ -32,6 +32,13 @@ rc::Gen<Config> gen_smp_config();
 // non-empty subset of `cpus` (as rt-app's "cpus").
 rc::Gen<Workload> gen_smp_workload(u32 cpus);
 
+// gen_config() over the presets that model task groups.
+rc::Gen<Config> gen_group_config();
+
+// gen_workload() in task groups: 1-6 groups up to 6 levels deep with any
+// cpu.weight, each task in the root or in one of them.
+rc::Gen<Workload> gen_group_workload();
+
 // n equal-nice CPU hogs forked at t=0.
 Workload equal_hogs(int n, int nice, u64 duration);
 

@@ -92,6 +92,18 @@ Testable checker_holds(Bugs bugs)
 	};
 }
 
+// The same with task groups (the presets that model them, one CPU): every
+// cfs_rq of the hierarchy keeps the tree, V, pick and count invariants.
+Testable groups_checker_holds(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_group_config();
+		cfg.bugs = bugs;
+		const Workload wl = *gen_group_workload();
+		run_or_fail("groups_checker_holds", bugs, cfg, wl);
+	};
+}
+
 Testable decision_oracle_agrees(Bugs bugs)
 {
 	return [=] {

@@ -16,6 +16,9 @@ using Testable = std::function<void()>;
 // 1. The invariant checker holds on every event of every generated workload,
 //    for every preset, HZ, flag set and realism knob.
 Testable checker_holds(Bugs bugs = {});
+// The checker holds with task groups (issue 36): the presets that model
+// them, one CPU, any workload in 1-6 groups of any weight.
+Testable groups_checker_holds(Bugs bugs = {});
 
 // 2. Run length of equal-weight hogs forked together (no wakeups, HRTICK
 //    off). With exact ticks, the hogs starting on a tick and nice 0 (exact

@@ -13,6 +13,11 @@ TEST_CASE("the invariant checker holds on every event: any workload, preset, fla
 	rc::prop("checker holds", checker_holds());
 }
 
+TEST_CASE("the invariant checker holds on every event with task groups nested up to 6 deep", "[props][groups]")
+{
+	rc::prop("groups checker holds", groups_checker_holds());
+}
+
 TEST_CASE("nice-0 hogs with exact ticks run at most slice + TICK_NSEC - 1 ns", "[props]")
 {
 	rc::prop("run length <= slice + tick - 1", run_length_bound());

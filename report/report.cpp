@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <ostream>
+#include <algorithm>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
@@ -149,6 +150,8 @@ void write_json(const Report& r, std::ostream& os)
 			w.member("policy", std::string_view(policy_name(specs[i].policy)));
 		if (specs[i].custom_slice && c.preset->paths.custom_slices)
 			w.member("custom_slice_ns", clamp_custom_slice(specs[i].custom_slice));
+		if (!specs[i].taskgroup.empty())
+			w.member("taskgroup", specs[i].taskgroup);
 		w.end_object();
 		os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 	}
@@ -179,6 +182,29 @@ void write_json(const Report& r, std::ostream& os)
 						    {"tasks_pulled", m.tasks_pulled}});
 		}
 		member(os, "cpus", cpus, false);
+	}
+	// Only with task groups: each group's weight and the CPU time of the
+	// tasks in it and below it (what its cpuacct.usage would count).
+	if (const auto& groups = r.sim.workload().groups; !groups.empty()) {
+		ordered_json arr = ordered_json::array();
+		const u64 busy = r.sim.busy_ns();
+		for (const GroupSpec& g : groups) {
+			u64 cpu_ns = 0;
+			for (size_t i = 0; i < specs.size(); i++) {
+				const std::string& tg = specs[i].taskgroup;
+				if (tg == g.path || (tg.size() > g.path.size() && tg.compare(0, g.path.size(), g.path) == 0 &&
+						     tg[g.path.size()] == '/'))
+					cpu_ns += r.metrics.tasks[i].cpu_ns;
+			}
+			const u64 w = scale_load_down(g.shares);
+			const u64 cpu_weight = std::clamp<u64>((w * 100 + 512) / 1024, 1, 10000);  // sched_weight_to_cgroup()
+			arr.push_back(ordered_json{{"path", g.path},
+						   {"shares", w},
+						   {"cpu_weight", cpu_weight},
+						   {"cpu_ns", cpu_ns},
+						   {"share", busy ? static_cast<double>(cpu_ns) / static_cast<double>(busy) : 0.0}});
+		}
+		member(os, "groups", arr, false);
 	}
 	// Only when the run ended in one, so that other documents are unchanged.
 	if (r.deadlock) {

@@ -434,11 +434,13 @@ TEST_CASE("rtapp: unknown keys are refused, with a hint for rt-app's prefix matc
 {
 	CHECK_THROWS_WITH(parse(one_task(R"("runn": 1)")),
 			  Contains("tasks.t.runn: unknown key; a task accepts cpus, delay, dl-runtime, instance, loop, phases, "
-				   "policy, priority, and the events") &&
+				   "policy, priority, taskgroup, and the events") &&
 				  Contains("followed only by digits"));
 	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"delay": 1, "run": 1}})")),
 			  Contains("tasks.t.phases.p.delay: is a task property"));
-	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": "/tg1", "run": 1)")), Contains("no group scheduling"));
+	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"taskgroup": "/tg1", "run": 1}})")),
+			  Contains("tasks.t.phases.p.taskgroup: in a phase (moving the thread to another group when the phase "
+				   "starts) is not modelled yet"));
 	CHECK_THROWS_WITH(parse(one_task(R"("util_min": "high", "run": 1)")), Contains("tasks.t.util_min: expected an integer 0..1024"));
 	CHECK_THROWS_WITH(parse(one_task(R"("dl-period": 100, "run": 1)")), Contains("SCHED_DEADLINE"));
 	CHECK_THROWS_WITH(parse(R"({"tasks": {"t": {"run": 1}}, "task": {}})"),
@@ -768,4 +770,62 @@ TEST_CASE("rtapp: the model schedules the terminating form of a workload exactly
 	const Recorder b = simulate(cfg, rtapp_terminating(w), 500 * MS);
 	CHECK(a.switches.size() > 100);
 	CHECK(a.switches == b.switches);
+}
+
+TEST_CASE("rtapp: a task's taskgroup and the groups section give the groups, parents first", "[rtapp][groups]")
+{
+	const Workload w = parse(R"({"groups": {"/B/C": {"weight": 200}, "/A": {"shares": 512}},
+		"tasks": {"t": {"taskgroup": "/B/C", "run": 1}, "u": {"taskgroup": "/D", "run": 1}, "v": {"run": 1}}})");
+	REQUIRE(w.groups.size() == 4);
+	CHECK(w.groups[0].path == "/B");  // implied by /B/C: the default weight
+	CHECK(w.groups[0].shares == NICE_0_LOAD);
+	CHECK(w.groups[1].path == "/A");
+	CHECK(w.groups[1].shares == 512 << 10);
+	CHECK(w.groups[2].path == "/D");  // only named by a task
+	CHECK(w.groups[3].path == "/B/C");
+	CHECK(w.groups[3].shares == 2048 << 10);  // cpu.weight 200
+	CHECK(w.tasks[0].taskgroup == "/B/C");
+	CHECK(w.tasks[1].taskgroup == "/D");
+	CHECK(w.tasks[2].taskgroup.empty());
+}
+
+TEST_CASE("rtapp: cpu.weight.nice gives the nice level's table weight", "[rtapp][groups]")
+{
+	const Workload w = parse(R"({"groups": {"/A": {"weight.nice": -5}}, "tasks": {"t": {"taskgroup": "/A", "run": 1}}})");
+	REQUIRE(w.groups.size() == 1);
+	CHECK(w.groups[0].shares == 3121 << 10);
+}
+
+TEST_CASE("rtapp: group weights outside the kernel's ranges are refused with the key", "[rtapp][groups][errors]")
+{
+	auto with_group = [](const std::string& g) {
+		return R"({"groups": {"/A": )" + g + R"(}, "tasks": {"t": {"taskgroup": "/A", "run": 1}}})";
+	};
+	CHECK_THROWS_WITH(parse(with_group(R"({"weight": 0})")), Contains("groups./A.weight: 0 is outside 1..10000"));
+	CHECK_THROWS_WITH(parse(with_group(R"({"weight": 10001})")), Contains("outside 1..10000"));
+	CHECK_THROWS_WITH(parse(with_group(R"({"shares": 1})")), Contains("groups./A.shares: 1 is outside 2..262144"));
+	CHECK_THROWS_WITH(parse(with_group(R"({"shares": 262145})")), Contains("outside 2..262144"));
+	CHECK_THROWS_WITH(parse(with_group(R"({"weight.nice": 20})")), Contains("outside -20..19"));
+	CHECK_THROWS_WITH(parse(with_group(R"({"weight": 100, "shares": 1024})")), Contains("exactly one of"));
+	CHECK_THROWS_WITH(parse(with_group(R"({"cpu.max": 1})")), Contains("unknown key; a group accepts"));
+	CHECK_THROWS_WITH(parse(with_group(R"(5)")), Contains("expected an object"));
+}
+
+TEST_CASE("rtapp: malformed group paths are refused", "[rtapp][groups][errors]")
+{
+	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": "A", "run": 1)")), Contains("tasks.t.taskgroup: a group path starts with '/'"));
+	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": "/A//B", "run": 1)")), Contains("empty name"));
+	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": "/A/", "run": 1)")), Contains("empty name"));
+	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": "/A B", "run": 1)")), Contains("space or a control character"));
+	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": "/1/2/3/4/5/6/7/8/9", "run": 1)")), Contains("8 levels"));
+	CHECK_THROWS_WITH(parse(one_task(R"("taskgroup": 7, "run": 1)")), Contains("expected a group path string"));
+	CHECK_THROWS_WITH(parse(R"({"groups": {"/A": {"weight": 1}, "/A": {"weight": 2}}, "tasks": {"t": {"run": 1}}})"),
+			  Contains("given twice"));
+}
+
+TEST_CASE("rtapp: groups and taskgroups are written back as they are read", "[rtapp][groups]")
+{
+	const Workload w = parse(R"({"groups": {"/B/C": {"weight": 200}, "/A": {"shares": 512}},
+		"tasks": {"t": {"taskgroup": "/B/C", "run": 1}, "u": {"taskgroup": "/D", "run": 1}, "v": {"run": 1}}})");
+	CHECK(parse(to_rtapp_json(w)) == w);
 }

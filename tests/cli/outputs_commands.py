@@ -140,3 +140,20 @@ def diff_puts_two_runs_side_by_side_and_flags_what_differs():
     assert re.search(r"^hog-3 +cpu_ns +- +\d+ +- \*$", t, re.M), t
     e = run("diff", a, os.path.join(DATA, "rtapp", "tutorial_simple.json"), code=2).stderr
     assert "tutorial_simple.json:" in e and "not an 'eevdf sim --json' document" in e, e
+
+
+@test
+def sim_json_lists_groups_with_their_share_of_the_cpu():
+    # groups_two.json: /A holds one hog, /B three, equal weights, 2 s at HZ=250
+    # on 7.1.5 (also the schema's newest preset): each group gets half.
+    doc = json.loads(run("sim", os.path.join(DATA, "rtapp", "groups_two.json"),
+                         "--kernel", "7.1.5", "--hz", "250", "--json").stdout)
+    validate(doc, "sim.schema.json")
+    groups = {g["path"]: g for g in doc["groups"]}
+    assert set(groups) == {"/A", "/B"}, groups
+    for g in groups.values():
+        assert g["shares"] == 1024 and g["cpu_weight"] == 100, g
+        assert abs(g["share"] - 0.5) <= 0.004, g  # within a tick of 2 s
+    assert [t.get("taskgroup") for t in doc["tasks"]] == ["/A", "/B", "/B", "/B"]
+    flat = json.loads(run("sim", "--hogs", "2", "--duration", "50ms", "--json").stdout)
+    assert "groups" not in flat and all("taskgroup" not in t for t in flat["tasks"])

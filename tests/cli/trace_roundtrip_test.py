@@ -26,7 +26,7 @@ def run(args):
     return p.stdout
 
 
-TASK_KEYS_SKIPPED = {"max_abs_lag_ns", "nice", "custom_slice_ns", "policy"}  # settings, not metrics
+TASK_KEYS_SKIPPED = {"max_abs_lag_ns", "nice", "custom_slice_ns", "policy", "taskgroup"}  # settings, not metrics
 
 
 def compare(label, sim, tr):

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Task groups on one CPU (issue 36): golden schedules computed by hand from
+// 6.18.44's fair.c, and the shares the hierarchy gives. Notation as in
+// test_golden.cpp: times in ms; V_root, V_A the averages of the root's and
+// group A's cfs_rq; a group's entity is se_A.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "model/check.hpp"
+#include "sim_helpers.hpp"
+
+using namespace eevdf;
+using namespace eevdf::test;
+
+namespace {
+
+TaskSpec in_group(TaskSpec t, std::string path)
+{
+	t.taskgroup = std::move(path);
+	return t;
+}
+
+struct Run {
+	Recorder rec;
+	std::vector<u64> runtime;  // sum_exec_runtime per task
+	u64 warnings = 0;
+	std::string violation;  // the invariant checker's first, if it ran
+	bool checked_ok() const { return violation.empty(); }
+};
+
+Run run_groups(const Config& cfg, Workload wl, u64 duration, bool check = false)
+{
+	wl.duration = duration;
+	Simulation sim(cfg, wl);
+	Run out;
+	sim.add_observer(&out.rec);
+	std::unique_ptr<InvariantChecker> checker;
+	if (check) {
+		checker = std::make_unique<InvariantChecker>();
+		sim.add_observer(checker.get());
+	}
+	try {
+		sim.run();
+	} catch (const InvariantViolation& v) {
+		out.violation = v.what();
+		return out;
+	}
+	for (const Task& t : sim.tasks())
+		out.runtime.push_back(t.se.sum_exec_runtime);
+	out.warnings = sim.cfs_rq(0).warnings.count();
+	return out;
+}
+
+u64 total(const std::vector<u64>& v, size_t from, size_t to)
+{
+	u64 s = 0;
+	for (size_t i = from; i < to; i++)
+		s += v[i];
+	return s;
+}
+
+}  // namespace
+
+// /A holds hog 0, /B hogs 1..3, both of weight 1024; HZ=250, slice 0.7 ms.
+// t=0: hog 0 forks into A (v=V_A, d=V_A+0.35: PLACE_DEADLINE_INITIAL), se_A
+// joins the root as a wake-up (v=V_root, d=V_root+0.7: its slice is the
+// min slice below it); the CPU is idle, so hog 0 runs. Hogs 1..3 fork into B
+// (forks do not preempt), se_B joins the root with v=V_root, d=V_root+0.7.
+// t=4 (tick): at A's level nr_queued == 1 (no resched there); at the root
+// se_A has v=4 >= d: renewed to 4.7 and resched; V_root=2, se_B (d=0.7)
+// wins, and in B hog 1 (first of three equal deadlines). t=8: se_B v=4,
+// d=4.7; se_A v=4, d=4.7 was queued first: se_A, hog 0. t=12: V_root=6,
+// se_B (4.7 < 8.7); in B hog 1 has v=4, hogs 2 and 3 v=0: hog 2. And so on:
+// the groups alternate every tick and B's tick goes round its three hogs.
+TEST_CASE("two equal groups alternate every tick whatever their task counts", "[groups][golden]")
+{
+	Workload wl = workload({in_group(hog("a0"), "/A"), in_group(hog("b1"), "/B"), in_group(hog("b2"), "/B"),
+				in_group(hog("b3"), "/B")});
+	wl.groups = {{"/A", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+	const Run r = run_groups(config("6.18.39", 250), wl, 40 * MS);
+	const std::vector<Switch> expect = {{0, IDLE, 0},      {4 * MS, 0, 1},  {8 * MS, 1, 0},  {12 * MS, 0, 2},
+					    {16 * MS, 2, 0},   {20 * MS, 0, 3}, {24 * MS, 3, 0}, {28 * MS, 0, 1},
+					    {32 * MS, 1, 0},   {36 * MS, 0, 2}};
+	REQUIRE(r.rec.switches.size() >= expect.size());
+	for (size_t i = 0; i < expect.size(); i++)
+		CHECK(r.rec.switches[i] == expect[i]);
+}
+
+TEST_CASE("the same four hogs without groups take turns one tick each", "[groups][golden]")
+{
+	// The contrast: flat, the four hogs round-robin (0,1,2,3,0,...).
+	const Run r = run_groups(config("6.18.39", 250), workload({hog("a0"), hog("b1"), hog("b2"), hog("b3")}), 20 * MS);
+	REQUIRE(r.rec.switches.size() >= 5);
+	CHECK(r.rec.switches[1] == Switch{4 * MS, 0, 1});
+	CHECK(r.rec.switches[2] == Switch{8 * MS, 1, 2});
+	CHECK(r.rec.switches[3] == Switch{12 * MS, 2, 3});
+	CHECK(r.rec.switches[4] == Switch{16 * MS, 3, 0});
+}
+
+TEST_CASE("equal groups split the CPU in half: one hog gets what three share", "[groups]")
+{
+	Workload wl = workload({in_group(hog("a0"), "/A"), in_group(hog("b1"), "/B"), in_group(hog("b2"), "/B"),
+				in_group(hog("b3"), "/B")});
+	wl.groups = {{"/A", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+	const Run r = run_groups(config("6.18.39", 250), wl, 4000 * MS, true);
+	CHECK(r.violation == "");
+	// sum_exec_runtime is charged at each tick: the last run, cut by the end
+	// of the simulation, is not (the tick ends at 4000 ms exactly).
+	const u64 a = r.runtime[0], b = total(r.runtime, 1, 4);
+	CHECK(a + b == 4000 * MS - 4 * MS);
+	CHECK(a - b + 4 * MS <= 8 * MS);  // |a - b| <= one tick: 500 ticks each but the last
+	for (size_t i = 1; i < 4; i++) {
+		CHECK(r.runtime[i] + 4 * MS >= b / 3);
+		CHECK(r.runtime[i] <= b / 3 + 4 * MS);
+	}
+}
+
+// se_A weighs 2048 (cpu.shares 2048 = cpu.weight 200): its vruntime grows at
+// half the rate of se_B's, so over a long run A gets 2/3 of the CPU, to
+// within the tick that ends each run.
+TEST_CASE("a group of twice the weight gets two thirds of the CPU", "[groups]")
+{
+	Workload wl = workload({in_group(hog("a"), "/A"), in_group(hog("b"), "/B")});
+	wl.groups = {{"/A", 2 * NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+	const Run r = run_groups(config("6.18.39", 250), wl, 3000 * MS, true);
+	CHECK(r.violation == "");
+	CHECK(r.runtime[0] >= 2000 * MS - 8 * MS);
+	CHECK(r.runtime[0] <= 2000 * MS + 8 * MS);
+	CHECK(r.runtime[0] + r.runtime[1] == 3000 * MS - 4 * MS);  // the last run is not charged
+}
+
+// A root task competes with the group's entity, not with each of its tasks:
+// the root hog gets half, A's two hogs a quarter each.
+TEST_CASE("a group competes with root tasks as one entity", "[groups]")
+{
+	Workload wl = workload({hog("root"), in_group(hog("a1"), "/A"), in_group(hog("a2"), "/A")});
+	wl.groups = {{"/A", NICE_0_LOAD}};
+	const Run r = run_groups(config("6.18.39", 250), wl, 4000 * MS, true);
+	CHECK(r.violation == "");
+	CHECK(r.runtime[0] + r.runtime[1] + r.runtime[2] == 4000 * MS - 4 * MS);  // the last run is not charged
+	CHECK(r.runtime[0] + 4 * MS >= 2000 * MS);
+	CHECK(r.runtime[0] <= 2000 * MS + 4 * MS);
+	CHECK(r.runtime[1] + 4 * MS >= 1000 * MS);
+	CHECK(r.runtime[1] <= 1000 * MS + 4 * MS);
+}
+
+// With every task in one group, the root holds one entity (update_curr()
+// there returns at nr_queued == 1, picks there have one choice), and the
+// group's cfs_rq decides as the root did for the flat workload; a sleeper's
+// buddy (set_next_buddy(se_A)) is the only entity at the root anyway. So
+// the schedule is the flat one, switch for switch -- for workloads without
+// nice changes: prio_changed_fair() skips its resched when rq->cfs.nr_queued
+// == 1, which counts the root's entities (6.18.44 and 7.1.5 alike).
+TEST_CASE("a workload all in one group schedules as the flat workload", "[groups]")
+{
+	for (const char* preset : {"6.18", "6.18.17", "6.18.39", "7.1.5"}) {
+		CAPTURE(preset);
+		TaskSpec s = task("s", {run(700 * US), sleep(2300 * US)});
+		TaskSpec p = with_slice(task("p", {run(300 * US), timer(0, 5 * MS)}), 400 * US);
+		TaskSpec y = task("y", {run(5 * MS), yield(), run(2 * MS), sleep(1 * MS)});
+		Workload flat = workload({hog("a"), hog("b", 4), s, p, y, hog("c", -3), task("d", {run(13 * MS), sleep(7 * MS)})});
+		flat.refs = {"t"};
+		Workload grouped = flat;
+		for (TaskSpec& t : grouped.tasks)
+			t.taskgroup = "/A";
+		grouped.groups = {{"/A", NICE_0_LOAD}};
+		const Run f = run_groups(config(preset, 250), flat, 500 * MS);
+		const Run g = run_groups(config(preset, 250), grouped, 500 * MS, true);
+		CHECK(g.violation == "");
+		CHECK(g.rec.switches == f.rec.switches);
+		CHECK(g.runtime == f.runtime);
+	}
+}
+
+TEST_CASE("a group's weight from cpu.weight and cpu.weight.nice is the kernel's", "[groups]")
+{
+	// DIV_ROUND_CLOSEST_ULL(w * 1024, 100): 100 -> 1024, 1 -> 10, 200 -> 2048, 10000 -> 102400, 3 -> 31
+	CHECK(sched_weight_from_cgroup(100) == 1024);
+	CHECK(sched_weight_from_cgroup(1) == 10);
+	CHECK(sched_weight_from_cgroup(200) == 2048);
+	CHECK(sched_weight_from_cgroup(10000) == 102400);
+	CHECK(sched_weight_from_cgroup(3) == 31);
+}
+
+TEST_CASE("groups are refused on presets before 6.18 and on several CPUs", "[groups]")
+{
+	Workload wl = workload({in_group(hog("a"), "/A")});
+	wl.groups = {{"/A", NICE_0_LOAD}};
+	wl.duration = 10 * MS;
+	CHECK_THROWS_WITH(Simulation(config("6.12", 250), wl), Catch::Contains("6.18 presets"));
+	Config two = make_config(*find_preset("6.18.39"), 250, 2);
+	CHECK_THROWS_WITH(Simulation(two, wl), Catch::Contains("one CPU"));
+}
+
+TEST_CASE("a taskgroup that is not among the groups is refused", "[groups]")
+{
+	Workload wl = workload({in_group(hog("a"), "/A")});
+	wl.duration = 10 * MS;
+	CHECK_THROWS_WITH(Simulation(config("6.18.39", 250), wl), Catch::Contains("taskgroup '/A'"));
+	wl.groups = {{"/B", NICE_0_LOAD}, {"/B/C", NICE_0_LOAD}};
+	CHECK_THROWS_WITH(Simulation(config("6.18.39", 250), wl), Catch::Contains("taskgroup '/A'"));
+}
+
+TEST_CASE("a group listed before its parent is refused", "[groups]")
+{
+	Workload wl = workload({in_group(hog("a"), "/B/C")});
+	wl.groups = {{"/B/C", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+	wl.duration = 10 * MS;
+	CHECK_THROWS_WITH(Simulation(config("6.18.39", 250), wl), Catch::Contains("parent '/B'"));
+}
