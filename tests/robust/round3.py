@@ -258,6 +258,26 @@ def rtapp_cases():
                                                          "b": {"lock": "m", "run": 100}}}),
     ]:
         yield (f"rt-app valid edge: a mutex {what}", (None, rtapp(task)), RUN, 0, None)
+    # A resource's name with a control character would forge a line of
+    # the deadlock report on stderr: refused where it is written.
+    for c in ["\n", "\r", "\t", "\u0000", "\u001b", "\u007f"]:
+        n = "m" + c + "x"
+        for what, task, key in [
+            ("lock", {"lock": n, "run": 10, "unlock": n}, r"lock"),
+            ("unlock", {"unlock": n, "run": 10}, r"unlock"),
+            ("barrier", {"barrier": n, "run": 10}, r"barrier"),
+            ("suspend", {"suspend": n, "run": 10}, r"suspend"),
+            ("resume", {"resume": n, "run": 10}, r"resume"),
+            ("signal", {"signal": n, "run": 10}, r"signal"),
+            ("wait ref", {"lock": "m", "wait": {"ref": n, "mutex": "m"}, "unlock": "m"}, r"wait\.ref"),
+            ("wait mutex", {"lock": n, "wait": {"ref": "c", "mutex": n}, "unlock": n}, r"lock"),
+            ("timer ref", {"timer": {"ref": n, "period": 1000}, "run": 10}, r"timer\.ref"),
+        ]:
+            yield (f"rt-app {what} name {c!r}", (None, rtapp(task)), RUN, 2,
+                   FILE_LOC + r"tasks\.t\." + key + r": the name .* has a control character")
+    for n in ["m x", "m\u00e9", "m:1", "unique", "a" * 4096]:
+        yield (f"rt-app valid edge: a mutex named {n[:16]!r}", (None, rtapp({"lock": n, "run": 10, "unlock": n})), RUN,
+               0, None)
     # Named resources: 65537 timers (each a ref) is one past the limit.
     timers = ", ".join(f'"timer{i}": {{"ref": "r{i}", "period": 1000}}' for i in range(65537))
     yield ("rt-app 65537 named resources", (None, '{"tasks": {"t": {' + timers + '}}}'), RUN, 2,
