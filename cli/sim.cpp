@@ -240,7 +240,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	for (const TaskMetrics& m : metrics.tasks)
 		pids.push_back(m.pid);
 	const std::optional<Deadlock> deadlock = deadlock_watch.find(sim, pids);
-	if (deadlock)  // the run went on idle to its end: say why nothing ran
+	if (deadlock)  // tasks waited to the end of the run: say on what
 		std::cerr << "eevdf: " << (so.workload.empty() ? "" : so.workload + ": ") << describe(*deadlock) << "\n";
 	const Report r{sim, metrics, deadlock ? &*deadlock : nullptr};
 	if (!outs.stdout_flag().empty())  // FILE "-": that output is the whole of stdout

@@ -295,6 +295,23 @@ def deadlock_cases():
         ("a wait nobody signals", {"a": {"loop": 1, "lock": "m", "wait": {"ref": "c", "mutex": "m"}, "unlock": "m"}},
          "1"),
         ("a suspend nobody resumes", {"a": {"loop": 1, "suspend": "s"}, "b": {"loop": 1, "run": 100}}, "1"),
+        # Partial: a third thread runs on beside the waiters.
+        ("ABBA beside a running thread", {"a": {"loop": -1, "lock": "m", "run": 1000, "lock1": "n", "unlock1": "n",
+                                                "unlock": "m"},
+                                          "b": {"loop": -1, "lock": "n", "run": 1000, "lock1": "m", "unlock1": "m",
+                                                "unlock": "n"},
+                                          "c": {"loop": -1, "run": 1000, "sleep": 1000}}, "2"),
+        ("a barrier left while another runs", {"a": {"loop": -1, "barrier": "x", "run": 100},
+                                               "b": {"loop": 2, "barrier": "x", "run": 100},
+                                               "c": {"loop": -1, "run": 1000, "sleep": 1000}}, "1"),
+        ("a suspend no running thread resumes", {"a": {"loop": 1, "suspend": "s"}, "b": {"loop": -1, "run": 1000}},
+         "1"),
+        ("a waiter queued behind an ABBA", {"a": {"loop": -1, "lock": "m", "run": 1000, "lock1": "n", "unlock1": "n",
+                                                  "unlock": "m"},
+                                            "b": {"loop": -1, "lock": "n", "run": 1000, "lock1": "m", "unlock1": "m",
+                                                  "unlock": "n"},
+                                            "c": {"loop": -1, "sleep": 3000, "lock": "m", "unlock": "m"},
+                                            "d": {"loop": -1, "run": 500, "sleep": 500}}, "4"),
     ]:
         for extra in ([], ["--json"]):
             yield (f"rt-app valid edge: {what} ends in a deadlock {' '.join(extra)}", (None, json.dumps({"tasks": doc})),
