@@ -398,7 +398,7 @@ def full_stdout_cases():
 AS_2G = "@prlimit-as-2G"
 AS_2G_TIMEOUT_S = 120  # a million tasks take seconds to build on a loaded machine
 CEILING_RC = (0, 2)
-CEILING_PAT = r"out of memory|beyond|more than|outside"
+CEILING_PAT = r"out of memory|beyond|more than|outside|cannot find"
 
 
 def ceiling_cases():
@@ -411,11 +411,35 @@ def ceiling_cases():
         ["schbench", "-n", "0", "-r", "1", "-m", "64", "-t", "62", "--stress", "1000000"],
         ["slice-table", "--hogs", "100000", "--duration", "10ms"],
         ["plot", "runs", "--hogs", "100000", "--duration", "1ms", "-o", "x.svg"],
+        # The other commands: each one completes (or says why not) within 2G.
+        ["sim", "--hogs", "20000", "--duration", "20ms", "--chrome", "c.json", "--timehist", "t.txt", "--map", "m.txt"],
+        ["sim", "--hogs", "1000000", "--duration", "1ms", "--json"],
+        ["schbench", "-n", "0", "-r", "1", "-m", "64", "-t", "63", "--cpus", "256", "--json"],
+        ["slice-table", "--hogs", "1000", "--duration", "10ms", "--seeds", "64", "--slices", "1ms,3ms"],
+        ["presets"],
+        ["bugs"],
+        ["prove", "--list"],
+        ["probe", "--help"],
+        ["calibrate", "--help"],
     ):
         yield (f"under 2G of address space: {' '.join(args)}", [AS_2G] + args, CEILING_RC, CEILING_PAT)
 
 
-def ceiling_file_cases():
+def ceiling_file_cases(repo):
+    import os
+    for claim in ("seed004-nohz.json", "seed001-avgrun.json"):
+        text = open(os.path.join(repo, "claims", claim)).read()
+        yield (f"under 2G of address space: check {claim}", (None, text), [AS_2G, "check", "{file}"], (0, 1, 2),
+               CEILING_PAT)
+    # diff of two documents of 100,000 tasks (the JSON reader's 2^20
+    # values are about 200,000 such tasks).
+    doc = sim_doc()
+    doc["tasks"] = [{"name": f"t{i}", "pid": i, "cpu_ns": i, "runs": 1} for i in range(100000)]
+    yield ("under 2G of address space: diff of 100000 tasks", (None, json.dumps(doc)),
+           [AS_2G, "diff", "{file}", "{file}"], CEILING_RC, CEILING_PAT)
+    doc["tasks"] = [{"name": f"t{i}", "pid": i, "cpu_ns": i, "runs": 1} for i in range(300000)]
+    yield ("under 2G of address space: diff past the reader's 2^20 values", (None, json.dumps(doc)),
+           [AS_2G, "diff", "{file}", "{file}"], 2, FILE_LOC + r".*2\^20|1048576")
     body = "# tracer: nop\n# entries-in-buffer/entries-written: 1/1   #P:8192\n" + many_pids(4097)
     for cname, args in TRACE_COMMANDS:
         rc = (0, 2) if cname == "check" else 2  # check keeps no per-task state per CPU
@@ -442,5 +466,5 @@ def plain_cases():
 
 def file_cases(repo):
     for gen in (trace_count_cases(), trace_line_cases(), trace_workload_cases(), schbench_claim_cases(),
-                rtapp_cases(), deadlock_cases(), claim_cases(repo), diff_cases(), ceiling_file_cases()):
+                rtapp_cases(), deadlock_cases(), claim_cases(repo), diff_cases(), ceiling_file_cases(repo)):
         yield from gen
