@@ -21,6 +21,7 @@
 #include "report/record.hpp"
 #include "report/report.hpp"
 #include "report/run_record.hpp"
+#include "report/run_budget.hpp"
 
 namespace eevdf::cli {
 namespace {
@@ -201,7 +202,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	sim.add_observer(&deadlock_watch);
 	set_activity("simulating");
 	try {
-		sim.run();
+		run_bounded(sim);
 	} catch (const InvariantViolation& v) {
 		return report_violation(sim, v, so.counterexample, so.workload);
 	}
