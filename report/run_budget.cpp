@@ -22,7 +22,7 @@ void check(const Simulation& sim, u64 until, u64 max_events)
 	if (sim.events() <= max_events && (sim.finished() || sim.now() >= until))
 		return;
 	throw WorkloadError("workload: the run reached the limit of " + std::to_string(max_events) +
-			    " events (minutes of computing) at " + seconds(sim.now()) + " of its " +
+			    " events (tens of minutes of computing) at " + seconds(sim.now()) + " of its " +
 			    seconds(sim.end_time()) +
 			    ": its tasks wake too often to simulate so long; a shorter --duration (schbench: -r), "
 			    "fewer tasks or --cpus, or longer sleeps");
