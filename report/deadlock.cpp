@@ -82,18 +82,14 @@ void reachable_events(const Task& t, F f)
 	}
 }
 
-enum class Wait {
-	None,
-	Mutex,
-	Barrier,
-	Futex,
-	Condition
-};
+enum class Wait { None, Mutex, Barrier, Futex, Condition, Unknown };
 
-Wait wait_kind(const Task& t)
+Wait wait_kind(const Task& t, size_t refs)
 {
 	if (t.state != TaskState::Suspended)
 		return Wait::None;
+	if (t.suspended_on < 0 || static_cast<size_t>(t.suspended_on) >= refs)
+		return Wait::Unknown;  // no resource to follow: taken as released
 	const Event* e = at_pc(t);
 	if (e && e->ref == t.suspended_on) {
 		if (e->kind == K::MutexLock)
@@ -116,7 +112,7 @@ std::optional<Deadlock> DeadlockWatch::find(const Simulation& sim, const std::ve
 	std::vector<Wait> kind(n);
 	size_t alive = 0, waiting = 0;
 	for (size_t i = 0; i < n; i++) {
-		kind[i] = wait_kind(tasks[i]);
+		kind[i] = wait_kind(tasks[i], refs.size());
 		alive += tasks[i].state != TaskState::Exited;
 		waiting += kind[i] != Wait::None;
 	}
@@ -186,6 +182,7 @@ std::optional<Deadlock> DeadlockWatch::find(const Simulation& sim, const std::ve
 				released = signalled[ref];
 				break;
 			case Wait::Futex:  // schbench's words: posted by lists the program builds as it runs
+			case Wait::Unknown:
 			case Wait::None:
 				break;
 			}
