@@ -15,6 +15,7 @@
 #include "io/rtapp.hpp"
 #include "io/schbench.hpp"
 #include "report/quantile.hpp"
+#include "report/run_budget.hpp"
 #include "io/values.hpp"
 #include "model/check.hpp"
 #include "model/metrics.hpp"
@@ -157,9 +158,9 @@ SchbenchFigures run_schbench(const Config& cfg, const Workload& wl, u64 warmup_n
 	sim.add_observer(&meter);
 	if (check)
 		sim.add_observer(&checker);
-	sim.run_until(warmup_ns);
+	run_bounded_until(sim, warmup_ns);
 	const u64 busy0 = sim.busy_ns(), idle0 = sim.idle_ns();
-	sim.run();
+	run_bounded(sim);
 	SchbenchFigures f;
 	f.rps = static_cast<double>(meter.requests) * 1e9 / static_cast<double>(wl.duration - warmup_ns);
 	// As schbench reports them: its histogram's 50th and 99th percentiles.
@@ -215,11 +216,11 @@ double metric_value(const Claim& c, const Metric& mt, const Settings& row, const
 		if (check)
 			sim.add_observer(&checker);
 		if (mt.name == "idle_fraction") {
-			sim.run();
+			run_bounded(sim);
 			return idle_fraction_of(sim);
 		}
 		sim.add_observer(&m);
-		sim.run();
+		run_bounded(sim);
 		m.finish(sim);
 		SampleCounts runs, lat;
 		u64 switches = 0, invol = 0, cpu = 0, total_cpu = 0;

@@ -12,6 +12,7 @@
 #include "model/simulation.hpp"
 #include "report/plots.hpp"
 #include "report/report.hpp"
+#include "report/run_budget.hpp"
 
 namespace eevdf::cli {
 namespace {
@@ -40,7 +41,7 @@ int cmd_plot_runs(ModelOptions mo, const PlotOptions& po)
 			Simulation sim(build_config(mo), build_workload(so));
 			MetricsCollector m;
 			sim.add_observer(&m);
-			sim.run();
+			run_bounded(sim);
 			m.finish(sim);
 			runs.emplace_back("HZ=" + std::to_string(hz) + " slice=" + slice, total_metrics(m).runs.values());
 		}

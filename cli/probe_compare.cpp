@@ -20,6 +20,7 @@
 #include "cli/probe_table.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/run_budget.hpp"
 
 namespace eevdf::cli {
 namespace {
@@ -103,7 +104,7 @@ ModelRun simulate(const json& k, const std::string& preset, u64 jitter)
 	Simulation sim(cfg, wl);
 	MetricsCollector m;
 	sim.add_observer(&m);
-	sim.run();
+	run_bounded(sim);
 	m.finish(sim);
 	ModelRun r;
 	SampleCounts runs;

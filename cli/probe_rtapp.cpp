@@ -26,6 +26,7 @@
 #include "model/cpumask.hpp"
 #include "model/simulation.hpp"
 #include "report/side_by_side.hpp"
+#include "report/run_budget.hpp"
 
 namespace eevdf::cli {
 
@@ -96,7 +97,7 @@ int probe_rtapp(const std::vector<std::string>& args)
 	Simulation sim(cfg, wl);
 	MetricsCollector metrics;
 	sim.add_observer(&metrics);
-	sim.run();
+	run_bounded(sim);
 	metrics.finish(sim);
 
 	std::ostringstream os;

@@ -21,6 +21,7 @@
 #include "io/profile.hpp"
 #include "model/metrics.hpp"
 #include "model/simulation.hpp"
+#include "report/run_budget.hpp"
 
 namespace eevdf::cli {
 namespace {
@@ -320,7 +321,7 @@ ScSide model_side(const json& k, const std::string& preset, const Profile& profi
 	Simulation sim(cfg, wl);
 	ScenarioObserver obs(wl.tasks.size(), sim.nr_cpus(), t0, t0 + duration, window);
 	sim.add_observer(&obs);
-	sim.run();
+	run_bounded(sim);
 	obs.finish(sim.now());
 
 	ScSide s;

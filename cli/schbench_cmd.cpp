@@ -18,6 +18,7 @@
 #include "report/run_record.hpp"
 #include "report/schbench_meter.hpp"
 #include "report/version.hpp"
+#include "report/run_budget.hpp"
 
 namespace eevdf::cli {
 
@@ -118,7 +119,7 @@ SeedRun run_seed(const ModelOptions& mo, const Prepared& p, u64 runtime_s)
 	Simulation sim(cfg, p.wl);
 	SchbenchMeter meter(sim, p.warmup_s * NSEC_PER_SEC);
 	sim.add_observer(&meter);
-	sim.run();
+	run_bounded(sim);
 	return {meter.wakeup,
 		meter.request,
 		schbench_rps_stats(meter.requests_per_s),
@@ -254,7 +255,7 @@ int cmd_schbench(const ModelOptions& mo, const SchbenchCmdOptions& so)
 	Simulation sim(cfg, wl);
 	SchbenchMeter meter(sim, warmup_s * NSEC_PER_SEC);
 	sim.add_observer(&meter);
-	sim.run();
+	run_bounded(sim);
 	const double avg = static_cast<double>(meter.requests) / static_cast<double>(so.runtime_s - warmup_s);
 	if (so.json) {
 		nlohmann::ordered_json j;

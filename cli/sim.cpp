@@ -3,10 +3,12 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "cli/activity.hpp"
 #include "cli/write_file.hpp"
 #include "io/output_file.hpp"
+#include "io/output_spool.hpp"
 #include "io/rtapp.hpp"
 #include "io/values.hpp"
 #include "model/check.hpp"
@@ -19,6 +21,7 @@
 #include "report/record.hpp"
 #include "report/report.hpp"
 #include "report/run_record.hpp"
+#include "report/run_budget.hpp"
 
 namespace eevdf::cli {
 namespace {
@@ -199,7 +202,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	sim.add_observer(&deadlock_watch);
 	set_activity("simulating");
 	try {
-		sim.run();
+		run_bounded(sim);
 	} catch (const InvariantViolation& v) {
 		return report_violation(sim, v, so.counterexample, so.workload);
 	}
@@ -208,22 +211,30 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	if (recording)  // the names and pids of every task, for the outputs that read the record
 		rec.finish(sim);
 	// Every output file of the run, whole or not at all together, before
-	// anything goes to stdout.
+	// anything goes to stdout. The long ones (a line or more per run or
+	// switch) are written to their temporaries as they are formatted, so
+	// that only the run's record is in memory, never their whole text.
+	std::vector<std::unique_ptr<OutputSpool>> spools;  // outlive `outs`, which reads them
 	OutputSet outs;
+	auto spooled = [&](const std::string& path, const char* flag, const auto& write) {
+		OutputSpool& spool = *spools.emplace_back(std::make_unique<OutputSpool>(path, flag));
+		write([&spool](std::string_view text) { spool.write(text); });
+		outs.add(path, "", &spool, "", flag);
+	};
 	if (!so.workload.empty())
 		outs.add_input(so.workload, "the workload file");
 	if (!so.trace.empty())
 		outs.add(so.trace, trace.header(), trace.spool(), trace.held(), "--trace");
 	if (!so.timehist.empty())
-		outs.add(so.timehist, format_timehist(rec), "--timehist");
+		spooled(so.timehist, "--timehist", [&](const TextSink& sink) { write_timehist(rec, sink); });
 	if (!so.latency.empty())
 		outs.add(so.latency, format_latency(rec), "--latency");
 	if (!so.csv.empty())
-		outs.add(so.csv, format_csv(rec), "--csv");
+		spooled(so.csv, "--csv", [&](const TextSink& sink) { write_csv(rec, sink); });
 	if (!so.map.empty())
-		outs.add(so.map, format_sched_map(rec), "--map");
+		spooled(so.map, "--map", [&](const TextSink& sink) { write_sched_map(rec, sink); });
 	if (!so.chrome.empty())
-		outs.add(so.chrome, format_chrome(rec, process_name(cfg)), "--chrome");
+		spooled(so.chrome, "--chrome", [&](const TextSink& sink) { write_chrome(rec, process_name(cfg), sink); });
 	if (!so.svg_lag.empty())
 		outs.add(so.svg_lag, lag_figure(rec, "Lag and v - V, " + process_name(cfg), from, to), "--svg-lag");
 	std::string schbench;
@@ -240,7 +251,7 @@ int cmd_sim(const ModelOptions& mo, const SimOptions& so)
 	for (const TaskMetrics& m : metrics.tasks)
 		pids.push_back(m.pid);
 	const std::optional<Deadlock> deadlock = deadlock_watch.find(sim, pids);
-	if (deadlock)  // the run went on idle to its end: say why nothing ran
+	if (deadlock)  // tasks waited to the end of the run: say on what
 		std::cerr << "eevdf: " << (so.workload.empty() ? "" : so.workload + ": ") << describe(*deadlock) << "\n";
 	const Report r{sim, metrics, deadlock ? &*deadlock : nullptr};
 	if (!outs.stdout_flag().empty())  // FILE "-": that output is the whole of stdout

@@ -15,6 +15,7 @@
 #include "model/workload.hpp"
 #include "report/report.hpp"
 #include "report/version.hpp"
+#include "report/run_budget.hpp"
 
 namespace eevdf::cli {
 namespace {
@@ -220,7 +221,7 @@ int cmd_slice_table(ModelOptions mo, const TableOptions& to)
 		Simulation sim(build_config(m), hogs_workload(to.hogs, duration));
 		MetricsCollector mc;
 		sim.add_observer(&mc);
-		sim.run();
+		run_bounded(sim);
 		mc.finish(sim);
 		const TaskMetrics total = total_metrics(mc);
 		const Distribution d = summarize(total.runs);

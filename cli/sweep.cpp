@@ -25,6 +25,7 @@
 #include "model/simulation.hpp"
 #include "report/plots.hpp"
 #include "report/report.hpp"
+#include "report/run_budget.hpp"
 
 namespace eevdf::cli {
 namespace {
@@ -140,7 +141,7 @@ SweepRow run_one(ModelOptions mo, SimOptions so, const std::vector<std::pair<std
 		if (so.check)
 			sim.add_observer(&checker);
 		try {
-			sim.run();
+			run_bounded(sim);
 		} catch (const InvariantViolation& v) {
 			row.violation = "invariant '" + v.failure.invariant + "' violated at t=" + std::to_string(v.failure.t) +
 					" ns; replay with eevdf sim ... " + command_line_flags(cfg) + " --check";

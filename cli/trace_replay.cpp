@@ -21,6 +21,7 @@
 #include "report/fixed_decimal.hpp"
 #include "report/metrics_json.hpp"
 #include "report/side_by_side.hpp"
+#include "report/run_budget.hpp"
 #include "trace/to_workload.hpp"
 
 namespace eevdf::cli {
@@ -114,7 +115,7 @@ int cmd_trace_compare(const TraceOptions& o, const ModelOptions& mo_in)
 	Simulation sim(cfg, std::move(wl));
 	MetricsCollector metrics;
 	sim.add_observer(&metrics);
-	sim.run();
+	run_bounded(sim);
 	metrics.finish(sim);
 
 	std::ostringstream os;

@@ -72,6 +72,11 @@ const std::string& Reader::name(const Value& v, const std::string& path, bool al
 {
 	if (!v.is_string() || (!allow_empty && v.text.empty()))
 		fail(v, path, "expected a non-empty name (a string), got " + json::describe(v));
+	// A resource's name reaches stderr (the deadlock report) and the
+	// outputs as the task names do: printable, so no line can be forged.
+	for (const char c : v.text)
+		if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+			fail(v, path, "the name " + json::quote(v.text) + " has a control character; names must be printable");
 	return v.text;
 }
 

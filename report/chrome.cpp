@@ -31,10 +31,30 @@ double us(u64 ns) { return static_cast<double>(ns) / 1000.0; }
 
 }  // namespace
 
-std::string format_chrome(const Recorder& r, const std::string& process_name)
+void write_chrome(const Recorder& r, const std::string& process_name, const TextSink& sink)
 {
 	const bool smp = r.nr_cpus > 1;
-	ordered_json ev = ordered_json::array();
+	const std::vector<VSample>& origin_list = smp ? (r.cpu_v_samples.empty() ? r.v_samples : r.cpu_v_samples[0]) : r.v_samples;
+	const u64 v0 = origin_list.empty() ? 0 : origin_list.front().v;
+	const auto rel = [v0](u64 v) { return static_cast<s64>(v - v0); };
+	const ordered_json other = {{"vruntime_origin_ns", std::to_string(v0)},
+				    {"counters", "deadline_ns and V_ns are vruntime - vruntime_origin_ns (the first V sample" +
+							 std::string(smp ? " of CPU 0" : "") + "); lag_ns is w (V - v) / NICE_0_LOAD"}};
+	TextOut out(sink);
+	out += "{\"displayTimeUnit\": \"ns\", \"otherData\": " +
+	       other.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+	       ", \"traceEvents\": [\n";  // one event a line
+	// Each event written as it is made: a long run has millions.
+	struct Events {
+		TextOut& out;
+		bool first = true;
+		void push_back(const ordered_json& e)
+		{
+			out += first ? "" : ",\n";
+			out += e.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+			first = false;
+		}
+	} ev{out};
 	ev.push_back({{"ph", "M"}, {"pid", PID}, {"tid", 0}, {"name", "process_name"}, {"args", {{"name", process_name}}}});
 	for (size_t i = 0; i < r.names.size(); i++)
 		ev.push_back({{"ph", "M"}, {"pid", PID}, {"tid", r.pids[i]}, {"name", "thread_name"},
@@ -76,9 +96,6 @@ std::string format_chrome(const Recorder& r, const std::string& process_name)
 	for (const RunRecord& run : r.open_runs)
 		if (run.task >= 0 && run.end > run.start)
 			slice(run, true);
-	const std::vector<VSample>& origin_list = smp ? (r.cpu_v_samples.empty() ? r.v_samples : r.cpu_v_samples[0]) : r.v_samples;
-	const u64 v0 = origin_list.empty() ? 0 : origin_list.front().v;
-	const auto rel = [v0](u64 v) { return static_cast<s64>(v - v0); };
 	for (size_t i = 0; i < r.samples.size() && i < r.names.size(); i++)
 		for (const Sample& s : r.samples[i]) {
 			ev.push_back({{"ph", "C"}, {"pid", PID}, {"ts", us(s.t)}, {"name", "lag " + r.names[i]},
@@ -95,16 +112,13 @@ std::string format_chrome(const Recorder& r, const std::string& process_name)
 		for (const auto& [t, v] : r.v_samples)
 			ev.push_back({{"ph", "C"}, {"pid", PID}, {"ts", us(t)}, {"name", "V"}, {"args", {{"V_ns", rel(v)}}}});
 	}
-	const ordered_json other = {{"vruntime_origin_ns", std::to_string(v0)},
-				    {"counters", "deadline_ns and V_ns are vruntime - vruntime_origin_ns (the first V sample" +
-							 std::string(smp ? " of CPU 0" : "") + "); lag_ns is w (V - v) / NICE_0_LOAD"}};
-	std::string out = "{\"displayTimeUnit\": \"ns\", \"otherData\": " +
-			  other.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-			  ", \"traceEvents\": [\n";  // one event a line
-	for (size_t i = 0; i < ev.size(); i++)
-		out += ev[i].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-		       (i + 1 < ev.size() ? ",\n" : "\n");
-	return out + "]}\n";
+	out += "\n]}\n";
+	out.flush();
+}
+
+std::string format_chrome(const Recorder& r, const std::string& process_name)
+{
+	return whole_text([&](const TextSink& sink) { write_chrome(r, process_name, sink); });
 }
 
 }  // namespace eevdf::cli

@@ -21,9 +21,10 @@ std::string field(const std::string& s)
 
 }  // namespace
 
-std::string format_csv(const Recorder& r)
+void write_csv(const Recorder& r, const TextSink& sink)
 {
-	std::string out = "task,pid,start_ns,end_ns,length_ns,reason,cpu\n";
+	TextOut out(sink);
+	out += "task,pid,start_ns,end_ns,length_ns,reason,cpu\n";
 	for (const RunRecord& run : r.runs) {
 		if (run.task < 0)
 			continue;
@@ -31,7 +32,12 @@ std::string format_csv(const Recorder& r)
 		       std::to_string(run.end) + "," + std::to_string(run.end - run.start) + "," + run.state + "," +
 		       std::to_string(run.cpu) + "\n";
 	}
-	return out;
+	out.flush();
+}
+
+std::string format_csv(const Recorder& r)
+{
+	return whole_text([&](const TextSink& sink) { write_csv(r, sink); });
 }
 
 }  // namespace eevdf::cli

@@ -209,9 +209,17 @@ void write_json(const Report& r, std::ostream& os)
 	// Only when the run ended in one, so that other documents are unchanged.
 	if (r.deadlock) {
 		ordered_json waiting = ordered_json::array();
-		for (const Deadlock::Waiter& w : r.deadlock->waiting)
-			waiting.push_back(ordered_json{{"task", w.task}, {"pid", w.pid}, {"on", w.on}});
-		member(os, "deadlock", ordered_json{{"since_ns", r.deadlock->since_ns}, {"waiting", waiting}}, false);
+		for (const Deadlock::Waiter& w : r.deadlock->waiting) {
+			ordered_json o{{"task", w.task}, {"pid", w.pid}, {"on", w.on}};
+			if (w.held_by)
+				o["held_by"] = ordered_json{{"task", *w.held_by}, {"pid", w.held_by_pid}};
+			waiting.push_back(std::move(o));
+		}
+		ordered_json d{{"since_ns", r.deadlock->since_ns}};
+		if (r.deadlock->partial)
+			d["partial"] = true;
+		d["waiting"] = std::move(waiting);
+		member(os, "deadlock", d, false);
 	}
 	os << "\n}\n";
 }

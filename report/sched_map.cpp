@@ -15,7 +15,7 @@
 
 namespace eevdf::cli {
 
-std::string format_sched_map(const Recorder& r)
+void write_sched_map(const Recorder& r, const TextSink& sink)
 {
 	const size_t ncpus = r.nr_cpus ? r.nr_cpus : 1;
 	std::vector<int> curr(ncpus, 0);
@@ -23,7 +23,7 @@ std::string format_sched_map(const Recorder& r)
 	std::vector<std::string> shortname(r.names.size());
 	std::string idle_name;
 	char first = 'A', second = '0';
-	std::string out;
+	TextOut out(sink);
 	char b[96];
 	for (const SwitchRecord& s : r.switches) {
 		std::string& name = s.next < 0 ? idle_name : shortname[static_cast<size_t>(s.next)];
@@ -57,7 +57,12 @@ std::string format_sched_map(const Recorder& r)
 			       std::to_string(r.pid(s.next));
 		out += "\n";
 	}
-	return out;
+	out.flush();
+}
+
+std::string format_sched_map(const Recorder& r)
+{
+	return whole_text([&](const TextSink& sink) { write_sched_map(r, sink); });
 }
 
 }  // namespace eevdf::cli

@@ -39,7 +39,7 @@ namespace {
 // tasks from the summary).
 constexpr int COMM_WIDTH = 30;  // comm_width; names cut to 15 bytes never widen it
 
-void sched_time(std::string& out, u64 ns, int width)
+void sched_time(TextOut& out, u64 ns, int width)
 {
 	char b[48];
 	std::snprintf(b, sizeof b, "%*llu.%03llu ", width, static_cast<unsigned long long>(ns / 1000000ULL),
@@ -84,9 +84,9 @@ struct Stats {
 
 }  // namespace
 
-std::string format_timehist(const Recorder& r)
+void write_timehist(const Recorder& r, const TextSink& sink)
 {
-	std::string out;
+	TextOut out(sink);
 	char b[256];
 	std::snprintf(b, sizeof b, "%15s %6s  %-*s  %9s  %9s  %9s\n", "time", "cpu", COMM_WIDTH, "task name", "wait time",
 		      "sch delay", "run time");
@@ -198,7 +198,12 @@ std::string format_timehist(const Recorder& r)
 	sched_time(out, hist_time, 2);
 	std::snprintf(b, sizeof b, " (x %zu)\n", ncpus);
 	out += b;
-	return out;
+	out.flush();
+}
+
+std::string format_timehist(const Recorder& r)
+{
+	return whole_text([&](const TextSink& sink) { write_timehist(r, sink); });
 }
 
 }  // namespace eevdf::cli

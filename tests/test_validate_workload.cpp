@@ -83,3 +83,14 @@ TEST_CASE("a run of more ticks than the limit is refused, naming --duration, --h
 	CHECK_THAT(refusal(cfg, hogs(1, 4294968 * NSEC_PER_SEC)),
 		   Contains("4294968000 ticks") && Contains("--duration") && Contains("--hz"));
 }
+
+TEST_CASE("a workload of more than 2^20 tasks is refused before anything is built, 2^20 pass")
+{
+	// No command reaches the limit (a million hogs, 4096 threads beside a
+	// million stressors): the model's own bound, held here at its edge.
+	const Config cfg = config("6.18", 1000);
+	Workload wl = hogs(size_t{1} << 20, MS);
+	CHECK(refusal(cfg, wl) == "");
+	wl.tasks.push_back(hog("one-more"));
+	CHECK_THAT(refusal(cfg, wl), Contains("1048577 tasks, more than the 1048576 a run may have"));
+}

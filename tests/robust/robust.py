@@ -23,6 +23,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import round3  # noqa: E402  (the third round's tables, issue 38)
@@ -500,10 +501,15 @@ def run_kill_case(eevdf):
     try:
         p = subprocess.Popen([eevdf, "sim", "--hogs", "4", "--hz", "1000", "--duration", "600s",
                               "--csv", "big.csv"], cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = TIMEOUT_S * 100
-        while p.poll() is None and deadline > 0 and not any(".eevdf-" in f for f in os.listdir(work)):
+        # The outputs' temporaries: the spools' are unlinked as soon as they
+        # are made (a SIGKILL leaves nothing of them); the named one that
+        # is renamed at the end lasts while the output is copied into it.
+        # Seen twice in a row, it is that one.
+        deadline, seen = TIMEOUT_S * 2000, 0
+        while p.poll() is None and deadline > 0 and seen < 2:
             deadline -= 1
-            subprocess.run(["sleep", "0.001"])
+            seen = seen + 1 if any(".eevdf-" in f for f in os.listdir(work)) else 0
+            time.sleep(0.0002)
         if p.poll() is not None:
             return "it finished before a temporary appeared: nothing was tested"
         p.kill()

@@ -258,6 +258,26 @@ def rtapp_cases():
                                                          "b": {"lock": "m", "run": 100}}}),
     ]:
         yield (f"rt-app valid edge: a mutex {what}", (None, rtapp(task)), RUN, 0, None)
+    # A resource's name with a control character would forge a line of
+    # the deadlock report on stderr: refused where it is written.
+    for c in ["\n", "\r", "\t", "\u0000", "\u001b", "\u007f"]:
+        n = "m" + c + "x"
+        for what, task, key in [
+            ("lock", {"lock": n, "run": 10, "unlock": n}, r"lock"),
+            ("unlock", {"unlock": n, "run": 10}, r"unlock"),
+            ("barrier", {"barrier": n, "run": 10}, r"barrier"),
+            ("suspend", {"suspend": n, "run": 10}, r"suspend"),
+            ("resume", {"resume": n, "run": 10}, r"resume"),
+            ("signal", {"signal": n, "run": 10}, r"signal"),
+            ("wait ref", {"lock": "m", "wait": {"ref": n, "mutex": "m"}, "unlock": "m"}, r"wait\.ref"),
+            ("wait mutex", {"lock": n, "wait": {"ref": "c", "mutex": n}, "unlock": n}, r"lock"),
+            ("timer ref", {"timer": {"ref": n, "period": 1000}, "run": 10}, r"timer\.ref"),
+        ]:
+            yield (f"rt-app {what} name {c!r}", (None, rtapp(task)), RUN, 2,
+                   FILE_LOC + r"tasks\.t\." + key + r": the name .* has a control character")
+    for n in ["m x", "m\u00e9", "m:1", "unique", "a" * 4096]:
+        yield (f"rt-app valid edge: a mutex named {n[:16]!r}", (None, rtapp({"lock": n, "run": 10, "unlock": n})), RUN,
+               0, None)
     # Named resources: 65537 timers (each a ref) is one past the limit.
     timers = ", ".join(f'"timer{i}": {{"ref": "r{i}", "period": 1000}}' for i in range(65537))
     yield ("rt-app 65537 named resources", (None, '{"tasks": {"t": {' + timers + '}}}'), RUN, 2,
@@ -275,6 +295,23 @@ def deadlock_cases():
         ("a wait nobody signals", {"a": {"loop": 1, "lock": "m", "wait": {"ref": "c", "mutex": "m"}, "unlock": "m"}},
          "1"),
         ("a suspend nobody resumes", {"a": {"loop": 1, "suspend": "s"}, "b": {"loop": 1, "run": 100}}, "1"),
+        # Partial: a third thread runs on beside the waiters.
+        ("ABBA beside a running thread", {"a": {"loop": -1, "lock": "m", "run": 1000, "lock1": "n", "unlock1": "n",
+                                                "unlock": "m"},
+                                          "b": {"loop": -1, "lock": "n", "run": 1000, "lock1": "m", "unlock1": "m",
+                                                "unlock": "n"},
+                                          "c": {"loop": -1, "run": 1000, "sleep": 1000}}, "2"),
+        ("a barrier left while another runs", {"a": {"loop": -1, "barrier": "x", "run": 100},
+                                               "b": {"loop": 2, "barrier": "x", "run": 100},
+                                               "c": {"loop": -1, "run": 1000, "sleep": 1000}}, "1"),
+        ("a suspend no running thread resumes", {"a": {"loop": 1, "suspend": "s"}, "b": {"loop": -1, "run": 1000}},
+         "1"),
+        ("a waiter queued behind an ABBA", {"a": {"loop": -1, "lock": "m", "run": 1000, "lock1": "n", "unlock1": "n",
+                                                  "unlock": "m"},
+                                            "b": {"loop": -1, "lock": "n", "run": 1000, "lock1": "m", "unlock1": "m",
+                                                  "unlock": "n"},
+                                            "c": {"loop": -1, "sleep": 3000, "lock": "m", "unlock": "m"},
+                                            "d": {"loop": -1, "run": 500, "sleep": 500}}, "4"),
     ]:
         for extra in ([], ["--json"]):
             yield (f"rt-app valid edge: {what} ends in a deadlock {' '.join(extra)}", (None, json.dumps({"tasks": doc})),
@@ -361,7 +398,7 @@ def full_stdout_cases():
 AS_2G = "@prlimit-as-2G"
 AS_2G_TIMEOUT_S = 120  # a million tasks take seconds to build on a loaded machine
 CEILING_RC = (0, 2)
-CEILING_PAT = r"out of memory|beyond|more than|outside"
+CEILING_PAT = r"out of memory|beyond|more than|outside|cannot find"
 
 
 def ceiling_cases():
@@ -374,11 +411,35 @@ def ceiling_cases():
         ["schbench", "-n", "0", "-r", "1", "-m", "64", "-t", "62", "--stress", "1000000"],
         ["slice-table", "--hogs", "100000", "--duration", "10ms"],
         ["plot", "runs", "--hogs", "100000", "--duration", "1ms", "-o", "x.svg"],
+        # The other commands: each one completes (or says why not) within 2G.
+        ["sim", "--hogs", "20000", "--duration", "20ms", "--chrome", "c.json", "--timehist", "t.txt", "--map", "m.txt"],
+        ["sim", "--hogs", "1000000", "--duration", "1ms", "--json"],
+        ["schbench", "-n", "0", "-r", "1", "-m", "64", "-t", "63", "--cpus", "256", "--json"],
+        ["slice-table", "--hogs", "1000", "--duration", "10ms", "--seeds", "64", "--slices", "1ms,3ms"],
+        ["presets"],
+        ["bugs"],
+        ["prove", "--list"],
+        ["probe", "--help"],
+        ["calibrate", "--help"],
     ):
         yield (f"under 2G of address space: {' '.join(args)}", [AS_2G] + args, CEILING_RC, CEILING_PAT)
 
 
-def ceiling_file_cases():
+def ceiling_file_cases(repo):
+    import os
+    for claim in ("seed004-nohz.json", "seed001-avgrun.json"):
+        text = open(os.path.join(repo, "claims", claim)).read()
+        yield (f"under 2G of address space: check {claim}", (None, text), [AS_2G, "check", "{file}"], (0, 1, 2),
+               CEILING_PAT)
+    # diff of two documents of 100,000 tasks (the JSON reader's 2^20
+    # values are about 200,000 such tasks).
+    doc = sim_doc()
+    doc["tasks"] = [{"name": f"t{i}", "pid": i, "cpu_ns": i, "runs": 1} for i in range(100000)]
+    yield ("under 2G of address space: diff of 100000 tasks", (None, json.dumps(doc)),
+           [AS_2G, "diff", "{file}", "{file}"], CEILING_RC, CEILING_PAT)
+    doc["tasks"] = [{"name": f"t{i}", "pid": i, "cpu_ns": i, "runs": 1} for i in range(300000)]
+    yield ("under 2G of address space: diff past the reader's 2^20 values", (None, json.dumps(doc)),
+           [AS_2G, "diff", "{file}", "{file}"], 2, FILE_LOC + r".*2\^20|1048576")
     body = "# tracer: nop\n# entries-in-buffer/entries-written: 1/1   #P:8192\n" + many_pids(4097)
     for cname, args in TRACE_COMMANDS:
         rc = (0, 2) if cname == "check" else 2  # check keeps no per-task state per CPU
@@ -405,5 +466,5 @@ def plain_cases():
 
 def file_cases(repo):
     for gen in (trace_count_cases(), trace_line_cases(), trace_workload_cases(), schbench_claim_cases(),
-                rtapp_cases(), deadlock_cases(), claim_cases(repo), diff_cases(), ceiling_file_cases()):
+                rtapp_cases(), deadlock_cases(), claim_cases(repo), diff_cases(), ceiling_file_cases(repo)):
         yield from gen
