@@ -29,6 +29,12 @@ inline constexpr u64 MAX_SHARES = 1ULL << 18;
 // cgroup v2 cpu.weight (1 .. 10000, default 100) to a table weight:
 // DIV_ROUND_CLOSEST_ULL(w * 1024, 100) (core.c sched_weight_from_cgroup()).
 constexpr u64 sched_weight_from_cgroup(u64 cgrp_weight) { return (cgrp_weight * 1024 + 50) / 100; }
+// And back, as cpu.weight reads (sched_weight_to_cgroup()): clamped to 1 .. 10000.
+constexpr u64 sched_weight_to_cgroup(u64 weight)
+{
+	const u64 w = (weight * 100 + 512) / 1024;
+	return w < 1 ? 1 : (w > 10000 ? 10000 : w);
+}
 
 struct TaskGroup {
 	TaskGroup(const Config& cfg, TaskGroup* parent, std::string path, u64 shares);

@@ -197,7 +197,7 @@ void write_json(const Report& r, std::ostream& os)
 					cpu_ns += r.metrics.tasks[i].cpu_ns;
 			}
 			const u64 w = scale_load_down(g.shares);
-			const u64 cpu_weight = std::clamp<u64>((w * 100 + 512) / 1024, 1, 10000);  // sched_weight_to_cgroup()
+			const u64 cpu_weight = sched_weight_to_cgroup(w);
 			arr.push_back(ordered_json{{"path", g.path},
 						   {"shares", w},
 						   {"cpu_weight", cpu_weight},

@@ -182,6 +182,12 @@ TEST_CASE("a group's weight from cpu.weight and cpu.weight.nice is the kernel's"
 	CHECK(sched_weight_from_cgroup(200) == 2048);
 	CHECK(sched_weight_from_cgroup(10000) == 102400);
 	CHECK(sched_weight_from_cgroup(3) == 31);
+	// and back, as cpu.weight reads: 1024 -> 100, 10 -> 1, 102400 -> 10000, 2 -> 1 (clamped)
+	CHECK(sched_weight_to_cgroup(1024) == 100);
+	CHECK(sched_weight_to_cgroup(10) == 1);
+	CHECK(sched_weight_to_cgroup(102400) == 10000);
+	CHECK(sched_weight_to_cgroup(2) == 1);
+	CHECK(sched_weight_to_cgroup(262144) == 10000);
 }
 
 TEST_CASE("groups are refused on presets before 6.18 and on several CPUs", "[groups]")
