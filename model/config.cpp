@@ -79,7 +79,8 @@ constexpr KernelPaths v6_6_paths()
 		.idle_preempt_cancels_protect = false,
 		.sched_idle_skips_idle_wakee = false,
 		.group_sched_modelled = false,
-		.pick_buddy = false,
+		.pick_buddy = P::PickBuddy::None,
+		.short_preempt_clears_buddy = false,
 		.queued_reweight = P::QueuedReweight::NotModelled,
 	};
 }
@@ -89,7 +90,7 @@ constexpr KernelPaths v6_6_paths()
 constexpr bool kernel_paths_fields_named()
 {
 	[[maybe_unused]] auto [f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20,
-			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35] = v6_6_paths();
+			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36] = v6_6_paths();
 	return true;
 }
 static_assert(kernel_paths_fields_named());
@@ -139,7 +140,7 @@ const std::vector<KernelPreset>& kernel_presets()
 		p.wakeup_preempt = P::WakeupPreempt::ProtectParam;  // 6.17
 		p.newidle_bump_on_failure = true;      // 155213a2aed4 (6.17)
 		p.group_sched_modelled = true;         // the 6.14+ hierarchy walks (c2a295bffeaf, 66951e4860d3)
-		p.pick_buddy = true;                   // 2a77e4be12cb (6.14)
+		p.pick_buddy = P::PickBuddy::InPickNextEntity;  // 2a77e4be12cb (6.14)
 		p.queued_reweight = P::QueuedReweight::PlaceEntity;  // 6d71a9c61604 (6.13)
 		v.push_back({"6.18", "v6.18.0 (= 6.18-rc5 fair.c): vprot protection limited to the min slice, resched at its "
 			     "end; yield pushes the deadline",
@@ -169,6 +170,7 @@ const std::vector<KernelPreset>& kernel_presets()
 			     p, features_of(F612, true)});
 
 		p.wakeup_preempt = P::WakeupPreempt::Actions;  // e837456fdca8 (stable 6.18.33)
+		p.pick_buddy = P::PickBuddy::InPickEevdf;      // e837456fdca8: the buddy test moved into __pick_eevdf()
 		v.push_back({"6.18.33", "6.18.33 .. 6.18.38: reworked wakeup preemption (fork and delayed wakers do not "
 			     "preempt unless shorter; a delayed pick is dequeued and the pick retried; protection shrinks "
 			     "after every wakeup that does not preempt)",
@@ -185,6 +187,8 @@ const std::vector<KernelPreset>& kernel_presets()
 		// Mainline 7.0 / 7.1 (each read in v7.1.5's source).
 		p.vprot_is_vlag = false;          // 80390ead2080: vlag and vprot split
 		p.queued_reweight = P::QueuedReweight::PreserveV;  // 101f3498b4bd
+		p.pick_buddy = P::PickBuddy::InPickEevdfProtect;  // 7.x __pick_eevdf(): "PICK_BUDDY && protect"
+		p.short_preempt_clears_buddy = true;              // 7.x wakeup_preempt_fair(): clear_buddies() on SHORT
 		p.calc_delta_divides = true;      // 64-bit __calc_delta()
 		p.avg_full_weight = true;         // avg_vruntime_weight(), vruntime_eligible() in __int128
 		p.delayed_lag_floor = true;       // update_entity_lag() of sched_delayed, requeue_delayed_entity()

@@ -146,10 +146,18 @@ struct KernelPaths {
 	// emptied group keeping its weight): modelled for the 6.18 presets and
 	// 7.1.5. Older presets refuse a workload with groups.
 	bool group_sched_modelled;
-	// __pick_eevdf() returns cfs_rq->next first if it is eligible (PICK_BUDDY,
-	// 2a77e4be12cb, 6.14). Only groups set a buddy: a task's sleep makes its
-	// group's entity the buddy on every level above (set_next_buddy()).
-	bool pick_buddy;
+	// PICK_BUDDY (2a77e4be12cb, 6.14): cfs_rq->next is picked first if it
+	// is eligible. Only groups set a buddy: a task's sleep makes its group's
+	// entity the buddy on every level above (set_next_buddy()). Where the
+	// test sits decides whether the wake-up preemption's pick sees it:
+	enum class PickBuddy {
+		None,                // before 6.14
+		InPickNextEntity,    // 6.14 .. 6.18.32: pick_next_entity() only; the wake-up calls __pick_eevdf()
+		InPickEevdf,         // 6.18.33 .. 6.18.44 (e837456fdca8): __pick_eevdf(), every pick
+		InPickEevdfProtect,  // 7.x: __pick_eevdf() when protect is true (not a short-slice wake-up)
+	} pick_buddy;
+	// 7.x: a short-slice wake-up preemption also clears curr's buddy.
+	bool short_preempt_clears_buddy;
 	// reweight_entity() of a queued entity (a group entity's share change):
 	// NotModelled before 6.13 (refused with groups), PlaceEntity (6d71a9c61604:
 	// save the lag, re-place), PlaceEntityRelVprot (ff38424030f9, 6.18.17+:

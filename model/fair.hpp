@@ -192,7 +192,7 @@ public:
 	void update_protect_slice(SchedEntity* se);
 	void cancel_protect_slice(SchedEntity* se);
 
-	// ---- picking
+	// ---- picking (pick_next_entity() also takes the buddy on 6.14 .. 6.18.32)
 	SchedEntity* pick_eevdf_protect(bool protect) const;  // __pick_eevdf()
 	SchedEntity* pick_eevdf_66() const;                   // v6.6's, over its vruntime-keyed tree
 	SchedEntity* pick_eevdf() const { return pick_eevdf_protect(true); }
@@ -296,6 +296,11 @@ private:
 	u64 vprot_of(const SchedEntity* se) const;
 	u64 lag_limit(SchedEntity* se) const;
 	bool feat(Feature f) const { return cfg_->features[f]; }
+	bool buddy_in_pick_eevdf(bool protect) const
+	{
+		return paths_->pick_buddy == KernelPaths::PickBuddy::InPickEevdf ||
+		       (paths_->pick_buddy == KernelPaths::PickBuddy::InPickEevdfProtect && protect);
+	}
 	bool bug(Bug b) const { return cfg_->bugs[b]; }
 
 	Warnings& warn() const { return rq_root().warnings; }

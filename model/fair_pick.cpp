@@ -74,7 +74,9 @@ SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
 	const Eligibility eligible = eligibility();
 
 	// "Picking the ->next buddy will affect latency but not fairness."
-	if (next && paths_->pick_buddy && eligible(next->vruntime)) {
+	// (6.18.33+ here; 7.x only when protecting, so not for a short-slice
+	// wake-up; before 6.18.33 in pick_next_entity().)
+	if (next && buddy_in_pick_eevdf(protect) && eligible(next->vruntime)) {
 		warn().on(Warn::PICK_BUDDY_DELAYED, next->sched_delayed);
 		return next;
 	}
@@ -122,6 +124,12 @@ SchedEntity* CfsRq::pick_eevdf_protect(bool protect) const
 
 SchedEntity* CfsRq::pick_next_entity(bool protect)
 {
+	// 6.14 .. 6.18.32: the buddy test is here, before __pick_eevdf(), so the
+	// wake-up preemption's own __pick_eevdf() call does not see the buddy.
+	if (next && paths_->pick_buddy == KernelPaths::PickBuddy::InPickNextEntity && entity_eligible(next)) {
+		warn().on(Warn::PICK_BUDDY_DELAYED, next->sched_delayed);
+		return next;
+	}
 	SchedEntity* se = pick_eevdf_protect(protect);
 	if (!se) {
 		rq_root().pick_failures++;

@@ -154,6 +154,8 @@ void CfsRq::wakeup_preempt_actions(SchedEntity* pse, SchedEntity* se, unsigned w
 		if (nse == pse) {
 			if (short_slice && !bug(Bug::PREEMPT_SHORT_KEEPS_PROTECTION))
 				cancel_protect_slice(se);
+			if (short_slice && paths_->short_preempt_clears_buddy)
+				clear_buddies(se);  // 7.x
 			resched_curr_lazy();
 			return;
 		}

@@ -49,8 +49,11 @@ const SchedEntity* decide(const CfsRq& cfs, bool protect, const ExactV& v, const
 	const SchedEntity* c = cfs.curr && cfs.curr->on_rq ? cfs.curr : nullptr;
 	if (cfs.nr_queued == 1)
 		return c ? c : cfs.timeline.leftmost();
-	// PICK_BUDDY (6.14+): the next buddy, if eligible, before anything else.
-	if (cfs.cfg().preset->paths.pick_buddy && cfs.next && v.eligible(cfs.next->vruntime))
+	// PICK_BUDDY: the next buddy, if eligible, before anything else, where
+	// __pick_eevdf() itself tests it (6.18.33+; 7.x only when protecting).
+	const auto buddy = cfs.cfg().preset->paths.pick_buddy;
+	if (cfs.next && v.eligible(cfs.next->vruntime) &&
+	    (buddy == KernelPaths::PickBuddy::InPickEevdf || (buddy == KernelPaths::PickBuddy::InPickEevdfProtect && protect)))
 		return cfs.next;
 	if (c && !v.eligible(c->vruntime))
 		c = nullptr;
