@@ -216,3 +216,48 @@ TEST_CASE("a group listed before its parent is refused", "[groups]")
 	wl.duration = 10 * MS;
 	CHECK_THROWS_WITH(Simulation(config("6.18.39", 250), wl), Catch::Contains("parent '/B'"));
 }
+
+// The next buddy decides a short-slice wake-up, and where each release tests
+// it changes the answer. HZ=1000, slice 0.7 ms, hrtick off; /G (1024) holds
+// a (runs 1 ms once, then sleeps) and hog b; w is a root task with a 0.2 ms
+// custom slice that sleeps at once and wakes at 2.4 ms. Times in ms of
+// virtual time from V_root at t=0 (every weight is 1024).
+//   t=0..2: b runs 0..1, a 1..2; se_G is the root's only queued entity, so the
+//   root's update_curr() returns before its resched test (nr_queued == 1) and
+//   se_G's request is renewed at the ticks: d(se_G) = 2.0 + 0.7 = 2.7.
+//   t=2: a sleeps and leaves G non-empty: dequeue_entities() makes se_G the
+//   root's next buddy. b runs; se_G stays curr at the root, so no
+//   set_next_entity() there clears the buddy.
+//   t=2.4: w wakes with lag 0: v(w) = V_root = v(se_G) = 2.4, d(w) = 2.6. Its
+//   slice is shorter than se_G's (b's 0.7), so the wake-up's pick runs without
+//   protection; the update_curr() before it sees delta 0 (the enqueue already
+//   charged b) and returns before clearing the buddy. Both are eligible, w's
+//   deadline is earlier: without a buddy w preempts.
+//   6.18.17 (PICK_BUDDY in pick_next_entity()): the wake-up's __pick_eevdf()
+//   returns w, the resched goes through, and the schedule's pick_next_entity()
+//   takes the eligible buddy se_G: b again, until the tick at 3 renews se_G
+//   (v 3 >= d 2.7), whose resched clears the buddy: w runs at 3.
+//   6.18.39 (PICK_BUDDY in __pick_eevdf()): the wake-up's pick returns se_G,
+//   no resched; w runs at 3, the same way.
+//   7.1.5 (only when protecting, and SHORT clears curr's buddy): the wake-up's
+//   pick returns w, which preempts at once, at 2.4.
+TEST_CASE("a short-slice waker waits for the next buddy on 6.18 and not on 7.1", "[groups][golden]")
+{
+	auto a = in_group(task("a", {run(1 * MS), sleep(100 * MS)}, 1), "/G");
+	auto b = in_group(hog("b"), "/G");
+	auto w = with_slice(task("w", {sleep(2400 * US), run(200 * US), sleep(100 * MS)}, 1), 200 * US);
+	Workload wl = workload({a, b, w});
+	wl.groups = {{"/G", NICE_0_LOAD}};
+	auto w_first_run = [&](std::string_view preset) {
+		Config cfg = config(preset, 1000);
+		cfg.features.set(Feature::HRTICK, false);
+		const Run r = run_groups(cfg, wl, 5 * MS, true);
+		CHECK(r.checked_ok());
+		const std::vector<u64> in = r.rec.switch_ins(2);
+		REQUIRE(in.size() >= 2);  // its first pick at 0 runs zero time and sleeps
+		return in[1];
+	};
+	CHECK(w_first_run("6.18.17") == 3 * MS);
+	CHECK(w_first_run("6.18.39") == 3 * MS);
+	CHECK(w_first_run("7.1.5") == 2400 * US);
+}
