@@ -22,7 +22,7 @@ struct Rq3 {
 	CfsRq cfs;
 	std::vector<SchedEntity> se;
 
-	explicit Rq3(std::string_view preset) : cfg(config(preset, 1000, 3 * MS)), cfs(cfg), se(3)
+	explicit Rq3(std::string_view preset, u64 slice = 3 * MS) : cfg(config(preset, 1000, slice)), cfs(cfg), se(3)
 	{
 		for (size_t i = 0; i < se.size(); i++) {
 			se[i].id = static_cast<int>(i);
@@ -148,4 +148,51 @@ TEST_CASE("rtapp: a group_weight event names its group and weight, and is writte
 	CHECK_THROWS_WITH(
 		parse_rtapp(R"({"tasks": {"t": {"run": 1, "group_weight": {"group": "/A", "weight": 0}}}})", "t.json"),
 		Catch::Contains("outside 1..10000"));
+}
+
+// docs/findings.md F19. e0 runs 3 ms of an 8 ms request, so it is protected
+// (vprot = its deadline); then its weight doubles while it runs, as a group
+// entity's does when its cgroup's cpu.weight is written. 7.1.5 keeps the
+// protection, rescaled about V with the deadline: vprot' - v' = (vprot - v) / 2.
+TEST_CASE("7.1.5: reweighting the running entity keeps its slice protection", "[groups][reweight]")
+{
+	Rq3 r("7.1.5", 8 * MS);
+	SchedEntity& e0 = r.se[0];
+	REQUIRE(r.cfs.curr == &e0);
+	REQUIRE(r.cfs.protect_slice(&e0));
+	const s64 left = wrapped_diff(r.cfs.protect_end(&e0), e0.vruntime);
+	CHECK(left == 5 * MS);  // vprot = d = v0 + 8 ms, v = v0 + 3 ms
+	r.cfs.reweight_entity(&e0, LoadWeight{2 * NICE_0_LOAD, 0});
+	CHECK(r.cfs.protect_slice(&e0));
+	const s64 left_after = wrapped_diff(r.cfs.protect_end(&e0), e0.vruntime);
+	CHECK(left_after >= left / 2 - 1);
+	CHECK(left_after <= left / 2 + 1);
+	REQUIRE_FALSE(r.cfs.need_resched);
+	r.cfs.clock_task += 100 * US;
+	r.cfs.update_curr();
+	CHECK_FALSE(r.cfs.need_resched);  // still protected: no resched
+}
+
+// The same on 6.18.x, where se->vlag and se->vprot are one union (until
+// 80390ead2080 in 7.0): reweight_entity() saves the lag into the shared field
+// before it tests protect_slice(), so 6.18.17+ (ff38424030f9) reads the lag
+// back as the protection end, and 6.18.0-6.18.16 never save it at all. e0 ran
+// ahead of V (lag < 0), so "v < vprot" compares v with V - v read as a u64:
+// with the boot origin (v just past 2^64 - 2^20 + 3 ms) it is false, and the
+// running entity's protection is gone: its next update_curr() with others
+// queued asks for a resched.
+TEST_CASE("6.18.x: reweighting the running entity ends its slice protection (F19)", "[groups][reweight][finding]")
+{
+	for (const char* preset : {"6.18", "6.18.17", "6.18.39"}) {
+		CAPTURE(preset);
+		Rq3 r(preset, 8 * MS);
+		SchedEntity& e0 = r.se[0];
+		REQUIRE(r.cfs.protect_slice(&e0));
+		REQUIRE_FALSE(r.cfs.need_resched);
+		r.cfs.reweight_entity(&e0, LoadWeight{2 * NICE_0_LOAD, 0});
+		CHECK_FALSE(r.cfs.protect_slice(&e0));
+		r.cfs.clock_task += 100 * US;
+		r.cfs.update_curr();
+		CHECK(r.cfs.need_resched);
+	}
 }
