@@ -793,6 +793,57 @@ void InvariantChecker::on_reweight(const Simulation& sim, u64 t, int task, s64 v
 						 " after its nice change, expected vlag * w_old / w_new = " + std::to_string(expect));
 }
 
+// A group entity reweighted while queued (reweight_entity() after a
+// cpu.weight write). With x' = x w / w' (truncated) and the values
+// update_curr() left just before:
+//   7.x: v' = V - vl', d' = V + (d - V)': V' = V, since Σ w_j (V - v_j) = 0
+//        still holds with the entity's w' (V - v') = w (V - v);
+//   6.13 .. 6.18.44: v' placed with vl' (lag inflation), d' = v' + (d - v)'.
+// The saved lag is clamped; where |V - v| reaches the clamp, only the
+// deadline is held. On 6.18 a running entity's lag is not held either: its
+// placement counts itself in V and W (the defect 101f3498b4bd reverted).
+// Integer slack: V is floored (V = V_true - e, 0 <= e < 1), so the saved
+// lag is short by e, and vl' truncates (remainder r, |r| < 1); then
+//   V'_true = V_true + (w - w') e / W' + w' r / W',
+// a shift of up to |w - w'| / W' + 1 ns, plus V''s own floor: a big group
+// entity cut down moves V by several ns, in the kernel as here.
+void InvariantChecker::on_group_reweight(const Simulation& sim, u64 t, u32 cpu, size_t group)
+{
+	ensure(sim);
+	const SchedEntity& se = sim.groups()[group].se[cpu];
+	const CfsRq& cfs = se.parent ? *se.parent->my_q : sim.cfs_rq(cpu);
+	const CfsRq::QueuedReweightSeen& was = cfs.last_queued_reweight;
+	const s64 w_old = static_cast<s64>(was.old_weight), w_new = static_cast<s64>(se.load.weight);
+	auto scaled = [&](s64 x) { return static_cast<s64>(static_cast<s128>(x) * w_old / w_new); };
+	auto near = [](s64 a, s64 b) { return a - b <= 2 && b - a <= 2; };
+	const s64 W = static_cast<s64>(cfs.load);
+	const s64 slack = 2 + ((w_old > w_new ? w_old - w_new : w_new - w_old) + W - 1) / (W ? W : 1);
+	auto near_V = [&](s64 a, s64 b) { return a - b <= slack && b - a <= slack; };
+	const std::string who = "group " + sim.groups()[group].path + " on CPU " + std::to_string(cpu);
+	const s64 lag = wrapped_diff(was.avg_vruntime, was.vruntime);
+	const bool clamped = lag >= static_cast<s64>(was.lag_limit) || -lag >= static_cast<s64>(was.lag_limit);
+	const u64 V = cfs.avg_vruntime();
+	if (sim.config().preset->paths.queued_reweight == KernelPaths::QueuedReweight::PreserveV) {
+		if (!clamped && !near_V(wrapped_diff(V, was.avg_vruntime), 0))
+			fail(sim, t, "reweight", who + ": V moved by " + snum(wrapped_diff(V, was.avg_vruntime)) +
+							" under the reweight (7.x keeps it)");
+		const s64 d_expect = scaled(wrapped_diff(was.deadline, was.avg_vruntime));
+		if (!near(wrapped_diff(se.deadline, was.avg_vruntime), d_expect))
+			fail(sim, t, "reweight", who + ": d - V is " + snum(wrapped_diff(se.deadline, was.avg_vruntime)) +
+							", expected (d - V) w / w' = " + snum(d_expect));
+	} else {
+		const s64 d_expect = scaled(wrapped_diff(was.deadline, was.vruntime));
+		if (!near(wrapped_diff(se.deadline, se.vruntime), d_expect))
+			fail(sim, t, "reweight", who + ": d - v is " + snum(wrapped_diff(se.deadline, se.vruntime)) +
+							", expected (d - v) w / w' = " + snum(d_expect));
+		if (was.was_curr)
+			return;
+	}
+	if (!clamped && sim.config().features[Feature::PLACE_LAG] && !near_V(wrapped_diff(V, se.vruntime), scaled(lag)))
+		fail(sim, t, "reweight", who + ": lag " + snum(wrapped_diff(V, se.vruntime)) +
+						" after the reweight, expected (V - v) w / w' = " + snum(scaled(lag)));
+}
+
 void InvariantChecker::on_event(const Simulation& sim, u64 t)
 {
 	ensure(sim);

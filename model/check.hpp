@@ -17,6 +17,11 @@
 //  lag       Σ w_i (V - v_i) lies in (-W, 0] (V is floored); every saved
 //            vlag of a task off the queue is within the clamp; placement
 //            with PLACE_LAG restores the saved lag within 2 ns
+//  reweight  a nice change keeps the task's lag (w_old/w_new rescaled); a
+//            cpu.weight write that reweights a queued group entity keeps its
+//            lag (6.13-6.18.44: unless it is running, 6d71a9c61604's
+//            placement counts curr in V) and its request's length, and on
+//            7.x (101f3498b4bd) keeps V and the deadline's distance from V
 //  vruntime  a queued task's vruntime never decreases while it stays queued
 //            with the same weight (7.x: except at the wake-up of a delayed
 //            task, which restores its lag at the delay); min_vruntime never
@@ -114,6 +119,7 @@ public:
 	void on_block(const Simulation& sim, u64 t, int task, bool delayed, bool exited) override;
 	void on_wakeup(const Simulation& sim, u64 t, int task, int waker, bool new_task) override;
 	void on_reweight(const Simulation& sim, u64 t, int task, s64 vlag, u64 old_weight) override;
+	void on_group_reweight(const Simulation& sim, u64 t, u32 cpu, size_t group) override;
 	void on_attr(const Simulation& sim, u64 t, int task) override;
 	void on_migrate(const Simulation& sim, u64 t, int task, u32 from, u32 to) override;
 	void on_attach(const Simulation& sim, u64 t, int task) override;

@@ -404,8 +404,15 @@ void Simulation::sched_group_set_shares(size_t group, u64 shares)
 	tg.shares = shares;
 	for (Rq& rq : rqs_) {
 		set_clock(rq);
-		rq.cfs.update_group_shares(&tg.se[rq.cpu]);
+		SchedEntity* se = &tg.se[rq.cpu];
+		CfsRq& q = rq.cfs.cfs_rq_of(se);
+		q.last_queued_reweight.se = nullptr;
+		rq.cfs.update_group_shares(se);
 		touch(rq.cpu);
+		if (q.last_queued_reweight.se == se) {
+			event_cpu_ = rq.cpu;
+			notify(&Observer::on_group_reweight, now_, rq.cpu, group);
+		}
 	}
 }
 

@@ -108,6 +108,16 @@ public:
 	u64 ref_vruntime;          // min_vruntime (<= 6.18.0) or zero_vruntime (6.18.y)
 	SchedEntity* curr = nullptr;
 	Timeline timeline;
+	// The last reweight_entity() of a queued entity here (a group entity's
+	// share change), as update_curr() left it just before: what the
+	// checker's "reweight" rule for group entities holds the result to.
+	struct QueuedReweightSeen {
+		const SchedEntity* se = nullptr;
+		u64 avg_vruntime = 0, vruntime = 0, deadline = 0;
+		u64 old_weight = 0;
+		u64 lag_limit = 0;  // |V - v| at or past this was clamped
+		bool was_curr = false;
+	} last_queued_reweight;
 	// rq->cfs_tasks (a flat model has one cfs_rq per rq): queued tasks, most
 	// recently picked at the head; the load balancer detaches from the tail.
 	SchedEntity* tasks_head = nullptr;

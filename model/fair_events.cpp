@@ -118,7 +118,12 @@ void CfsRq::reweight_entity_queued(SchedEntity* se, const LoadWeight& lw)
 	u64 avruntime = 0;
 
 	update_curr();
-	if (paths_->queued_reweight == KernelPaths::QueuedReweight::PreserveV) {
+	last_queued_reweight = {se, avg_vruntime(), se->vruntime, se->deadline, se->load.weight, lag_limit(se), is_curr};
+	// Bug REWEIGHT_PLACE_ENTITY: 7.x with 6d71a9c61604's lag-and-place form.
+	const auto form = bug(Bug::REWEIGHT_PLACE_ENTITY) && paths_->queued_reweight == KernelPaths::QueuedReweight::PreserveV
+				  ? KernelPaths::QueuedReweight::PlaceEntityRelVprot
+				  : paths_->queued_reweight;
+	if (form == KernelPaths::QueuedReweight::PreserveV) {
 		if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
 			update_zero_vruntime();
 		avruntime = avg_vruntime();
@@ -133,7 +138,7 @@ void CfsRq::reweight_entity_queued(SchedEntity* se, const LoadWeight& lw)
 	} else {
 		update_entity_lag(se);
 		se->deadline -= se->vruntime;
-		if (paths_->queued_reweight == KernelPaths::QueuedReweight::PlaceEntityRelVprot && is_curr &&
+		if (form == KernelPaths::QueuedReweight::PlaceEntityRelVprot && is_curr &&
 		    protect_slice(se)) {
 			vprot = static_cast<s64>(vprot_of(se) - se->vruntime);
 			rel_vprot = true;
@@ -147,7 +152,7 @@ void CfsRq::reweight_entity_queued(SchedEntity* se, const LoadWeight& lw)
 
 	se->vlag = rescale(se->vlag);
 	se->deadline = static_cast<u64>(rescale(static_cast<s64>(se->deadline)));
-	if (rel_vprot && paths_->queued_reweight == KernelPaths::QueuedReweight::PreserveV)
+	if (rel_vprot && form == KernelPaths::QueuedReweight::PreserveV)
 		vprot_of(se) = static_cast<u64>(rescale(static_cast<s64>(vprot_of(se))));
 	else if (rel_vprot)
 		vprot = rescale(vprot);
@@ -155,7 +160,7 @@ void CfsRq::reweight_entity_queued(SchedEntity* se, const LoadWeight& lw)
 		reweight_entity_load_avg(avg, se->avg, se_weight_of(se->load), se_weight_of(lw));
 	se->load = lw;
 
-	if (paths_->queued_reweight == KernelPaths::QueuedReweight::PreserveV) {
+	if (form == KernelPaths::QueuedReweight::PreserveV) {
 		if (rel_vprot)
 			vprot_of(se) += avruntime;
 		se->deadline += avruntime;

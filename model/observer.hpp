@@ -38,6 +38,10 @@ struct Observer {
 	// A queued task's weight changed (set_user_nice): `vlag` is the lag it
 	// was saved with at the dequeue, under `old_weight`; it is queued again.
 	virtual void on_reweight(const Simulation&, u64 /*t*/, int /*task*/, s64 /*vlag*/, u64 /*old_weight*/) {}
+	// A cpu.weight write reweighted `group`'s queued entity on `cpu`
+	// (reweight_entity() of a queued entity; its cfs_rq's
+	// last_queued_reweight holds what it found).
+	virtual void on_group_reweight(const Simulation&, u64 /*t*/, u32 /*cpu*/, size_t /*group*/) {}
 	// A periodic tick (or hrtick expiry) was handled.
 	virtual void on_tick(const Simulation&, u64 /*t*/, bool /*hrtick*/) {}
 	// __schedule() ran its pick: `next` is what runs now (== prev when the

@@ -36,6 +36,7 @@ constexpr std::string_view BROKEN_MODEL[] = {
 	"the 6.17 bump of a failed pass's cost (d206fbad9328 undone)",  // NEWIDLE_BUMP
 	"a nohz kick that never asks for a balance",  // NOHZ_KICK_STATS_ONLY
 	"a preemption that keeps curr's protection",  // PREEMPT_SHORT_KEEPS_PROTECTION
+	"a 7.x group reweight that re-places the entity (101f3498b4bd undone)",  // REWEIGHT_PLACE_ENTITY
 };
 static_assert(std::size(BROKEN_MODEL) == static_cast<size_t>(Bug::COUNT), "one phrase per bug");
 
@@ -85,6 +86,11 @@ std::vector<Detector> make_table()
 			     {B::ELIGIBLE_STRICT},
 			     {B::DEADLINE_FROM_OLD}},
 		 .testable = checker_holds},
+		{.kind = K::Property,
+		 .name = "groups_checker_holds",
+		 .subject = "the group checker property catches",
+		 .catches = {{B::REWEIGHT_PLACE_ENTITY}},
+		 .testable = groups_checker_holds},
 		{.kind = K::Property,
 		 .name = "run_length_bound",
 		 .subject = "the run-length property catches",

@@ -191,6 +191,24 @@ rc::Gen<Workload> gen_group_workload()
 			if (g >= 0)
 				t.taskgroup = w.groups[static_cast<size_t>(g)].path;
 		}
+		// A third of the tasks write a group's cpu.weight somewhere in their
+		// program: half of those their own group's (so its entity is running
+		// at the write, reweight_entity() of curr), the rest any group's.
+		for (TaskSpec& t : w.tasks) {
+			if (t.phases.empty() || *rc::gen::inRange(0, 3) != 0)
+				continue;
+			int g = *rc::gen::inRange(0, n);
+			if (!t.taskgroup.empty() && *rc::gen::inRange(0, 2) == 0)
+				for (int i = 0; i < n; i++)
+					if (w.groups[static_cast<size_t>(i)].path == t.taskgroup)
+						g = i;
+			const u64 weight = *rc::gen::element<u64>(1, 10, 50, 100, 200, 1000, 10000);
+			Phase& ph = t.phases[*rc::gen::inRange<size_t>(0, t.phases.size())];
+			const size_t at = *rc::gen::inRange<size_t>(0, ph.events.size() + 1);
+			Event e{Event::Kind::SetShares, scale_load(sched_weight_from_cgroup(weight))};
+			e.ref = g;
+			ph.events.insert(ph.events.begin() + static_cast<std::ptrdiff_t>(at), e);
+		}
 		return w;
 	});
 }
