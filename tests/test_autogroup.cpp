@@ -318,7 +318,7 @@ TEST_CASE("a setsid in a phase (moving a running thread) is refused", "[autogrou
 	}
 }
 
-TEST_CASE("--autogroup takes on or off, off by default", "[autogroup][cli]")
+TEST_CASE("the option --autogroup takes on or off, off by default", "[autogroup][cli]")
 {
 	cli::ModelOptions o;
 	CHECK_FALSE(cli::build_config(o).autogroup);
