@@ -90,6 +90,8 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 				s.model.skew_tick = skew_tick_value(v);
 			else if (k == "preempt")
 				s.model.preempt = v;
+			else if (k == "autogroup")
+				s.model.autogroup = v;
 			else if (k == "ipi_latency")
 				s.model.ipi_latency = v;
 			else if (k == "idle_exit_latency")

@@ -77,6 +77,10 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 		->check(cpu_count());
 	app->add_option("--llc", o.llc, "CPUs per last-level cache (MC domain); default all")->check(cpu_count());
 	app->add_flag("--skew-tick", o.skew_tick, "boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later");
+	app->add_option("--autogroup", o.autogroup,
+			"on|off: sysctl_sched_autogroup_enabled; on puts every task outside a cpu cgroup in its "
+			"session's autogroup (one CPU, 6.18+ presets; docs/cli.md \"Task groups\")")
+		->capture_default_str();
 	app->add_option("--preempt", o.preempt,
 			"preemption model none|voluntary|full|lazy (CONFIG_PREEMPT_*); default: the preset's "
 			"(lazy on 7.1.5, none before)");

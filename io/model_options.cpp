@@ -52,6 +52,9 @@ Config build_config(const ModelOptions& o)
 	cfg.cpus = o.cpus;
 	cfg.llc_size = o.llc;
 	cfg.skew_tick = o.skew_tick;
+	if (o.autogroup != "on" && o.autogroup != "off")
+		throw UsageError("--autogroup: '" + o.autogroup + "' is not on or off");
+	cfg.autogroup = o.autogroup == "on";
 	if (!o.preempt.empty()) {
 		const std::optional<Preempt> p = preempt_by_name(o.preempt);
 		if (!p)

@@ -24,6 +24,7 @@ struct ModelOptions {
 	u32 llc = 0;          // CPUs per LLC; 0 = all
 	bool skew_tick = false;
 	std::string preempt;  // CONFIG_PREEMPT_*; empty = the preset's default
+	std::string autogroup = "off";  // sysctl_sched_autogroup_enabled: on or off
 	std::string slice;  // sysctl_sched_base_slice; empty = the preset's default for --online-cpus
 	std::string ipi_latency = "0", idle_exit_latency = "0", wakeup_irq_cost = "0";
 	std::string balance_cost;  // empty: default_balance_cost() of the profile

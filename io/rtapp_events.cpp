@@ -24,6 +24,10 @@ const char* unsupported_property(std::string_view key)
 	if (key == "taskgroup")
 		return "in a phase (moving the thread to another group when the phase starts) is not modelled yet; "
 		       "give the task one \"taskgroup\"";
+	if (key == "setsid" || key == "autogroup_nice")
+		return "in a phase (a running thread starting a new session: setsid() moves it to a new autogroup, "
+		       "sched_move_task()) is not modelled; give \"setsid\" (and \"autogroup_nice\") at task level, "
+		       "where the task starts in a session of its own";
 	if (key == "dl-period" || key == "dl-deadline" || key == "period" || key == "deadline")
 		return "only applies to SCHED_DEADLINE; the model covers the fair class (SCHED_OTHER) only";
 	if (key == "nodes_membind" || key == "membind_nodes")

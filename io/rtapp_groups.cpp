@@ -14,6 +14,10 @@
 // cpu_shares_write_u64(), cpu_weight_write_u64(), cpu_weight_nice_write_s64())
 // into tg->shares. Every prefix of a path is a group too (the directories
 // rt-app creates), with the default weight unless listed.
+//
+// Autogroup (model/autogroup.hpp) has two task-level keys of the model's
+// own: "setsid": true (the task is a process that starts a session of its
+// own) and "autogroup_nice": N (that session's /proc/PID/autogroup nice).
 #include <algorithm>
 
 #include "io/rtapp_reader.hpp"
@@ -100,6 +104,29 @@ u64 Reader::group_shares(const Member& w, const std::string& wpath) const
 		return scale_load(nice_to_weight(static_cast<int>(v)));
 	}
 	fail(w, wpath, "unknown key; a group accepts one of shares, weight, weight.nice");
+}
+
+void Reader::session(const Fields& f, const std::string& path, TaskSpec& t) const
+{
+	if (const Member* m = prop(f, "setsid")) {
+		if (m->value.type != Value::Type::Bool)
+			fail(m->value, path + ".setsid",
+			     "expected true (the task starts a session of its own) or false, got " +
+				     json::describe(m->value));
+		t.setsid = m->value.boolean;
+	}
+	if (const Member* m = prop(f, "autogroup_nice")) {
+		const std::string p = path + ".autogroup_nice";
+		const s64 n = integer(m->value, p, "a nice value from -20 to 19 (/proc/PID/autogroup)");
+		if (n < MIN_NICE || n > MAX_NICE)
+			fail(m->value, p,
+			     json::describe(m->value) + " is outside -20..19: the kernel refuses it (-EINVAL)");
+		if (!t.setsid)
+			fail(m->value, p,
+			     json::describe(m->value) + " without \"setsid\": true (it is the nice of the autogroup of "
+							"the session the task leads)");
+		t.autogroup_nice = static_cast<int>(n);
+	}
 }
 
 // "group_weight": {"group": "/A", "weight": 50}: the running thread writes

@@ -116,8 +116,9 @@ void Reader::read_tasks(const Value& tasks)
 
 Reader::Fields Reader::sort_fields(const Value& obj, const std::string& path, bool task) const
 {
-	static const std::set<std::string_view> task_props = {
-		"instance", "loop", "phases", "policy", "priority", "dl-runtime", "delay", "cpus", "taskgroup"};
+	static const std::set<std::string_view> task_props = {"instance",  "loop",       "phases",        "policy",
+							      "priority",  "dl-runtime", "delay",         "cpus",
+							      "taskgroup", "setsid",     "autogroup_nice"};
 	static const std::set<std::string_view> phase_props = {"loop", "policy", "priority", "dl-runtime", "cpus"};
 	const auto& props = task ? task_props : phase_props;
 	Fields f;
@@ -284,6 +285,7 @@ void Reader::read_task(const Member& tm)
 		base.cpus = cpu_list(m->value, path + ".cpus");
 	if (const Member* m = prop(f, "taskgroup"))
 		base.taskgroup = taskgroup(m->value, path + ".taskgroup");
+	session(f, path, base);
 	const Member* loop_m = prop(f, "loop");
 	s64 count = loop_m ? loop(loop_m->value, path + ".loop") : LOOP_FOREVER;
 

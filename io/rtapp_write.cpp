@@ -147,6 +147,10 @@ private:
 		out_ += "\t\t" + json::quote(t.name) + ": {\n\t\t\t\"loop\": " + loop_str(t.loop, what);
 		if (!t.taskgroup.empty())
 			out_ += ",\n\t\t\t\"taskgroup\": " + json::quote(t.taskgroup);
+		if (t.setsid)
+			out_ += ",\n\t\t\t\"setsid\": true";
+		if (t.autogroup_nice)
+			out_ += ",\n\t\t\t\"autogroup_nice\": " + std::to_string(t.autogroup_nice);
 		if (t.policy != Policy::Normal)
 			out_ += ",\n\t\t\t\"policy\": \"" + std::string(policy_name(t.policy)) + "\"";
 		if (t.nice)

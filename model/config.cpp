@@ -363,6 +363,8 @@ std::string command_line_flags(const Config& cfg)
 		s += " --llc " + std::to_string(cfg.llc_size);
 	if (cfg.skew_tick)
 		s += " --skew-tick";
+	if (cfg.autogroup)
+		s += " --autogroup on";
 	if (cfg.preempt != Preempt::None)
 		s += " --preempt " + std::string(preempt_name(cfg.preempt));
 	s += " --slice " + std::to_string(cfg.base_slice_ns) + "ns";
@@ -409,6 +411,8 @@ std::string describe(const Config& cfg)
 		cpus += ", llc=" + std::to_string(llc_size_of(cfg)) + (cfg.skew_tick ? ", skew_tick" : "");
 	if (cfg.preempt != Preempt::None)
 		cpus += ", preempt=" + std::string(preempt_name(cfg.preempt));
+	if (cfg.autogroup)
+		cpus += ", autogroup";
 	std::string smp_knobs;
 	if (smp)
 		smp_knobs = ", ipi_latency=" + std::to_string(cfg.knobs.ipi_latency) + " ns, idle_exit_latency=" +

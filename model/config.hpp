@@ -236,6 +236,10 @@ struct Config {
 	u32 online_cpus = 1;    // scales the default base slice like update_sysctl(); >= cpus
 	u32 llc_size = 0;       // CPUs per LLC (a divisor of cpus); 0 = all in one
 	bool skew_tick = false; // boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later
+	// sysctl_sched_autogroup_enabled (CONFIG_SCHED_AUTOGROUP): every task of
+	// the root cpu cgroup runs in its session's autogroup (model/autogroup.hpp).
+	// Off in the model unless asked for, so that flat runs stay flat.
+	bool autogroup = false;
 	u64 base_slice_ns = 0;  // sysctl_sched_base_slice (debugfs base_slice_ns)
 	Knobs knobs;
 	// The machine's variability (model/profile.hpp): exact (every cost 0)

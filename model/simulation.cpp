@@ -34,6 +34,8 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 	  wl_(std::move(wl))
 {
 	validate_workload(cfg_, wl_);
+	if (cfg_.autogroup)
+		autogroups_ = autogroup_sessions(wl_);
 	timer_delay_split_ = !(cfg_.profile.timer_delay_busy == cfg_.profile.timer_delay);
 	const size_t n = wl_.tasks.size();
 	rqs_.reserve(cfg_.cpus);
@@ -104,9 +106,10 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 			se.slice = cfg_.base_slice_ns;
 		}
 		init_entity_runnable_average(se.avg, se_weight_of(se.load));
-		if (!t.spec->taskgroup.empty()) {
-			// sched_cgroup_fork() / set_task_rq(): below the group's entity of its CPU.
-			se.parent = &group_by_path(t.spec->taskgroup).se[t.cpu];
+		if (const std::string& tg = task_group_path(i); !tg.empty()) {
+			// sched_cgroup_fork() (its autogroup_task_group()) / set_task_rq():
+			// below the group's entity of its CPU.
+			se.parent = &group_by_path(tg).se[t.cpu];
 			se.depth = se.parent->depth + 1;
 		}
 		t.burst_rng = rng_stream(cfg_.seed, static_cast<u64>(NoiseSource::BurstScale), i);
@@ -130,16 +133,19 @@ Simulation::Simulation(const Config& cfg, Workload wl)
 
 // sched_create_group() for each of the workload's groups, parents first
 // (validate_workload() checked the order), each with an entity and a cfs_rq
-// on every CPU.
+// on every CPU; then the sessions' autogroups (autogroup_create(): children
+// of the root). A group_weight event's index into wl_.groups is its index
+// here too.
 void Simulation::create_groups()
 {
-	for (const GroupSpec& g : wl_.groups) {
-		const std::string parent = g.path.substr(0, g.path.rfind('/'));
-		TaskGroup* p = parent.empty() ? nullptr : &group_by_path(parent);
-		TaskGroup& tg = groups_.emplace_back(cfg_, p, g.path, g.shares);
-		for (Rq& rq : rqs_)
-			tg.init_tg_cfs_entry(rq.cfs);
-	}
+	for (const auto* list : {&wl_.groups, &autogroups_.groups})
+		for (const GroupSpec& g : *list) {
+			const std::string parent = g.path.substr(0, g.path.rfind('/'));
+			TaskGroup* p = parent.empty() ? nullptr : &group_by_path(parent);
+			TaskGroup& tg = groups_.emplace_back(cfg_, p, g.path, g.shares);
+			for (Rq& rq : rqs_)
+				tg.init_tg_cfs_entry(rq.cfs);
+		}
 }
 
 TaskGroup& Simulation::group_by_path(const std::string& path)

@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/autogroup.hpp"
 #include "model/balance.hpp"
 #include "model/config.hpp"
 #include "model/event_tree.hpp"
@@ -78,6 +79,23 @@ public:
 	bool finished() const { return now_ >= end_time() || live_tasks_ == 0; }
 
 	const Workload& workload() const { return wl_; }
+	// With Config::autogroup: the sessions' autogroups, made after the
+	// workload's cgroups (model/autogroup.hpp); empty without.
+	const std::vector<GroupSpec>& autogroups() const { return autogroups_.groups; }
+	// The autogroup task i runs in, or nullptr (autogroup off, or the task
+	// is in a cpu cgroup).
+	const GroupSpec* task_autogroup(size_t i) const
+	{
+		const int ag = autogroups_.of_task.empty() ? -1 : autogroups_.of_task[i];
+		return ag < 0 ? nullptr : &autogroups_.groups[static_cast<size_t>(ag)];
+	}
+	// The group task i runs in (task_group(p)): its cgroup, its session's
+	// autogroup, or "" for the root group.
+	const std::string& task_group_path(size_t i) const
+	{
+		const GroupSpec* ag = task_autogroup(i);
+		return ag ? ag->path : wl_.tasks[i].taskgroup;
+	}
 	// Every WaitQueue of every futex word, condition and barrier (the checker's).
 	template <class F>
 	void for_each_wait_queue(F&& f) const
@@ -239,6 +257,7 @@ private:
 
 	// The Machine holds cfg_, topo_, rqs_, tasks_, balance_, now_, jiffies_.
 	Workload wl_;
+	Autogroups autogroups_;  // with Config::autogroup only
 	// The profile tells busy and idle CPUs' timer delays apart (decided once:
 	// comparing two empirical distributions is no per-timer work).
 	bool timer_delay_split_ = false;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/autogroup.hpp"
 #include "model/simulation.hpp"
 
 namespace eevdf {
@@ -123,7 +124,7 @@ bool phase_consumes_time(const Phase& p) { return std::any_of(p.events.begin(), 
 // presets whose group paths are implemented (KernelPaths::group_sched_modelled).
 void validate_groups(const Config& cfg, const Workload& wl)
 {
-	if (wl.groups.empty()) {
+	if (wl.groups.empty() && !cfg.autogroup) {
 		for (const TaskSpec& t : wl.tasks)
 			for (const Phase& p : t.phases)
 				for (const Event& e : p.events)
@@ -135,15 +136,20 @@ void validate_groups(const Config& cfg, const Workload& wl)
 						    "' is not among the workload's groups");
 		return;
 	}
+	// With autogroup every task outside a cpu cgroup is in a group.
+	const std::string groups = cfg.autogroup ? "task groups (--autogroup on)" : "task groups";
 	if (!cfg.preset->paths.group_sched_modelled)
-		throw WorkloadError("workload: task groups are modelled for the 6.18 presets and 7.1.5 only, not " +
+		throw WorkloadError("workload: " + groups + " are modelled for the 6.18 presets and 7.1.5 only, not " +
 				    std::string(cfg.preset->name) + " (docs/model.md, \"Task groups\")");
 	if (cfg.cpus != 1)
-		throw WorkloadError("workload: task groups are modelled on one CPU only so far, not --cpus " +
+		throw WorkloadError("workload: " + groups + " are modelled on one CPU only so far, not --cpus " +
 				    std::to_string(cfg.cpus) + " (docs/model.md, \"Task groups\")");
-	if (wl.groups.size() > MAX_GROUPS)
-		throw WorkloadError("workload: " + std::to_string(wl.groups.size()) + " groups, at most " +
-				    std::to_string(MAX_GROUPS));
+	const size_t autogroups = cfg.autogroup ? autogroup_sessions(wl).groups.size() : 0;
+	if (wl.groups.size() + autogroups > MAX_GROUPS)
+		throw WorkloadError(
+			"workload: " + std::to_string(wl.groups.size()) + " groups" +
+			(autogroups ? " and " + std::to_string(autogroups) + " autogroups (sessions)" : "") +
+			", at most " + std::to_string(MAX_GROUPS));
 	for (size_t i = 0; i < wl.groups.size(); i++) {
 		const GroupSpec& g = wl.groups[i];
 		const std::string where = "workload: group '" + g.path + "'";
@@ -166,6 +172,13 @@ void validate_groups(const Config& cfg, const Workload& wl)
 		}
 		if (!parent_found)
 			throw WorkloadError(where + ": its parent '" + parent + "' is not listed before it");
+		// The model names a group by its path; the kernel's autogroups are
+		// not in cgroupfs, so it would allow both.
+		const std::string top = g.path.substr(0, g.path.find('/', 1));
+		for (u64 id = 1; id <= autogroups; id++)
+			if (top == autogroup_path(id))
+				throw WorkloadError(where + ": with --autogroup on, " + top +
+						    " is the name of an autogroup in the model; rename the cgroup");
 		if (static_cast<size_t>(std::count(g.path.begin(), g.path.end(), '/')) > MAX_GROUP_DEPTH)
 			throw WorkloadError(where + ": deeper than " + std::to_string(MAX_GROUP_DEPTH) + " levels");
 	}
@@ -186,6 +199,21 @@ void validate_groups(const Config& cfg, const Workload& wl)
 		if (!found)
 			throw WorkloadError("workload: task '" + t.name + "': taskgroup '" + t.taskgroup +
 					    "' is not among the workload's groups");
+	}
+}
+
+// A session's keys (model/autogroup.hpp): the nice of the autogroup a
+// setsid task leads, as /proc/PID/autogroup takes it (-20..19).
+void validate_sessions(const Workload& wl)
+{
+	for (const TaskSpec& t : wl.tasks) {
+		if (t.autogroup_nice < MIN_NICE || t.autogroup_nice > MAX_NICE)
+			throw WorkloadError("workload: task '" + t.name + "': autogroup_nice " +
+					    std::to_string(t.autogroup_nice) + " outside -20..19");
+		if (t.autogroup_nice && !t.setsid)
+			throw WorkloadError("workload: task '" + t.name + "': autogroup_nice " +
+					    std::to_string(t.autogroup_nice) +
+					    " without setsid (it is the nice of the session the task leads)");
 	}
 }
 
@@ -221,6 +249,7 @@ void validate(const Config& cfg, const Workload& wl)
 	if (wl.tasks.empty())
 		throw WorkloadError("workload: no tasks");
 	check_limits(cfg, wl);
+	validate_sessions(wl);
 	validate_groups(cfg, wl);
 	for (const TaskSpec& t : wl.tasks) {
 		const std::string where = "workload: task '" + t.name + "'";

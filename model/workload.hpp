@@ -95,6 +95,11 @@ struct TaskSpec {
 	std::vector<u32> cpus{};  // rt-app "cpus": the affinity mask; empty = every CPU
 	Policy policy = Policy::Normal;  // rt-app "policy" (last: positional initialisers predate it)
 	std::string taskgroup{};         // rt-app "taskgroup": the cgroup path ("/A/B"); empty = the root
+	// The model's own keys (model/autogroup.hpp): the task is a process that
+	// called setsid() before its first phase, and its session's autogroup
+	// nice (-20..19, only with setsid). They matter only with --autogroup on.
+	bool setsid = false;
+	int autogroup_nice = 0;
 
 	bool operator==(const TaskSpec&) const = default;
 };
@@ -104,11 +109,13 @@ inline constexpr size_t MAX_GROUPS = 4096;
 inline constexpr size_t MAX_GROUP_DEPTH = 8;   // levels below the root
 inline constexpr size_t MAX_GROUP_PATH = 4096; // bytes
 
-// A cpu cgroup: its path and weight (tg->shares, scaled; NICE_0_LOAD is
-// cpu.shares 1024 or cpu.weight 100).
+// A cpu cgroup (or, made by the Simulation, an autogroup): its path and
+// weight (tg->shares, scaled; NICE_0_LOAD is cpu.shares 1024 or cpu.weight
+// 100).
 struct GroupSpec {
 	std::string path;  // "/A/B": every prefix is a group too
 	u64 shares = NICE_0_LOAD;
+	u64 autogroup_id = 0;  // tg->autogroup->id (model/autogroup.hpp); 0: a cpu cgroup
 
 	bool operator==(const GroupSpec&) const = default;
 };

@@ -213,6 +213,21 @@ rc::Gen<Workload> gen_group_workload()
 	});
 }
 
+rc::Gen<Workload> gen_autogroup_workload()
+{
+	return rc::gen::exec([] {
+		Workload w = *rc::gen::arbitrary<bool>() ? *gen_group_workload() : *gen_workload();
+		for (TaskSpec& t : w.tasks) {
+			if (*rc::gen::inRange(0, 3) != 0)
+				continue;
+			t.setsid = true;
+			if (*rc::gen::arbitrary<bool>())
+				t.autogroup_nice = *rc::gen::inRange(MIN_NICE, MAX_NICE + 1);
+		}
+		return w;
+	});
+}
+
 Workload equal_hogs(int n, int nice, u64 duration)
 {
 	Workload w = hogs_workload(n, duration);

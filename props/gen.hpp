@@ -39,6 +39,11 @@ rc::Gen<Config> gen_group_config();
 // cpu.weight, each task in the root or in one of them.
 rc::Gen<Workload> gen_group_workload();
 
+// For --autogroup on: gen_workload() or gen_group_workload(), a third of
+// the tasks leading a session of their own (setsid), half of those with an
+// autogroup nice.
+rc::Gen<Workload> gen_autogroup_workload();
+
 // n equal-nice CPU hogs forked at t=0.
 Workload equal_hogs(int n, int nice, u64 duration);
 

@@ -104,6 +104,44 @@ Testable groups_checker_holds(Bugs bugs)
 	};
 }
 
+Testable autogroup_checker_holds(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_group_config();
+		cfg.bugs = bugs;
+		cfg.autogroup = true;
+		const Workload wl = *gen_autogroup_workload();
+		run_or_fail("autogroup_checker_holds", bugs, cfg, wl);
+	};
+}
+
+Testable single_session_autogroup_is_flat(Bugs bugs)
+{
+	return [=] {
+		Config cfg = *gen_group_config();
+		cfg.bugs = bugs;
+		Workload wl = *gen_workload();
+		for (TaskSpec& t : wl.tasks)
+			for (Phase& p : t.phases)
+				std::erase_if(p.events, [](const Event& e) { return e.kind == Event::Kind::SetNice; });
+		SwitchLog flat, grouped;
+		run_or_fail("single_session_autogroup_is_flat", bugs, cfg, wl, {&flat});
+		Config ag = cfg;
+		ag.autogroup = true;
+		run_or_fail("single_session_autogroup_is_flat", bugs, ag, wl, {&grouped});
+		if (grouped.switches != flat.switches) {
+			size_t i = 0;
+			while (i < flat.switches.size() && i < grouped.switches.size() &&
+			       flat.switches[i] == grouped.switches[i])
+				i++;
+			fail("single_session_autogroup_is_flat", bugs, ag, wl,
+			     "switch " + std::to_string(i) + " differs from the flat run's (" +
+				     std::to_string(flat.switches.size()) + " flat, " +
+				     std::to_string(grouped.switches.size()) + " under autogroup)");
+		}
+	};
+}
+
 Testable decision_oracle_agrees(Bugs bugs)
 {
 	return [=] {

@@ -19,6 +19,15 @@ Testable checker_holds(Bugs bugs = {});
 // The checker holds with task groups (issue 36): the presets that model
 // them, one CPU, any workload in 1-6 groups of any weight.
 Testable groups_checker_holds(Bugs bugs = {});
+// The checker holds with --autogroup on: any workload, cgroups or not, with
+// random sessions (setsid) of any autogroup nice.
+Testable autogroup_checker_holds(Bugs bugs = {});
+// One session under autogroup schedules as the flat workload, switch for
+// switch (tests/test_autogroup.cpp says why), on the presets that model
+// groups, with any flags and knobs, for workloads without a nice change
+// while queued (prio_changed_fair() counts the root's entities: the one
+// difference, kept as a test).
+Testable single_session_autogroup_is_flat(Bugs bugs = {});
 
 // 2. Run length of equal-weight hogs forked together (no wakeups, HRTICK
 //    off). With exact ticks, the hogs starting on a tick and nice 0 (exact

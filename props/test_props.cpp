@@ -18,6 +18,16 @@ TEST_CASE("the invariant checker holds on every event with task groups nested up
 	rc::prop("groups checker holds", groups_checker_holds());
 }
 
+TEST_CASE("the invariant checker holds on every event with autogroup and random sessions", "[props][groups]")
+{
+	rc::prop("autogroup checker holds", autogroup_checker_holds());
+}
+
+TEST_CASE("one session's autogroup schedules as the flat workload without nice changes", "[props][groups]")
+{
+	rc::prop("single-session autogroup is flat", single_session_autogroup_is_flat());
+}
+
 TEST_CASE("nice-0 hogs with exact ticks run at most slice + TICK_NSEC - 1 ns", "[props]")
 {
 	rc::prop("run length <= slice + tick - 1", run_length_bound());

@@ -73,6 +73,8 @@ void write_json(const Report& r, std::ostream& os)
 	}
 	if (c.preempt != Preempt::None)
 		cfg["preempt"] = std::string(preempt_name(c.preempt));
+	if (c.autogroup)
+		cfg["autogroup"] = true;
 	ordered_json feats = ordered_json::object();
 	// The SMP features only where there are several CPUs (they decide
 	// nothing on one), so one-CPU documents keep their shape.
@@ -152,6 +154,8 @@ void write_json(const Report& r, std::ostream& os)
 			w.member("custom_slice_ns", clamp_custom_slice(specs[i].custom_slice));
 		if (!specs[i].taskgroup.empty())
 			w.member("taskgroup", specs[i].taskgroup);
+		if (const GroupSpec* ag = r.sim.task_autogroup(i))
+			w.member("autogroup_id", ag->autogroup_id);
 		w.end_object();
 		os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 	}
@@ -184,14 +188,17 @@ void write_json(const Report& r, std::ostream& os)
 		member(os, "cpus", cpus, false);
 	}
 	// Only with task groups: each group's weight and the CPU time of the
-	// tasks in it and below it (what its cpuacct.usage would count).
-	if (const auto& groups = r.sim.workload().groups; !groups.empty()) {
+	// tasks in it and below it (what its cpuacct.usage would count); the
+	// cgroups, then the autogroups.
+	std::vector<GroupSpec> groups = r.sim.workload().groups;
+	groups.insert(groups.end(), r.sim.autogroups().begin(), r.sim.autogroups().end());
+	if (!groups.empty()) {
 		ordered_json arr = ordered_json::array();
 		const u64 busy = r.sim.busy_ns();
 		for (const GroupSpec& g : groups) {
 			u64 cpu_ns = 0;
 			for (size_t i = 0; i < specs.size(); i++) {
-				const std::string& tg = specs[i].taskgroup;
+				const std::string& tg = r.sim.task_group_path(i);
 				if (tg == g.path || (tg.size() > g.path.size() && tg.compare(0, g.path.size(), g.path) == 0 &&
 						     tg[g.path.size()] == '/'))
 					cpu_ns += r.metrics.tasks[i].cpu_ns;
@@ -203,6 +210,8 @@ void write_json(const Report& r, std::ostream& os)
 						   {"cpu_weight", cpu_weight},
 						   {"cpu_ns", cpu_ns},
 						   {"share", busy ? static_cast<double>(cpu_ns) / static_cast<double>(busy) : 0.0}});
+			if (g.autogroup_id)
+				arr.back()["autogroup_id"] = g.autogroup_id;
 		}
 		member(os, "groups", arr, false);
 	}

@@ -433,8 +433,8 @@ TEST_CASE("rtapp: JSON syntax errors are reported with the file position", "[rta
 TEST_CASE("rtapp: unknown keys are refused, with a hint for rt-app's prefix matching", "[rtapp][errors]")
 {
 	CHECK_THROWS_WITH(parse(one_task(R"("runn": 1)")),
-			  Contains("tasks.t.runn: unknown key; a task accepts cpus, delay, dl-runtime, instance, loop, phases, "
-				   "policy, priority, taskgroup, and the events") &&
+			  Contains("tasks.t.runn: unknown key; a task accepts autogroup_nice, cpus, delay, dl-runtime, instance, "
+				   "loop, phases, policy, priority, setsid, taskgroup, and the events") &&
 				  Contains("followed only by digits"));
 	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"delay": 1, "run": 1}})")),
 			  Contains("tasks.t.phases.p.delay: is a task property"));

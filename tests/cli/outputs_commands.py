@@ -157,3 +157,23 @@ def sim_json_lists_groups_with_their_share_of_the_cpu():
     assert [t.get("taskgroup") for t in doc["tasks"]] == ["/A", "/B", "/B", "/B"]
     flat = json.loads(run("sim", "--hogs", "2", "--duration", "50ms", "--json").stdout)
     assert "groups" not in flat and all("taskgroup" not in t for t in flat["tasks"])
+
+
+@test
+def sim_json_lists_autogroups_with_their_ids():
+    # autogroup_two.json: hog "a" leads a session of its own (setsid), the
+    # three "b" hogs stay in the workload's: with --autogroup on, each
+    # session's autogroup gets half; off, the file runs flat.
+    f = os.path.join(DATA, "rtapp", "autogroup_two.json")
+    doc = json.loads(run("sim", f, "--kernel", "6.18.39", "--autogroup", "on", "--json").stdout)
+    validate(doc, "sim.schema.json")
+    assert doc["config"]["autogroup"] is True
+    groups = {g["path"]: g for g in doc["groups"]}
+    assert set(groups) == {"/autogroup-1", "/autogroup-2"}, groups
+    assert groups["/autogroup-1"]["autogroup_id"] == 1 and groups["/autogroup-2"]["autogroup_id"] == 2
+    for g in groups.values():
+        assert abs(g["share"] - 0.5) <= 0.004, g  # within a tick of 2 s
+    assert [t.get("autogroup_id") for t in doc["tasks"]] == [2, 1, 1, 1]
+    off = json.loads(run("sim", f, "--kernel", "6.18.39", "--json").stdout)
+    assert "groups" not in off and "autogroup" not in off["config"]
+    assert all("autogroup_id" not in t for t in off["tasks"])
