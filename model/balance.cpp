@@ -108,7 +108,9 @@ void sched_balance_update_blocked_averages(Machine& sim, u32 cpu)
 	BalanceCpu& b = bcpu(sim, cpu);
 	b.last_blocked_load_update_tick = sim.jiffies();
 	rq.cfs.clock_task = sim.now();
-	const CfsRqLoad load{rq.cfs.load, static_cast<u32>(rq.cfs.nr_queued - rq.cfs.nr_delayed), rq.cfs.curr != nullptr};
+	// h_nr_runnable, as every cfs_rq PELT update counts it (entities would
+	// undercount a group's tasks once groups run on several CPUs).
+	const CfsRqLoad load{rq.cfs.load, rq.h_nr_runnable(), rq.cfs.curr != nullptr};
 	update_cfs_rq_load_avg(rq.cfs.pelt_now(), rq.cfs.avg, load);  // cfs_rq_clock_pelt()
 	const bool done = !(rq.cfs.avg.avg.load_avg || rq.cfs.avg.avg.util_avg);
 	if (done)
