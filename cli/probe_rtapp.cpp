@@ -32,7 +32,7 @@ namespace eevdf::cli {
 
 int probe_rtapp(const std::vector<std::string>& args)
 {
-	std::string file;
+	std::string file, keep;  // keep: --dump-trace FILE, the raw trace kept for the caller
 	double threshold = 0.1;
 	for (size_t i = 0; i < args.size(); i++) {
 		auto value = [&]() -> const std::string& {
@@ -42,6 +42,8 @@ int probe_rtapp(const std::vector<std::string>& args)
 		};
 		if (args[i] == "--rtapp")
 			file = value();
+		else if (args[i] == "--dump-trace")
+			keep = value();
 		else if (args[i] == "--threshold") {
 			const std::string& v = value();
 			char* end = nullptr;
@@ -49,25 +51,32 @@ int probe_rtapp(const std::vector<std::string>& args)
 			if (v.empty() || *end || !(threshold >= 0 && threshold < 1e9))
 				throw UsageError("--threshold " + v + ": expected a fraction >= 0, e.g. 0.1");
 		} else
-			throw UsageError("probe --rtapp: unknown option " + args[i] + " (accepted: --rtapp FILE, --threshold R)");
+			throw UsageError("probe --rtapp: unknown option " + args[i] + " (accepted: --rtapp FILE, --threshold R, --dump-trace FILE)");
 	}
 	RtappNotes notes;
 	const Workload wl = load_rtapp_file(file, &notes);  // refused here, before anything runs on the kernel
 	const std::string path = find_companion(PROBE);
 	if (path.empty())
 		return exec_companion(PROBE, {"--rtapp", file});  // reports what is missing
-	char tmpl[] = "/tmp/eevdf-probe-rtapp-XXXXXX";
-	const int fd = mkstemp(tmpl);
-	if (fd < 0)
-		throw UsageError("probe --rtapp: cannot create a temporary file for the trace");
-	close(fd);
-	const std::string trace_path = tmpl;
+	std::string trace_path = keep;
+	if (keep.empty()) {
+		char tmpl[] = "/tmp/eevdf-probe-rtapp-XXXXXX";
+		const int fd = mkstemp(tmpl);
+		if (fd < 0)
+			throw UsageError("probe --rtapp: cannot create a temporary file for the trace");
+		close(fd);
+		trace_path = tmpl;
+	}
 	std::string out;
 	const int rc = run_probe(path, {"--rtapp", file, "--dump-trace", trace_path}, out);
 	struct Remove {
 		std::string p;
-		~Remove() { std::remove(p.c_str()); }
-	} remove_trace{trace_path};
+		~Remove()
+		{
+			if (!p.empty())
+				std::remove(p.c_str());
+		}
+	} remove_trace{keep.empty() ? trace_path : std::string()};
 	if (rc != 0 && rc != 1)
 		return rc;
 	const nlohmann::json k = nlohmann::json::parse(out);

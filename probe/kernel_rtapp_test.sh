@@ -8,7 +8,8 @@
 # "rt-app files"): both threads found; the hog's median run within 10 % of
 # the model's; the sleeper's runs within 15 %; the sleeper never preempted
 # (beyond the stopper's preemption when rt-app's affinity call moves it).
-# Skips (77) without root, tracefs or rt-app.
+# Skips (77) without root, tracefs or rt-app, and when in all three
+# measurements other tasks took CPU 0 from the sleeper (a busy machine).
 # Usage: kernel_rtapp_test.sh EEVDF_PROBE EEVDF
 set -u
 probe=$1
@@ -17,10 +18,11 @@ command -v rt-app >/dev/null || { echo "skip: rt-app is not installed"; exit 77;
 . "$(dirname "$0")/kernel_test_skip.sh"
 export EEVDF_PROBE=$probe
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.trace"' EXIT
 file="$(dirname "$0")/rtapp/hog_sleeper_cpu0.json"
+busy=0
 for attempt in 1 2 3; do
-	if ! timeout 120 "$eevdf" probe --rtapp "$file" >"$out" 2>"$out.err"; then
+	if ! timeout 120 "$eevdf" probe --rtapp "$file" --dump-trace "$out.trace" >"$out" 2>"$out.err"; then
 		echo "skip: eevdf probe --rtapp could not run here:"
 		cat "$out.err"
 		rm -f "$out.err"
@@ -28,12 +30,14 @@ for attempt in 1 2 3; do
 	fi
 	rm -f "$out.err"
 	cat "$out"
-	if python3 - "$out" <<'PY'
+	python3 - "$out" "$out.trace" <<'PY'
+import re
 import sys
-task, rows = None, {}
+task, rows, pid = None, {}, {}
 for line in open(sys.argv[1]):
     if line and not line.startswith((" ", "#")) and "(kernel pid" in line:
         task = line.split()[0]
+        pid[task] = line.split("(kernel pid")[1].split(")")[0].strip()
     parts = line.split()
     if task and len(parts) >= 3 and line.startswith("  ") and parts[0] != "metric":
         rows[(task, parts[0])] = (float(parts[1]), float(parts[2]))
@@ -51,19 +55,39 @@ near(("rtsleeper", "runs"), 0.15)
 # starts on CPU 1 is moved by the CPU stopper (migration_cpu_stop), which
 # preempts it, so each migration of the sleeper is one involuntary switch
 # the model (pinned from the fork) does not have. Any other is a preemption.
+# A preemption by a task that is not the hog is the shared machine's (a
+# kworker, another test), not the model's business: those are counted from
+# the raw trace (its warm-up included, so this errs towards "busy").
 inv = rows.get(("rtsleeper", "involuntary"), (1, 0))[0]
 mig = rows.get(("rtsleeper", "migrations"), (0, 0))[0]
+foreign = 0
+sp, hp = pid.get("rtsleeper"), pid.get("rthog")
+for line in open(sys.argv[2], errors="replace"):
+    m = re.search(r"sched_switch: .*prev_pid=(\d+) .*prev_state=(\S+) ==> .*next_pid=(\d+)", line)
+    if m and m.group(1) == sp and m.group(2).startswith("R") and m.group(3) != hp:
+        foreign += 1
 if inv > mig:
     fails.append(f"the sleeper was preempted on the kernel ({inv:.0f} involuntary switches, {mig:.0f} of them "
-                 "explained by a migration)")
+                 f"explained by a migration, {foreign} by tasks other than the hog)")
 for f in fails:
     print("FAIL", f)
-sys.exit(1 if fails else 0)
+# Other tasks took CPU 0 from the sleeper: this measurement is not of the
+# file's two tasks alone, so its disagreements are the busy machine's.
+busy = foreign > 0
+if fails and busy:
+    print(f"BUSY other tasks preempted the sleeper {foreign} time(s) during this measurement")
+sys.exit(0 if not fails else (3 if busy else 1))
 PY
-	then
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
 		echo "OK (measurement $attempt)"
 		exit 0
 	fi
+	[ "$rc" -eq 3 ] && busy=$((busy + 1))
 done
+if [ "$busy" -eq 3 ]; then
+	echo "skip: in all three measurements other tasks took CPU 0 from the sleeper (a busy machine)"
+	exit 77
+fi
 echo "FAIL: three measurements disagreed with the model"
 exit 1
