@@ -70,7 +70,7 @@ inline constexpr std::array<BugInfo, static_cast<unsigned>(Bug::COUNT)> bug_info
 	{"newidle-bump", "d206fbad9328", "155213a2aed4 (6.17 .. 6.18.2) recorded a newidle pass that pulled nothing as 3/2 of the domain's max cost, capped at 500.2 us, so repeated failures close the avg_idle gate (the revert, 6.18.3 and 6.19, removes it)"},
 	{"nohz-kick-stats-only", "mutation", "nohz_balancer_kick() kicked the idle CPUs only to refresh blocked load, never to balance, so a tickless idle CPU waits for its own wake-up to pull"},
 	{"preempt-short-keeps-protection", "mutation", "a shorter-slice waker that wins the wake-up's pick asked for the resched without cancel_protect_slice(), so __schedule() gave the CPU back to the still protected curr"},
-	{"reweight-place-entity", "101f3498b4bd", "7.x: reweighting a queued group entity (a cpu.weight write) saved its lag and re-placed it, as 6d71a9c61604 did from 6.13; place_entity() counts the running entity in V and W, so a running group's lag and V moved (the revert keeps V and rescales about it)"},
+	{"reweight-place-entity", "101f3498b4bd", "7.x: reweighting a queued group entity (a cpu.weight write) saved its lag and re-placed it, in 6.18.44's form (6d71a9c61604 + ff38424030f9); place_entity() counts the running entity in V and W, so a running group's lag and V moved (the revert keeps V and rescales about it)"},
 }};
 
 inline std::optional<Bug> bug_by_name(std::string_view name)

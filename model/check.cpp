@@ -799,8 +799,8 @@ void InvariantChecker::on_reweight(const Simulation& sim, u64 t, int task, s64 v
 //   7.x: v' = V - vl', d' = V + (d - V)': V' = V, since Σ w_j (V - v_j) = 0
 //        still holds with the entity's w' (V - v') = w (V - v);
 //   6.13 .. 6.18.44: v' placed with vl' (lag inflation), d' = v' + (d - v)'.
-// The saved lag is clamped; where |V - v| reaches the clamp, only the
-// deadline is held. On 6.18 a running entity's lag is not held either: its
+// The saved lag is clamped: on 7.x v' follows from the clamped lag exactly;
+// on 6.18 a clamped lag is not held, nor is a running entity's, whose
 // placement counts itself in V and W (the defect 101f3498b4bd reverted).
 // Integer slack: V is floored (V = V_true - e, 0 <= e < 1), so the saved
 // lag is short by e, and vl' truncates (remainder r, |r| < 1); then
@@ -831,6 +831,14 @@ void InvariantChecker::on_group_reweight(const Simulation& sim, u64 t, u32 cpu, 
 		if (!near(wrapped_diff(se.deadline, was.avg_vruntime), d_expect))
 			fail(sim, t, "reweight", who + ": d - V is " + snum(wrapped_diff(se.deadline, was.avg_vruntime)) +
 							", expected (d - V) w / w' = " + snum(d_expect));
+		// v' = V - vl w / w' exactly, vl the lag clamped by entity_lag();
+		// 7.x never consults PLACE_LAG here, and a clamp is no exception.
+		const s64 limit = static_cast<s64>(was.lag_limit);
+		const s64 vl = lag < -limit ? -limit : (lag > limit ? limit : lag);
+		if (wrapped_diff(was.avg_vruntime, se.vruntime) != scaled(vl))
+			fail(sim, t, "reweight", who + ": V - v' is " + snum(wrapped_diff(was.avg_vruntime, se.vruntime)) +
+							", expected the clamped lag w / w' = " + snum(scaled(vl)));
+		return;
 	} else {
 		const s64 d_expect = scaled(wrapped_diff(was.deadline, was.vruntime));
 		if (!near(wrapped_diff(se.deadline, se.vruntime), d_expect))
