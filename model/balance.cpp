@@ -100,20 +100,26 @@ namespace balance_internal {
 
 // ---------------------------------------------------------------- blocked load, periodic balance
 
-// sched_balance_update_blocked_averages(): age the root cfs_rq's averages
-// to now (folding in what left it); has_blocked_load clears once they are 0.
+// sched_balance_update_blocked_averages(): age the CPU's cfs_rqs to now
+// (folding in what left them), bottom up, so that each group's entity takes
+// in its cfs_rq's changes before its parent is aged (__update_blocked_fair()
+// walks the leaf list, which puts every child before its parent: the
+// model's groups are listed parents first, so it walks them backwards, then
+// the root). The kernel drops fully decayed cfs_rqs from that list; ageing
+// one changes nothing but its clock, so the model visits them all.
+// has_blocked_load clears once every cfs_rq's load and util are 0.
 void sched_balance_update_blocked_averages(Machine& sim, u32 cpu)
 {
 	Rq& rq = sim.rq_mut(cpu);
 	BalanceCpu& b = bcpu(sim, cpu);
 	b.last_blocked_load_update_tick = sim.jiffies();
 	rq.cfs.clock_task = sim.now();
-	// h_nr_runnable, as every cfs_rq PELT update counts it (entities would
-	// undercount a group's tasks once groups run on several CPUs).
-	const CfsRqLoad load{rq.cfs.load, rq.h_nr_runnable(), rq.cfs.curr != nullptr};
-	update_cfs_rq_load_avg(rq.cfs.pelt_now(), rq.cfs.avg, load);  // cfs_rq_clock_pelt()
-	const bool done = !(rq.cfs.avg.avg.load_avg || rq.cfs.avg.avg.util_avg);
-	if (done)
+	bool has_blocked = false;
+	std::deque<TaskGroup>& groups = sim.groups_mut();
+	for (auto tg = groups.rbegin(); tg != groups.rend(); ++tg)
+		has_blocked |= tg->cfs_rq[cpu].update_blocked_averages();
+	has_blocked |= rq.cfs.update_blocked_averages();
+	if (!has_blocked)
 		b.has_blocked_load = false;
 }
 

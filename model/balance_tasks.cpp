@@ -65,12 +65,13 @@ static bool task_hot(const LbEnv& env, const Task& p)
 	return delta < static_cast<s64>(SYSCTL_SCHED_MIGRATION_COST);
 }
 
-// task_is_ineligible_on_dst_cpu() (6.15+).
+// task_is_ineligible_on_dst_cpu() (6.15+): p's group's cfs_rq on the
+// destination has entities, and p is not eligible on its own cfs_rq.
 static bool task_is_ineligible_on_dst_cpu(const LbEnv& env, const Task& p)
 {
-	const Machine& sim = *env.sim;
-	return feat(sim, Feature::PLACE_LAG) && sim.rq(env.dst_cpu).cfs.nr_queued &&
-	       !sim.rq(p.cpu).cfs.entity_eligible(&p.se);
+	Machine& sim = *env.sim;
+	const CfsRq& dst = p.se.parent ? p.se.parent->my_q->tg->cfs_rq[env.dst_cpu] : sim.rq(env.dst_cpu).cfs;
+	return feat(sim, Feature::PLACE_LAG) && dst.nr_queued && !task_cfs_rq(sim, p).entity_eligible(&p.se);
 }
 
 // can_migrate_task(). `hot_gained`: the task was hot and moved anyway.
@@ -144,7 +145,7 @@ u32 detach_tasks(LbEnv& env)
 			switch (env.migration_type) {
 			case MigrationType::load: {
 				// LB_MIN is off.
-				const u64 load = std::max<u64>(task_h_load(src.cfs.avg, p.se.avg, sim.jiffies()), 1);
+				const u64 load = std::max<u64>(task_h_load(sim, p), 1);
 				if (shr_bound(load, env.sd->nr_balance_failed) > static_cast<u64>(env.imbalance))
 					take = false;
 				else

@@ -327,7 +327,7 @@ InvariantChecker::RqWalk InvariantChecker::walk_rq(const Simulation& sim, const 
 	tl.for_each([&](const SchedEntity* se) {
 		w.key_weight += key_times_weight(cfs, se);
 		w.avg_load += static_cast<u64>(cfs.avg_weight(se));
-		w.v.add(*se);
+		w.v.add(cfs, *se);
 		if (!w.count++)
 			w.first = se;
 		if (se == cfs.curr)
@@ -343,7 +343,7 @@ InvariantChecker::RqWalk InvariantChecker::walk_rq(const Simulation& sim, const 
 		prev = se;
 	});
 	if (cfs.curr && cfs.curr->on_rq)
-		w.v.add(*cfs.curr);
+		w.v.add(cfs, *cfs.curr);
 	return w;
 }
 
@@ -506,9 +506,15 @@ void InvariantChecker::check_group_rqs(const Simulation& sim, u64 t, u32 cpu)
 			fail(sim, t, "hierarchy", "group " + tg.path + " has entities queued but its entity is not queued");
 		if (se.on_rq && !q.nr_queued && !se.sched_delayed)
 			fail(sim, t, "hierarchy", "group " + tg.path + "'s entity is queued, not delayed, with nothing below it");
-		if (q.load && se.load.weight != tg.shares)
+		// calc_group_shares(): tg->shares x this CPU's part of the group's
+		// load, clamped to [MIN_SHARES, tg->shares]; on one CPU the part is
+		// the whole whenever the group has load here.
+		if (q.load && sim.nr_cpus() == 1 && se.load.weight != tg.shares)
 			fail(sim, t, "hierarchy", "group " + tg.path + "'s entity weighs " + num(se.load.weight) +
 							     ", tg->shares is " + num(tg.shares));
+		if (q.load && (se.load.weight < MIN_SHARES || se.load.weight > tg.shares))
+			fail(sim, t, "hierarchy", "group " + tg.path + "'s entity weighs " + num(se.load.weight) +
+							     ", outside [MIN_SHARES, tg->shares " + num(tg.shares) + "]");
 	}
 }
 
@@ -877,6 +883,16 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 		check_time(sim, t, cpu);
 	}
 	check_tasks(sim, t);
+	// update_tg_load_avg() moves tg->load_avg by exactly what it moves a
+	// cfs_rq's contribution: the sum holds, whatever the rate limit skips.
+	for (const TaskGroup& tg : sim.groups()) {
+		s64 sum = 0;
+		for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++)
+			sum += tg.cfs_rq[cpu].tg_load_avg_contrib;
+		if (sum != tg.load_avg)
+			fail(sim, t, "tg-load", "group " + tg.path + ": tg->load_avg " + std::to_string(tg.load_avg) +
+							", its cfs_rqs contribute " + std::to_string(sum));
+	}
 	const u64 queued = queued_start_[sim.nr_cpus()] + queued_elsewhere_;
 	u64 on_rqs = 0;
 	for (u32 cpu = 0; cpu < sim.nr_cpus(); cpu++) {
@@ -962,8 +978,10 @@ void InvariantChecker::on_attach(const Simulation& sim, u64 t, int task)
 	const SchedEntity& se = p.se;
 	const Config& c = sim.config();
 	auto who = [task] { return "task " + std::to_string(task); };
-	const s64 lag = wrapped_diff(sim.cfs_rq(p.cpu).avg_vruntime(), se.vruntime);
-	if (c.features[Feature::PLACE_LAG] && sim.cfs_rq(p.cpu).nr_queued > 1 &&
+	// On the cfs_rq it joined: its group's on the new CPU, or the root.
+	const CfsRq& q = se.parent ? *se.parent->my_q : sim.cfs_rq(p.cpu);
+	const s64 lag = wrapped_diff(q.avg_vruntime(), se.vruntime);
+	if (c.features[Feature::PLACE_LAG] && q.nr_queued > 1 &&
 	    (lag - tr.saved_vlag > 2 || tr.saved_vlag - lag > 2))
 		fail(sim, t, "migration", who() + " moved to CPU " + num(p.cpu) + " with lag " + snum(lag) +
 						  ", it left with " + snum(tr.saved_vlag));

@@ -54,6 +54,11 @@
 //            a task still delayed there); curr's task_cpu() is its CPU; the
 //            queued tasks add up to the rqs' nr_queued
 //  runnable  no runnable task is lost (neither queued nor on a wakelist)
+//  tg-load   each group's tg->load_avg is the sum of its cfs_rqs'
+//            tg_load_avg_contrib (update_tg_load_avg() moves both by one
+//            delta); and (with hierarchy) a loaded group entity weighs
+//            within calc_group_shares()' clamp [MIN_SHARES, tg->shares],
+//            exactly tg->shares on one CPU
 //  affinity  a queued or waking task is on an allowed CPU
 //  migration a task moved while queued arrives with the lag and relative
 //            deadline its dequeue saved (checked as it is attached: the
@@ -92,11 +97,11 @@ namespace eevdf {
 // The names a violation reports (CheckFailure::invariant), one per rule or
 // part of a rule above; `eevdf sim --check` counts them in its success line
 // and a unit test keeps the list equal to the names check.cpp uses.
-inline constexpr std::array<std::string_view, 33> INVARIANT_NAMES = {
+inline constexpr std::array<std::string_view, 34> INVARIANT_NAMES = {
 	"V", "affinity", "clock", "deadline", "delayed", "eligibility", "events", "existence",
 	"hierarchy", "idle", "lag clamp", "lag sum", "migration", "min_vruntime", "nohz", "others",
 	"overflow", "pick", "placement", "request", "resched", "reweight", "runnable", "slice",
-	"smp", "sums", "tick", "time", "tree", "vruntime", "waiting", "wakelist", "warn"
+	"smp", "sums", "tg-load", "tick", "time", "tree", "vruntime", "waiting", "wakelist", "warn"
 };
 
 struct CheckFailure {

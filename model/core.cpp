@@ -395,8 +395,11 @@ bool Simulation::sched_setaffinity(u32 cpu, Task& t, const CpuMask& mask)
 // __sched_group_set_shares(): a write to cpu.shares or cpu.weight. On every
 // CPU the group's entity and all those above it take their shares at once,
 // queued or running (update_cfs_group(), reweight_entity()); nothing is
-// rescheduled: the next tick or wake-up decides with the new weights.
-void Simulation::sched_group_set_shares(size_t group, u64 shares)
+// rescheduled: the next tick or wake-up decides with the new weights. But
+// the update_curr() that reweight_entity() makes on each CPU may end a
+// request there: a full request on another CPU is sent its IPI, as
+// __resched_curr() sends it.
+void Simulation::sched_group_set_shares(size_t group, u64 shares, u32 this_cpu)
 {
 	TaskGroup& tg = groups_[group];
 	if (tg.shares == shares)
@@ -407,8 +410,11 @@ void Simulation::sched_group_set_shares(size_t group, u64 shares)
 		SchedEntity* se = &tg.se[rq.cpu];
 		CfsRq& q = rq.cfs.cfs_rq_of(se);
 		q.last_queued_reweight.se = nullptr;
+		const bool had_resched = rq.cfs.need_resched;
 		rq.cfs.update_group_shares(se);
 		touch(rq.cpu);
+		if (rq.cpu != this_cpu && !had_resched && rq.cfs.need_resched && !rq.cfs.resched_lazy)
+			send_ipi(rq.cpu, false, true);
 		if (q.last_queued_reweight.se == se) {
 			event_cpu_ = rq.cpu;
 			notify(&Observer::on_group_reweight, now_, rq.cpu, group);

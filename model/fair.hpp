@@ -103,6 +103,14 @@ public:
 	u64 h_nr_idle = 0;     // of those, SCHED_IDLE tasks, delayed included (idle_h_nr_running before 6.14)
 	SchedEntity* next = nullptr;  // the next buddy (set_next_buddy(), PICK_BUDDY 6.14+)
 	TaskGroup* tg = nullptr;  // the group this cfs_rq belongs to; nullptr: the root
+	SchedEntity* tg_se = nullptr;  // tg->se[cpu_of(rq)]: the group's entity owning this cfs_rq
+	// That entity's se->runnable_weight, kept here so a task's entity stays
+	// small: this cfs_rq's h_nr_runnable when se_update_runnable() last ran.
+	u32 se_runnable_weight = 0;
+	// update_tg_load_avg(): this cfs_rq's load_avg as tg->load_avg last took
+	// it, and when (sched_clock of this CPU; NEVER before the first).
+	s64 tg_load_avg_contrib = 0;
+	u64 last_update_tg_load_avg = ~0ULL;
 	s64 avg_vruntime_sum = 0;  // cfs_rq->avg_vruntime: Σ_tree key_i * w_i
 	u64 avg_load = 0;          // Σ_tree avg_weight(i): scale_load_down(w_i), or w_i on 7.x
 	u64 ref_vruntime;          // min_vruntime (<= 6.18.0) or zero_vruntime (6.18.y)
@@ -265,6 +273,24 @@ public:
 			update_group_entity_shares(se);
 	}
 	void update_group_entity_shares(SchedEntity* se);
+	// calc_group_shares() of this group cfs_rq (model/update_cfs_group.cpp).
+	u64 calc_group_shares() const;
+	// update_tg_load_avg(): fold this cfs_rq's load_avg change into
+	// tg->load_avg, at most once per ms and only past 1/64 of the last.
+	void update_tg_load_avg();
+	// se_update_runnable(): a group's entity caches its cfs_rq's h_nr_runnable.
+	static void se_update_runnable(SchedEntity* se)
+	{
+		if (se->my_q)
+			se->my_q->se_runnable_weight = static_cast<u32>(se->my_q->h_nr_queued - se->my_q->nr_delayed);
+	}
+	// update_cfs_rq_h_load() of this cfs_rq and every one above it (top
+	// down, at most once per jiffy each), then task_h_load() of a task
+	// queued or last queued here: the task's load as the root sees it.
+	void update_cfs_rq_h_load(u64 jiffies);
+	// This cfs_rq's step of __update_blocked_fair(); true: load or util left.
+	bool update_blocked_averages();
+	u64 task_h_load(const SchedEntity* p, u64 jiffies);
 
 	// The kernel's pre-pick step for curr (pick_task_fair(): update_curr if curr is queued).
 	void update_curr_if_queued()

@@ -107,6 +107,7 @@ void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
 		place_entity(se, flags);
 	update_curr();
 	update_load_avg(se, UPDATE_TG | DO_ATTACH);
+	se_update_runnable(se);
 	// A group's entity takes its share before it is placed, so its saved
 	// lag is rescaled to the weight it joins with.
 	if (se->my_q)
@@ -150,7 +151,11 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 		}
 	}
 
-	update_load_avg(se, UPDATE_TG | ((flags & DEQUEUE_MIGRATING) ? DO_DETACH : 0));
+	// DEQUEUE_MIGRATING rides up the walk, but only the task detaches: its
+	// group's entity stays, with what the detach propagates.
+	const bool detach = (flags & DEQUEUE_MIGRATING) && se->is_task();
+	update_load_avg(se, UPDATE_TG | (detach ? DO_DETACH : 0));
+	se_update_runnable(se);
 	if (paths_->util_est_after_ageing && sleep && !(flags & DEQUEUE_DELAYED))
 		util_est_sample(se);
 	update_entity_lag(se);
@@ -291,6 +296,7 @@ void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
 	for (; e; e = parent_entity(e)) {
 		CfsRq& q = cfs_rq_of(e);
 		q.update_load_avg(e, UPDATE_TG);
+		se_update_runnable(e);
 		q.update_cfs_group(e);
 		e->slice = slice;
 		propagate_slice(q, e);
@@ -362,6 +368,7 @@ bool CfsRq::dequeue_entities(SchedEntity* se, unsigned flags)
 	for (; e; e = parent_entity(e)) {
 		CfsRq& q = cfs_rq_of(e);
 		q.update_load_avg(e, UPDATE_TG);
+		se_update_runnable(e);
 		q.update_cfs_group(e);
 		e->slice = slice;
 		propagate_slice(q, e);
@@ -388,10 +395,30 @@ void CfsRq::update_load_avg(SchedEntity* se, int flags)
 {
 	if (!tracks_load())
 		return;
-	const EntityState st = task_entity_state(se->on_rq, se->sched_delayed, curr == se);
+	EntityState st = task_entity_state(se->on_rq, se->sched_delayed, curr == se);
+	GroupCfsRq g;
+	if (se->my_q) {
+		// se_runnable() of a group's entity: its cached runnable_weight.
+		st.runnable = se->sched_delayed ? 0 : se->my_q->se_runnable_weight;
+		g = GroupCfsRq{&se->my_q->avg, se->my_q->load};
+	}
 	const CfsRqLoad rq{load, static_cast<u32>(h_nr_queued - nr_delayed), curr != nullptr};
-	eevdf::update_load_avg(avg, se->avg, pelt_now(), se_weight_of(se->load), st, rq, flags,
-			       PeltFeatures{feat(Feature::UTIL_EST), true});
+	if (eevdf::update_load_avg(avg, se->avg, pelt_now(), se_weight_of(se->load), st, rq, flags,
+				   PeltFeatures{feat(Feature::UTIL_EST), true}, g))
+		update_tg_load_avg();
+}
+
+// One cfs_rq's step of __update_blocked_fair(): age it (folding in what
+// left it), refresh its part of tg->load_avg, and let the group's entity
+// above take in what it propagates. Returns cfs_rq_has_blocked().
+bool CfsRq::update_blocked_averages()
+{
+	const CfsRqLoad rq{load, static_cast<u32>(h_nr_queued - nr_delayed), curr != nullptr};
+	if (update_cfs_rq_load_avg(pelt_now(), avg, rq))  // cfs_rq_clock_pelt()
+		update_tg_load_avg();
+	if (tg_se && !skip_blocked_update(tg_se->avg, avg))
+		cfs_rq_of(tg_se).update_load_avg(tg_se, UPDATE_TG);
+	return avg.avg.load_avg || avg.avg.util_avg;
 }
 
 }  // namespace eevdf

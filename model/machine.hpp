@@ -57,6 +57,7 @@ public:
 	// ---- the tasks and their groups
 	const std::vector<Task>& tasks() const { return tasks_; }
 	const std::deque<TaskGroup>& groups() const { return groups_; }
+	std::deque<TaskGroup>& groups_mut() { return groups_; }
 	Task& task_mut(int id) { return tasks_[static_cast<size_t>(id)]; }
 	// The task running on `cpu` ("current" there), or nullptr on the idle task.
 	Task* curr_task(u32 cpu)
@@ -97,5 +98,10 @@ protected:
 inline const KernelPaths& paths(const Machine& sim) { return sim.config().preset->paths; }
 inline bool feat(const Machine& sim, Feature f) { return sim.config().features[f]; }
 inline PeltFeatures pelt_features(const Machine& sim) { return PeltFeatures{feat(sim, Feature::UTIL_EST), true}; }
+// task_cfs_rq(p): the cfs_rq p is (or was last) queued on, its group's on
+// p's CPU.
+inline CfsRq& task_cfs_rq(Machine& sim, const Task& p) { return sim.rq_mut(p.cpu).cfs.cfs_rq_of(&p.se); }
+// task_h_load(p): p's load as the root of its CPU sees it (model/task_h_load.cpp).
+inline u64 task_h_load(Machine& sim, const Task& p) { return task_cfs_rq(sim, p).task_h_load(&p.se, sim.jiffies()); }
 
 }  // namespace eevdf

@@ -4,6 +4,8 @@
 // u32 sums wrap and truncate where the kernel's do.
 #include "model/pelt.hpp"
 
+#include <algorithm>
+
 namespace eevdf {
 namespace {
 
@@ -22,6 +24,16 @@ void sub_positive(T& var, u64 val)
 	const T v = static_cast<T>(val);
 	const T res = static_cast<T>(var - v);
 	var = res > var ? T{0} : res;
+}
+
+// add_positive() on a T: add a signed delta, clamp at 0 if a negative one
+// wraps. The sum is taken in the wider type and truncated to T, as
+// typeof(*ptr) res = var + _val does.
+template <typename T>
+void add_positive(T& var, s64 val)
+{
+	const T res = static_cast<T>(static_cast<s64>(var) + val);
+	var = (val < 0 && res > var) ? T{0} : res;
 }
 
 // max_t(u32, a, b): both sides truncated to 32 bits.
@@ -333,6 +345,10 @@ int update_cfs_rq_load_avg(u64 now, CfsRqAvg& cfs, CfsRqLoad rq)
 		sub_positive(sa.runnable_sum, removed_runnable * divider);
 		sa.runnable_sum = max_u32(sa.runnable_sum, sa.runnable_avg * PELT_MIN_DIVIDER);
 
+		// removed_runnable is removed_load unweighted: it estimates the
+		// load_sum that left, for the group's entity above.
+		add_tg_cfs_propagate(cfs, -static_cast<s64>(removed_runnable * divider) >> SCHED_CAPACITY_SHIFT);
+
 		decayed = 1;
 	}
 
@@ -364,6 +380,8 @@ void attach_entity_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 se_weight)
 	cfs.avg.util_sum += se.util_sum;
 	cfs.avg.runnable_avg += se.runnable_avg;
 	cfs.avg.runnable_sum += se.runnable_sum;
+
+	add_tg_cfs_propagate(cfs, static_cast<s64>(se.load_sum));
 }
 
 void detach_entity_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 se_weight)
@@ -376,24 +394,129 @@ void detach_entity_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 se_weight)
 	sub_positive(cfs.avg.runnable_avg, se.runnable_avg);
 	sub_positive(cfs.avg.runnable_sum, se.runnable_sum);
 	cfs.avg.runnable_sum = max_u32(cfs.avg.runnable_sum, cfs.avg.runnable_avg * PELT_MIN_DIVIDER);
+
+	add_tg_cfs_propagate(cfs, -static_cast<s64>(se.load_sum));
 }
 
-void update_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 now, u64 se_weight, EntityState st, CfsRqLoad rq,
-		     int flags, PeltFeatures feat)
+bool update_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 now, u64 se_weight, EntityState st, CfsRqLoad rq,
+		     int flags, PeltFeatures feat, GroupCfsRq g)
 {
 	// An attached entity is aged with the cfs_rq; last_update_time == 0 means
 	// it migrated here (or is new) and is attached below instead.
 	if (se.last_update_time && !(flags & SKIP_AGE_LOAD))
 		pelt::update_load_avg_se(now, se, se_weight, st, feat);
 
-	update_cfs_rq_load_avg(now, cfs, rq);
-	// propagate_entity_load_avg() is 0 for a task; update_tg_load_avg() and
-	// cfs_rq_util_change() have no value to model.
+	int decayed = update_cfs_rq_load_avg(now, cfs, rq);
+	if (g.avg)
+		decayed |= propagate_entity_load_avg(cfs, se, se_weight, g);
+	// cfs_rq_util_change() (cpufreq) has no value to model.
 
-	if (!se.last_update_time && (flags & DO_ATTACH))
+	if (!se.last_update_time && (flags & DO_ATTACH)) {
 		attach_entity_load_avg(cfs, se, se_weight);
-	else if (flags & DO_DETACH)
+		return true;
+	}
+	if (flags & DO_DETACH) {
 		detach_entity_load_avg(cfs, se, se_weight);
+		return true;
+	}
+	return decayed && (flags & UPDATE_TG);
+}
+
+// ---- CONFIG_FAIR_GROUP_SCHED: what a group's cfs_rq passes up
+//
+// A group's entity ge is aged like any entity, but its averages must also
+// follow what joins or leaves its cfs_rq grq at once: a task attached to
+// grq adds its load there now, and the parent should see it now, not
+// after the entity's own slow series catches up. So grq notes each change
+// (add_tg_cfs_propagate()) and the next update of ge copies grq's util and
+// runnable averages into ge (they are not weighted, so they compose:
+// ge->avg.util_avg = grq->avg.util_avg), and the parent cfs_rq takes the
+// difference. Load cannot be copied: ge's load_avg is ge's weight times
+// how runnable grq is, and runnable is no sum over tasks (two tasks each
+// runnable 2/3 of the time make grq runnable between 2/3 and 1). Added load
+// is taken to overlap least (runnable sums add, capped at the divider);
+// removed load, to have been spread evenly over grq's weight
+// (grq->avg.load_sum / grq load); and never below the running sum.
+
+namespace {
+
+void update_tg_cfs_util(CfsRqAvg& cfs, SchedAvg& se, const CfsRqAvg& g)
+{
+	const s64 delta_avg = static_cast<s64>(g.avg.util_avg - se.util_avg);
+	if (!delta_avg)
+		return;
+	// cfs's period_contrib serves for se too: they are updated together.
+	const u32 divider = get_pelt_divider(cfs.avg);
+	se.util_avg = g.avg.util_avg;
+	const u32 new_sum = static_cast<u32>(se.util_avg * divider);
+	const s64 delta_sum = static_cast<s64>(new_sum) - static_cast<s64>(se.util_sum);
+	se.util_sum = new_sum;
+	add_positive(cfs.avg.util_avg, delta_avg);
+	add_positive(cfs.avg.util_sum, delta_sum);
+	cfs.avg.util_sum = max_u32(cfs.avg.util_sum, cfs.avg.util_avg * PELT_MIN_DIVIDER);
+}
+
+void update_tg_cfs_runnable(CfsRqAvg& cfs, SchedAvg& se, const CfsRqAvg& g)
+{
+	const s64 delta_avg = static_cast<s64>(g.avg.runnable_avg - se.runnable_avg);
+	if (!delta_avg)
+		return;
+	const u32 divider = get_pelt_divider(cfs.avg);
+	se.runnable_avg = g.avg.runnable_avg;
+	const u32 new_sum = static_cast<u32>(se.runnable_avg * divider);  // u32 new_sum, as the kernel's
+	const s64 delta_sum = static_cast<s64>(new_sum) - static_cast<s64>(se.runnable_sum);
+	se.runnable_sum = new_sum;
+	add_positive(cfs.avg.runnable_avg, delta_avg);
+	add_positive(cfs.avg.runnable_sum, delta_sum);
+	cfs.avg.runnable_sum = max_u32(cfs.avg.runnable_sum, cfs.avg.runnable_avg * PELT_MIN_DIVIDER);
+}
+
+void update_tg_cfs_load(CfsRqAvg& cfs, SchedAvg& se, u64 se_weight, GroupCfsRq g)
+{
+	s64 runnable_sum = g.avg->prop_runnable_sum;
+	if (!runnable_sum)
+		return;
+	g.avg->prop_runnable_sum = 0;
+
+	const u32 divider = get_pelt_divider(cfs.avg);
+	if (runnable_sum >= 0) {
+		runnable_sum += static_cast<s64>(se.load_sum);
+		runnable_sum = std::min<s64>(runnable_sum, divider);
+	} else {
+		u64 load_sum = 0;
+		if (scale_load_down(g.load_weight))
+			load_sum = g.avg->avg.load_sum / scale_load_down(g.load_weight);
+		runnable_sum = static_cast<s64>(std::min(se.load_sum, load_sum));
+	}
+	const s64 running_sum = static_cast<s64>(se.util_sum >> SCHED_CAPACITY_SHIFT);
+	runnable_sum = std::max(runnable_sum, running_sum);
+
+	const u64 load_sum = se_weight * static_cast<u64>(runnable_sum);
+	const u64 load_avg = load_sum / divider;
+	const s64 delta_avg = static_cast<s64>(load_avg - se.load_avg);
+	if (!delta_avg)
+		return;
+	const s64 delta_sum = static_cast<s64>(load_sum) - static_cast<s64>(se_weight * se.load_sum);
+
+	se.load_sum = static_cast<u64>(runnable_sum);
+	se.load_avg = load_avg;
+	add_positive(cfs.avg.load_avg, delta_avg);
+	add_positive(cfs.avg.load_sum, delta_sum);
+	cfs.avg.load_sum = max_u32(cfs.avg.load_sum, cfs.avg.load_avg * PELT_MIN_DIVIDER);
+}
+
+}  // namespace
+
+int propagate_entity_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 se_weight, GroupCfsRq g)
+{
+	if (!g.avg->propagate)
+		return 0;
+	g.avg->propagate = false;
+	add_tg_cfs_propagate(cfs, g.avg->prop_runnable_sum);
+	update_tg_cfs_util(cfs, se, *g.avg);
+	update_tg_cfs_runnable(cfs, se, *g.avg);
+	update_tg_cfs_load(cfs, se, se_weight, g);
+	return 1;
 }
 
 void attach_entity_cfs_rq(CfsRqAvg& cfs, SchedAvg& se, u64 now, u64 se_weight, EntityState st, CfsRqLoad rq,
@@ -529,8 +652,13 @@ u64 cpu_load_without(CfsRqAvg& cfs, const SchedAvg& p, bool task_on_cpu, u64 jif
 {
 	if (!task_on_cpu || !p.last_update_time)
 		return cpu_load(cfs);
+	return cpu_load_less(cfs, task_h_load(cfs, p, jiffies));
+}
+
+u64 cpu_load_less(const CfsRqAvg& cfs, u64 p_h_load)
+{
 	u32 load = static_cast<u32>(cfs.avg.load_avg);
-	lsub_positive_u32(load, task_h_load(cfs, p, jiffies));
+	lsub_positive_u32(load, p_h_load);
 	return load;
 }
 

@@ -7,11 +7,11 @@
 // state as plain numbers.
 //
 // Scope (each a simplification of the kernel, see also the .cpp):
-// - Flat hierarchy: one root cfs_rq per CPU, tasks only. Group entities, the
-//   propagation of attach/detach up the tree (add_tg_cfs_propagate,
-//   propagate_entity_load_avg) and update_tg_load_avg do nothing at the root,
-//   so they are left out. task_h_load() is the CONFIG_FAIR_GROUP_SCHED
-//   formula with the root's h_load; see there.
+// - CONFIG_FAIR_GROUP_SCHED's PELT is here as pure functions over a cfs_rq's
+//   averages: the propagation of attach, detach and removal up the tree
+//   (add_tg_cfs_propagate, propagate_entity_load_avg, update_tg_cfs_*).
+//   update_tg_load_avg() and the hierarchical h_load need the task_group and
+//   the entity tree, so model/fair.hpp's CfsRq holds them.
 // - No frequency or capacity invariance: CPU capacity and frequency scale are
 //   SCHED_CAPACITY_SCALE, so clock_pelt equals clock_task (see RqClock).
 // - No CONFIG_CFS_BANDWIDTH throttling: cfs_rq_clock_pelt() = rq_clock_pelt().
@@ -97,10 +97,12 @@ struct SchedAvg {
 };
 
 // What __update_load_avg_se() reads from the entity: load = !!on_rq,
-// runnable = se_runnable(), running = (cfs_rq->curr == se).
+// runnable = se_runnable(), running = (cfs_rq->curr == se). se_runnable() is
+// 0 or 1 for a task and, for a group's entity, its runnable_weight: the
+// h_nr_runnable of its cfs_rq as se_update_runnable() last cached it.
 struct EntityState {
 	bool on_rq = false;
-	bool runnable = false;
+	u32 runnable = 0;
 	bool running = false;
 };
 
@@ -214,6 +216,12 @@ struct CfsRqAvg {
 	// "never" value here.
 	u64 h_load = 0;
 	u64 last_h_load_update = ~0ULL;  // no jiffy yet: the first task_h_load() refreshes h_load
+	// CONFIG_FAIR_GROUP_SCHED: load attached, detached or removed here since
+	// the group's entity last took it in (add_tg_cfs_propagate()): the
+	// unweighted runnable sum to add to the entity, and whether to look.
+	// The root's are set too, as the kernel's are, and never read.
+	s64 prop_runnable_sum = 0;
+	bool propagate = false;
 };
 
 // update_load_avg() flags.
@@ -243,11 +251,40 @@ int update_cfs_rq_load_avg(u64 now, CfsRqAvg& cfs, CfsRqLoad rq);
 void attach_entity_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 se_weight);
 void detach_entity_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 se_weight);
 
+// The cfs_rq a group's entity owns (group_cfs_rq(se)), as PELT reads it;
+// avg == nullptr for a task.
+struct GroupCfsRq {
+	CfsRqAvg* avg = nullptr;
+	u64 load_weight = 0;  // gcfs_rq->load.weight (scaled)
+};
+
 // update_load_avg(cfs_rq, se, flags) with now = cfs_rq_clock_pelt(). `st` is
 // the entity's state and `rq` the cfs_rq's at the call (the kernel reads them
-// from the structures). UPDATE_TG has no effect at the root.
-void update_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 now, u64 se_weight, EntityState st, CfsRqLoad rq,
-		     int flags, PeltFeatures feat = {});
+// from the structures); `g` the group cfs_rq of a group's entity, whose
+// pending propagation it takes in. Returns true where the kernel calls
+// update_tg_load_avg(cfs_rq): after an attach or a detach, or after a
+// change with UPDATE_TG (the caller does it: it needs the task_group).
+bool update_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 now, u64 se_weight, EntityState st, CfsRqLoad rq,
+		     int flags, PeltFeatures feat = {}, GroupCfsRq g = {});
+
+// add_tg_cfs_propagate(): runnable_sum (unweighted, in load_sum units) to
+// be taken into the group's entity at its next update.
+inline void add_tg_cfs_propagate(CfsRqAvg& cfs, s64 runnable_sum)
+{
+	cfs.propagate = true;
+	cfs.prop_runnable_sum += runnable_sum;
+}
+// propagate_entity_load_avg(): a group's entity `se` on `cfs` takes in what
+// its cfs_rq `g` propagates (util and runnable copied, load estimated by
+// update_tg_cfs_load()), passes the runnable sum on up, and returns 1 if
+// anything was pending.
+int propagate_entity_load_avg(CfsRqAvg& cfs, SchedAvg& se, u64 se_weight, GroupCfsRq g);
+// skip_blocked_update(): a blocked group entity with no load, no util and
+// nothing pending needs no update.
+constexpr bool skip_blocked_update(const SchedAvg& se, const CfsRqAvg& g)
+{
+	return !se.load_avg && !se.util_avg && !g.propagate;
+}
 
 // attach_entity_cfs_rq() / detach_entity_cfs_rq() (switched_to/from_fair,
 // cgroup moves) of a task that is not queued.
@@ -302,7 +339,8 @@ void util_est_dequeue(CfsRqAvg& cfs, const SchedAvg& p, PeltFeatures feat = {});
 void util_est_update(SchedAvg& p, bool task_sleep, PeltFeatures feat = {});
 
 // update_cfs_rq_h_load() for the root cfs_rq: h_load = load_avg, at most once
-// per jiffy. task_h_load() (CONFIG_FAIR_GROUP_SCHED):
+// per jiffy (CfsRq::update_cfs_rq_h_load() walks a group's path down from
+// here). task_h_load() (CONFIG_FAIR_GROUP_SCHED):
 // load_avg * h_load / (cfs load_avg + 1). With h_load = cfs load_avg = L
 // that is p - ceil(p / (L + 1)): p - 1 for 0 < p <= L, p - 2 for
 // L < p <= 2 (L + 1) (a task whose load exceeds the root's, e.g. after a
@@ -317,6 +355,9 @@ u64 task_h_load(CfsRqAvg& cfs, const SchedAvg& p, u64 jiffies);
 constexpr u64 cpu_load(const CfsRqAvg& cfs) { return cfs_rq_load_avg(cfs); }
 constexpr u64 cpu_runnable(const CfsRqAvg& cfs) { return cfs_rq_runnable_avg(cfs); }
 u64 cpu_load_without(CfsRqAvg& cfs, const SchedAvg& p, bool task_on_cpu, u64 jiffies);
+// Its last step, for a task whose task_h_load() the caller computed (a task
+// in a group): the root's load_avg less p_h_load, in unsigned int.
+u64 cpu_load_less(const CfsRqAvg& cfs, u64 p_h_load);
 u64 cpu_runnable_without(const CfsRqAvg& cfs, const SchedAvg& p, bool task_on_cpu);
 
 // The task argument of cpu_util(cpu, p, dst_cpu, boost).

@@ -17,9 +17,9 @@ ExactV exact_v(const CfsRq& cfs)
 {
 	ExactV v;
 	v.ref = cfs.ref_vruntime;
-	cfs.timeline.for_each([&](const SchedEntity* se) { v.add(*se); });
+	cfs.timeline.for_each([&](const SchedEntity* se) { v.add(cfs, *se); });
 	if (cfs.curr && cfs.curr->on_rq)
-		v.add(*cfs.curr);
+		v.add(cfs, *cfs.curr);
 	return v;
 }
 

@@ -12,7 +12,10 @@
 namespace eevdf {
 
 // Exact V as a rational Σ (v_i - v0) w_i / W over every queued entity
-// (tree and curr), in 128-bit arithmetic that cannot overflow.
+// (tree and curr), in 128-bit arithmetic that cannot overflow. w_i is the
+// weight the release averages with (CfsRq::avg_weight(): scale_load_down()
+// up to 6.18, the full weight on 7.x); the two give the same V for table
+// weights, not for a group entity's calc_group_shares() weight.
 struct ExactV {
 	s128 sum = 0;  // Σ key_i * w_i
 	s128 weight = 0;
@@ -23,10 +26,10 @@ struct ExactV {
 	}
 	// floor(sum / weight) + ref, as avg_vruntime() should return it.
 	u64 floor_v() const;
-	// Counts one more queued entity in (ref set first).
-	void add(const SchedEntity& se)
+	// Counts one more queued entity of `cfs` in (ref set first).
+	void add(const CfsRq& cfs, const SchedEntity& se)
 	{
-		const s128 w = static_cast<s128>(scale_load_down(se.load.weight));
+		const s128 w = static_cast<s128>(cfs.avg_weight(&se));
 		sum += static_cast<s128>(wrapped_diff(se.vruntime, ref)) * w;
 		weight += w;
 	}

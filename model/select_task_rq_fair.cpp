@@ -167,19 +167,18 @@ u32 wake_affine_weight(Machine& sim, const SchedDomain& sd, const Task& p, u32 t
 		       bool sync)
 {
 	const bool bias = sim.config().features[Feature::WA_BIAS];
-	const u64 j = sim.jiffies();
 	const u64 cap_this = SCHED_CAPACITY_SCALE_CPU, cap_prev = SCHED_CAPACITY_SCALE_CPU;  // capacity_of()
 	u64 this_eff = cpu_load(sim.rq(this_cpu).cfs.avg);
 	if (sync) {
 		// The idle task's load_avg is 0.
 		Task* cur = sim.curr_task(this_cpu);
-		const u64 current_load = cur ? task_h_load(sim.rq_mut(cur->cpu).cfs.avg, cur->se.avg, j) : 0;
+		const u64 current_load = cur ? task_h_load(sim, *cur) : 0;
 		if (current_load > this_eff)
 			return this_cpu;
 		this_eff -= current_load;
 	}
 	// task_h_load() on task_cfs_rq(p): p's own (prev) CPU.
-	const u64 task_load = task_h_load(sim.rq_mut(p.cpu).cfs.avg, p.se.avg, j);
+	const u64 task_load = task_h_load(sim, p);
 	this_eff += task_load;
 	if (bias)
 		this_eff *= 100;
@@ -273,7 +272,10 @@ u32 select_idle_sibling(Machine& sim, Task& p, u32 prev, u32 target)
 // that CPU and p is attached (last_update_time != 0; a new task is not).
 u64 cpu_load_without(Machine& sim, u32 cpu, const Task& p)
 {
-	return eevdf::cpu_load_without(sim.rq_mut(cpu).cfs.avg, p.se.avg, p.cpu == cpu, sim.jiffies());
+	const CfsRqAvg& cfs = sim.rq(cpu).cfs.avg;
+	if (p.cpu != cpu || !p.se.avg.last_update_time)
+		return cpu_load(cfs);
+	return cpu_load_less(cfs, task_h_load(sim, p));
 }
 
 u64 cpu_util_without(const Machine& sim, u32 cpu, const Task& p)
@@ -490,7 +492,7 @@ u32 sched_balance_find_dst_cpu(Machine& sim, SchedDomain* sd, Task& p, u32 cpu, 
 	// exec: bring p's averages up to its cfs_rq's last update for the
 	// _without() sums. A new task has nothing to decay.
 	if (!(sd_flag & SD_BALANCE_FORK))
-		sync_entity_load_avg(sim.rq(p.cpu).cfs.avg, p.se.avg, se_weight_of(p.se.load));
+		sync_entity_load_avg(task_cfs_rq(sim, p).avg, p.se.avg, se_weight_of(p.se.load));
 
 	while (sd) {
 		if (!(sd->flags & sd_flag)) {

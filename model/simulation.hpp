@@ -150,6 +150,7 @@ private:
 	bool ttwu_delayed(Task& p, u32 cpu, unsigned wake_flags);
 	void ttwu_do_activate(Task& p, u32 cpu, unsigned wake_flags, u32 this_cpu);
 	void sched_ttwu_pending(u32 cpu);
+	void set_task_rq(Task& p, u32 cpu);
 	void set_task_cpu(Task& p, u32 cpu);
 	u32 select_task_rq(Task& p, u32 prev_cpu, unsigned& wake_flags, u32 this_cpu);
 	void wake_up_new_task(int task);
@@ -251,7 +252,7 @@ private:
 	};
 	void heap_push(int task);  // at tasks_[task].wake_at
 	void create_groups();
-	void sched_group_set_shares(size_t group, u64 shares);
+	void sched_group_set_shares(size_t group, u64 shares, u32 this_cpu);
 	TaskGroup& group_by_path(const std::string& path);
 	int heap_pop();            // the earliest; the heap is not empty
 

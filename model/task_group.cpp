@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Task groups (kernel/sched/core.c sched_create_group(), fair.c
-// alloc_fair_sched_group(), init_tg_cfs_entry(), update_cfs_group()).
+// alloc_fair_sched_group(), init_tg_cfs_entry()); their shares are in
+// model/update_cfs_group.cpp.
 #include "model/task_group.hpp"
 
 namespace eevdf {
@@ -24,26 +25,7 @@ void TaskGroup::init_tg_cfs_entry(CfsRq& root_cfs_rq)
 	e.my_q = &q;
 	e.parent = parent ? &parent->se[cpu] : nullptr;
 	e.depth = parent ? parent->se[cpu].depth + 1 : 0;
-}
-
-// update_cfs_group() (6.13+, 66951e4860d3: an emptied group keeps its
-// weight). calc_group_shares() gives
-//
-//                     tg->shares * load
-//   shares = ---------------------------------------------,   load = max(cfs_rq load, its load_avg)
-//            tg->load_avg - tg_load_avg_contrib + load
-//
-// clamped to [MIN_SHARES, tg->shares]. On one CPU tg->load_avg is this
-// cfs_rq's own contribution, so the denominator is load and, load being
-// non-zero here, shares = tg->shares exactly: no PELT is needed to know it.
-void CfsRq::update_group_entity_shares(SchedEntity* se)
-{
-	const CfsRq* g = se->my_q;
-	if (!g->load)
-		return;
-	const u64 shares = g->tg->shares;
-	if (se->load.weight != shares)
-		reweight_entity(se, LoadWeight{shares, 0});
+	q.tg_se = &e;
 }
 
 }  // namespace eevdf

@@ -9,10 +9,10 @@
 // The weight: tg->shares (cpu.shares of cgroup v1 scaled by 2^10, or
 // cpu.weight of v2 through sched_weight_from_cgroup()), default NICE_0_LOAD.
 // A group's entity on a CPU weighs calc_group_shares() of its cfs_rq there,
-// tg->shares x (this CPU's load) / (the group's load on all CPUs). On one CPU
-// the two loads are the same whenever the cfs_rq has load, so the entity
-// weighs tg->shares: that is the only case modelled so far (one CPU; see
-// docs/model.md "Task groups").
+// tg->shares x (this CPU's load) / (the group's load on all CPUs), the
+// latter kept in tg->load_avg (model/update_cfs_group.cpp). On one CPU the
+// two loads are the same whenever the cfs_rq has load, so the entity weighs
+// tg->shares.
 #pragma once
 
 #include <deque>
@@ -44,6 +44,9 @@ struct TaskGroup {
 	std::string path;             // "/A/B"; the root is "/"
 	TaskGroup* parent = nullptr;  // nullptr: a child of the root group
 	u64 shares = NICE_0_LOAD;     // scaled, clamped to [scale_load(MIN_SHARES), scale_load(MAX_SHARES)]
+	// Σ over CPUs of cfs_rq[cpu]->tg_load_avg_contrib (atomic_long_t in the
+	// kernel; the model's CPUs take turns, so a plain sum).
+	s64 load_avg = 0;
 	// Per CPU, stable addresses (every se->parent and my_q points here).
 	std::deque<SchedEntity> se;
 	std::deque<CfsRq> cfs_rq;

@@ -427,7 +427,7 @@ void Simulation::step_current(u32 cpu)
 			break;
 		}
 		case Event::Kind::SetShares:
-			sched_group_set_shares(static_cast<size_t>(e->ref), e->ns);
+			sched_group_set_shares(static_cast<size_t>(e->ref), e->ns, cpu);
 			break;
 		case Event::Kind::SetSlice:
 			sched_setattr_runtime(t, e->ns);

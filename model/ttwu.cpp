@@ -45,19 +45,32 @@ void Simulation::set_task_cpu(Task& p, u32 cpu)
 		return;
 	Rq& src = rqs_[p.cpu];
 	if (!p.on_rq_migrating) {
-		remove_entity_load_avg(src.cfs.avg, p.se.avg, se_weight_of(p.se.load));
+		// From cfs_rq_of(se): the group's cfs_rq there for a task in a group.
+		CfsRq& q = src.cfs.cfs_rq_of(&p.se);
+		remove_entity_load_avg(q.avg, p.se.avg, se_weight_of(p.se.load));
 		const u64 pelt = src.cfs.pelt_now();
 		const u64 idle = src.idle_stamp + CfsRq::PELT_CLOCK_ORIGIN;
 		const RqClock clk{pelt, pelt, pelt, 0, idle, idle};
-		migrate_se_pelt_lag(p.se.avg, se_weight_of(p.se.load), src.cfs.avg, clk, src.idle(), pelt);
+		migrate_se_pelt_lag(p.se.avg, se_weight_of(p.se.load), q.avg, clk, src.idle(), pelt);
 	}
 	p.se.avg.last_update_time = 0;
 	if (cfg_.bugs[Bug::MIGRATE_DROPS_LAG])
 		p.se.vlag = 0;
 	const u32 from = p.cpu;
 	p.cpu = cpu;
+	set_task_rq(p, cpu);
 	p.nr_migrations++;
 	notify(&Observer::on_migrate, now_, p.se.id, from, cpu);
+}
+
+// set_task_rq() (__set_task_cpu()): a task in a group queues on that
+// group's cfs_rq of its new CPU, below the group's entity there; the depth
+// is the same on every CPU. set_task_rq_fair() does nothing for a task that
+// migrate_task_rq_fair() detached or that is new (last_update_time 0).
+void Simulation::set_task_rq(Task& p, u32 cpu)
+{
+	if (p.se.parent)
+		p.se.parent = &p.se.parent->my_q->tg->se[cpu];
 }
 
 // ttwu_runnable(): a task still queued (delayed, 6.12+) is requeued in place
@@ -273,10 +286,11 @@ void Simulation::wake_up_new_task(int task)
 	t.recent_used_cpu = static_cast<int>(t.cpu);
 	unsigned wake_flags = WF_FORK;
 	t.cpu = select_task_rq(t, t.cpu, wake_flags, parent_cpu);  // __set_task_cpu(): no migration
+	set_task_rq(t, t.cpu);
 	t.timer_cpu = t.cpu;
 	Rq& rq = rqs_[t.cpu];
 	set_clock(rq);
-	post_init_entity_util_avg(t.se.avg, se_weight_of(t.se.load), rq.cfs.avg);
+	post_init_entity_util_avg(t.se.avg, se_weight_of(t.se.load), rq.cfs.cfs_rq_of(&t.se).avg);
 	on_rq_of(t.cpu, parent_cpu,
 		 [&] { enqueue_task(t, cfg_.preset->paths.fork_enqueue_initial ? unsigned{ENQUEUE_INITIAL} : 0u); });
 	event_cpu_ = t.cpu;

@@ -120,8 +120,8 @@ bool phase_consumes_time(const Phase& p) { return std::any_of(p.events.begin(), 
 
 // Task groups: each path "/A/B" names its parent "/A" (listed before it),
 // the shares are those __sched_group_set_shares() accepts, and each task's
-// taskgroup is listed. The hierarchy is modelled on one CPU and for the
-// presets whose group paths are implemented (KernelPaths::group_sched_modelled).
+// taskgroup is listed. The hierarchy is modelled for the presets whose
+// group paths are implemented (KernelPaths::group_sched_modelled).
 void validate_groups(const Config& cfg, const Workload& wl)
 {
 	if (wl.groups.empty() && !cfg.autogroup) {
@@ -141,9 +141,6 @@ void validate_groups(const Config& cfg, const Workload& wl)
 	if (!cfg.preset->paths.group_sched_modelled)
 		throw WorkloadError("workload: " + groups + " are modelled for the 6.18 presets and 7.1.5 only, not " +
 				    std::string(cfg.preset->name) + " (docs/model.md, \"Task groups\")");
-	if (cfg.cpus != 1)
-		throw WorkloadError("workload: " + groups + " are modelled on one CPU only so far, not --cpus " +
-				    std::to_string(cfg.cpus) + " (docs/model.md, \"Task groups\")");
 	const size_t autogroups = cfg.autogroup ? autogroup_sessions(wl).groups.size() : 0;
 	if (wl.groups.size() + autogroups > MAX_GROUPS)
 		throw WorkloadError(

@@ -172,43 +172,63 @@ rc::Gen<Workload> gen_smp_workload(u32 cpus)
 	});
 }
 
+// The group part of gen_group_workload(), drawn after the workload.
+void add_random_groups(Workload& w)
+{
+	// 1-6 groups, each a child of the root or of a group made before it
+	// (so at most 6 levels deep), of any cpu.weight.
+	const int n = *rc::gen::inRange(1, 7);
+	for (int i = 0; i < n; i++) {
+		const int parent = *rc::gen::inRange(-1, i);
+		const std::string path = (parent < 0 ? "" : w.groups[static_cast<size_t>(parent)].path) + "/g" + std::to_string(i);
+		const u64 weight = *rc::gen::element<u64>(1, 10, 50, 100, 100, 200, 1000, 10000);
+		w.groups.push_back(GroupSpec{path, scale_load(sched_weight_from_cgroup(weight))});
+	}
+	// Each task in the root (a third of them) or in any group.
+	for (TaskSpec& t : w.tasks) {
+		const int g = *rc::gen::inRange(-n / 2 - 1, n);
+		if (g >= 0)
+			t.taskgroup = w.groups[static_cast<size_t>(g)].path;
+	}
+	// A third of the tasks write a group's cpu.weight somewhere in their
+	// program: half of those their own group's (so its entity is running
+	// at the write, reweight_entity() of curr), the rest any group's.
+	for (TaskSpec& t : w.tasks) {
+		if (t.phases.empty() || *rc::gen::inRange(0, 3) != 0)
+			continue;
+		int g = *rc::gen::inRange(0, n);
+		if (!t.taskgroup.empty() && *rc::gen::inRange(0, 2) == 0)
+			for (int i = 0; i < n; i++)
+				if (w.groups[static_cast<size_t>(i)].path == t.taskgroup)
+					g = i;
+		const u64 weight = *rc::gen::element<u64>(1, 10, 50, 100, 200, 1000, 10000);
+		Phase& ph = t.phases[*rc::gen::inRange<size_t>(0, t.phases.size())];
+		const size_t at = *rc::gen::inRange<size_t>(0, ph.events.size() + 1);
+		Event e{Event::Kind::SetShares, scale_load(sched_weight_from_cgroup(weight))};
+		e.ref = g;
+		ph.events.insert(ph.events.begin() + static_cast<std::ptrdiff_t>(at), e);
+	}
+}
+
 rc::Gen<Workload> gen_group_workload()
 {
 	return rc::gen::exec([] {
 		Workload w = *gen_workload();
-		// 1-6 groups, each a child of the root or of a group made before it
-		// (so at most 6 levels deep), of any cpu.weight.
-		const int n = *rc::gen::inRange(1, 7);
-		for (int i = 0; i < n; i++) {
-			const int parent = *rc::gen::inRange(-1, i);
-			const std::string path = (parent < 0 ? "" : w.groups[static_cast<size_t>(parent)].path) + "/g" + std::to_string(i);
-			const u64 weight = *rc::gen::element<u64>(1, 10, 50, 100, 100, 200, 1000, 10000);
-			w.groups.push_back(GroupSpec{path, scale_load(sched_weight_from_cgroup(weight))});
-		}
-		// Each task in the root (a third of them) or in any group.
-		for (TaskSpec& t : w.tasks) {
-			const int g = *rc::gen::inRange(-n / 2 - 1, n);
-			if (g >= 0)
-				t.taskgroup = w.groups[static_cast<size_t>(g)].path;
-		}
-		// A third of the tasks write a group's cpu.weight somewhere in their
-		// program: half of those their own group's (so its entity is running
-		// at the write, reweight_entity() of curr), the rest any group's.
-		for (TaskSpec& t : w.tasks) {
-			if (t.phases.empty() || *rc::gen::inRange(0, 3) != 0)
-				continue;
-			int g = *rc::gen::inRange(0, n);
-			if (!t.taskgroup.empty() && *rc::gen::inRange(0, 2) == 0)
-				for (int i = 0; i < n; i++)
-					if (w.groups[static_cast<size_t>(i)].path == t.taskgroup)
-						g = i;
-			const u64 weight = *rc::gen::element<u64>(1, 10, 50, 100, 200, 1000, 10000);
-			Phase& ph = t.phases[*rc::gen::inRange<size_t>(0, t.phases.size())];
-			const size_t at = *rc::gen::inRange<size_t>(0, ph.events.size() + 1);
-			Event e{Event::Kind::SetShares, scale_load(sched_weight_from_cgroup(weight))};
-			e.ref = g;
-			ph.events.insert(ph.events.begin() + static_cast<std::ptrdiff_t>(at), e);
-		}
+		add_random_groups(w);
+		return w;
+	});
+}
+
+rc::Gen<Config> gen_smp_group_config()
+{
+	return rc::gen::suchThat(gen_smp_config(), [](const Config& c) { return c.preset->paths.group_sched_modelled; });
+}
+
+rc::Gen<Workload> gen_smp_group_workload(u32 cpus)
+{
+	return rc::gen::exec([cpus] {
+		Workload w = *gen_smp_workload(cpus);
+		add_random_groups(w);
 		return w;
 	});
 }

@@ -38,6 +38,10 @@ rc::Gen<Config> gen_group_config();
 // gen_workload() in task groups: 1-6 groups up to 6 levels deep with any
 // cpu.weight, each task in the root or in one of them.
 rc::Gen<Workload> gen_group_workload();
+// The same on several CPUs: gen_smp_config() over the presets that model
+// groups, and gen_smp_workload() put in random groups as above.
+rc::Gen<Config> gen_smp_group_config();
+rc::Gen<Workload> gen_smp_group_workload(u32 cpus);
 
 // For --autogroup on: gen_workload() or gen_group_workload(), a third of
 // the tasks leading a session of their own (setsid), half of those with an

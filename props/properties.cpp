@@ -80,6 +80,26 @@ Testable run_length_with(const std::string& name, Bugs bugs, bool max_form, bool
 	};
 }
 
+// A configuration of a preset that models task groups (one CPU), drawn
+// first, so that a property's draws keep their order: `bugs` switched in,
+// autogroup as asked.
+Config group_config(Bugs bugs, bool autogroup)
+{
+	Config cfg = *gen_group_config();
+	cfg.bugs = bugs;
+	cfg.autogroup = autogroup;
+	return cfg;
+}
+
+// The invariant checker over a group configuration and a workload from `gen`.
+Testable group_checker(const char* name, Bugs bugs, bool autogroup, rc::Gen<Workload> (*gen)())
+{
+	return [=] {
+		const Config cfg = group_config(bugs, autogroup);
+		run_or_fail(name, bugs, cfg, *gen());
+	};
+}
+
 }  // namespace
 
 Testable checker_holds(Bugs bugs)
@@ -96,30 +116,18 @@ Testable checker_holds(Bugs bugs)
 // cfs_rq of the hierarchy keeps the tree, V, pick and count invariants.
 Testable groups_checker_holds(Bugs bugs)
 {
-	return [=] {
-		Config cfg = *gen_group_config();
-		cfg.bugs = bugs;
-		const Workload wl = *gen_group_workload();
-		run_or_fail("groups_checker_holds", bugs, cfg, wl);
-	};
+	return group_checker("groups_checker_holds", bugs, false, gen_group_workload);
 }
 
 Testable autogroup_checker_holds(Bugs bugs)
 {
-	return [=] {
-		Config cfg = *gen_group_config();
-		cfg.bugs = bugs;
-		cfg.autogroup = true;
-		const Workload wl = *gen_autogroup_workload();
-		run_or_fail("autogroup_checker_holds", bugs, cfg, wl);
-	};
+	return group_checker("autogroup_checker_holds", bugs, true, gen_autogroup_workload);
 }
 
 Testable single_session_autogroup_is_flat(Bugs bugs)
 {
 	return [=] {
-		Config cfg = *gen_group_config();
-		cfg.bugs = bugs;
+		const Config cfg = group_config(bugs, false);
 		Workload wl = *gen_workload();
 		for (TaskSpec& t : wl.tasks)
 			for (Phase& p : t.phases)

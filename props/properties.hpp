@@ -97,6 +97,7 @@ Testable decision_oracle_agrees(Bugs bugs = {});
 //     every event of every generated workload with random affinity on 2-8
 //     CPUs, any preset, LLC grouping, flag and knob.
 Testable smp_checker_holds(Bugs bugs = {});
+Testable smp_groups_checker_holds(Bugs bugs = {});
 
 // 11. Tasks all pinned to CPU 0 of N CPUs are scheduled exactly as on one
 //     CPU with the same base slice: every switch at the same instant to the

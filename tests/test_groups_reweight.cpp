@@ -5,10 +5,13 @@
 // re-places the entity; 7.1.5 keeps V and moves v and d about it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "group_helpers.hpp"
 #include "io/rtapp.hpp"
-#include "model/check.hpp"
 #include "model/fair.hpp"
-#include "sim_helpers.hpp"
 
 using namespace eevdf;
 using namespace eevdf::test;
@@ -43,6 +46,31 @@ struct Rq3 {
 		       static_cast<s64>(scale_load_down(NICE_0_LOAD));
 	}
 };
+
+// One CPU, HZ=1000, 3 ms slices, hrtick off: /A {hog a (task 0)} and /B {hog
+// b (task 1)}, both at cpu.weight 100; task `writer` writes /A's cpu.weight
+// 200 (shares 2048) once it has run `after` of CPU time. The first switches.
+std::vector<Switch> weight_write_switches(std::string_view preset, int writer, u64 after, size_t n)
+{
+	auto hog_in = [&](const char* name, int id, const char* group) {
+		TaskSpec t = id == writer ? task(name,
+						 {run(after), Event{Event::Kind::SetShares, 2 * NICE_0_LOAD, 0, 0},
+						  run(RUN_FOREVER)},
+						 1)
+					  : hog(name);
+		return in_group(t, group);
+	};
+	Workload wl = workload({hog_in("a", 0, "/A"), hog_in("b", 1, "/B")});
+	wl.groups = {{"/A", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+	Config cfg = config(preset, 1000, 3 * MS);
+	cfg.features.set(Feature::HRTICK, false);
+	const GroupRun r = run_groups(cfg, wl, 30 * MS, true);
+	CAPTURE(r.violation);
+	CHECK(r.checked_ok());
+	std::vector<Switch> first = r.rec.switches;
+	first.resize(std::min(first.size(), n));
+	return first;
+}
 
 }  // namespace
 
@@ -195,4 +223,84 @@ TEST_CASE("6.18.x: reweighting the running entity ends its slice protection (F19
 		r.cfs.update_curr();
 		CHECK(r.cfs.need_resched);
 	}
+}
+
+// Golden schedules for a cpu.weight write (issue 36: decisions, not only
+// invariants), computed by hand from 6.18.39's and 7.1.5's fair.c. Setup as
+// in weight_write_switches(); the write lands between ticks. Each group holds
+// one task, so every decision is the root's; v, d, V below are the root's,
+// in ms of virtual time from its start (zero_vruntime's (u64)-(1 << 20) ns),
+// weights scale_load_down. A group entity's slice is the min slice of its
+// queue, 3 ms (custom_slice), so its vslice is 3 ms at 1024, 1.5 at 2048.
+//   t=0: se_A placed (v 0, d 3), a runs, vprot_A = d_A = 3 (RUN_TO_PARITY:
+//   the min slice is its own); se_B placed at V = 0 (v 0, d 3), no preemption.
+//   t=3: v_A 3 >= d_A: d_A = 6, resched; V = 1.5, se_B eligible: b runs.
+//   t=6: v_B 3 >= d_B: d_B = 6, resched; V = 3, both eligible, deadlines tie
+//   and entity_before() is strict: the tree's se_A beats curr, a runs.
+//
+// The write while se_A is queued: b (run 4.5 ms: 3..6, 9..10.5) writes.
+//   t=9: v_A 6, d_A = 9, resched; V = 4.5: b (v 3, d 6), vprot_B = 6.
+//   t=10.5: update_curr(): v_B = 4.5 < vprot_B, no resched. V = (6 + 4.5) /
+//   2 = 5.25: se_A's lag V - v_A = -0.75, d_A - v_A = 3.
+//   6.18.39 (6d71a9c61604's lag and place): vlag = -0.75 * 1024 / 2048 =
+//   -0.375, d - v = 1.5; place_entity() with se_A out of the tree: V = v_B =
+//   4.5, load = 1024 (curr), lag inflated to -0.375 (1024 + 2048) / 1024 =
+//   -1.125: v_A = 5.625, d_A = 7.125 (and V' = (4.5 + 2 * 5.625) / 3 = 5.25).
+//   7.1.5 (101f3498b4bd): V = 5.25 kept, v_A = V + 0.75 / 2 = 5.625, d_A = V +
+//   (9 - 5.25) / 2 = 7.125: the same entity, to the ns.
+//   t=12: v_B 6 >= d_B: d_B = 9, resched. V = (6 + 2 * 5.625) / 3 = 5.75:
+//   se_A eligible (d 7.125), se_B not: a runs, vprot_A = d_A = 7.125.
+//   Now only __calc_delta() tells the releases apart: 7.1.5 divides (1 ms of
+//   se_A is 0.5 ms exactly), 6.18.39 multiplies by inv_weight = (2^32 - 1) /
+//   2048 and truncates (499999 ns per ms, 1499999 per slice).
+//   7.1.5, t=15: v_A = 7.125 >= d_A: d_A = 8.625, resched; V = (6 + 14.25) /
+//   3 = 6.75 >= v_B: b runs.
+//   6.18.39, t=15: v_A = 7124997 ns, 3 ns short of d_A (placed at v + 1.5 ms
+//   exactly, a division), so still protected: a runs on. t=16: v_A = 7624996
+//   ns >= d_A: d_A = v_A + 1499999 ns, resched; V = 7.08 >= v_B 6: b runs.
+TEST_CASE("a cpu.weight write to a queued group: the golden schedule", "[groups][reweight][golden]")
+{
+	const std::vector<Switch> common = {
+		{0, IDLE, 0}, {3 * MS, 0, 1}, {6 * MS, 1, 0}, {9 * MS, 0, 1}, {12 * MS, 1, 0}};
+	std::vector<Switch> v618 = common, v71 = common;
+	v618.push_back({16 * MS, 0, 1});
+	v71.push_back({15 * MS, 0, 1});
+	CHECK(weight_write_switches("6.18.39", 1, 4500 * US, 6) == v618);
+	CHECK(weight_write_switches("7.1.5", 1, 4500 * US, 6) == v71);
+}
+
+// The write while se_A is curr: a (run 3.5 ms: 0..3, 6..6.5) writes.
+//   t=6.5: update_curr(): v_A = 3.5 < vprot_A = 6, no resched. V = (3 + 3.5)
+//   / 2 = 3.25: se_A's lag -0.25, d_A - v_A = 2.5.
+//   6.18.39: update_entity_lag() stores vlag = -0.25 in the field vprot shares
+//   (F19), so protect_slice() compares v_A (+2451424 ns as s64) with -250000
+//   ns: false, no relative vprot is kept. vlag = -0.125, d - v = 1.25;
+//   place_entity() with curr se_A on_rq at its new weight: V = (3 + 2 * 3.5) /
+//   3 = 3333333 ns, load = 1024 + 2048, lag = -125000 (3072 + 2048) / 3072 =
+//   -208333 ns (truncated): v_A = 3541666 ns, d_A = 4791666 ns, and vprot
+//   (= vlag) below v: se_A is no longer protected.
+//   t=7: v_A = 3791665 ns < d_A, but !protect_slice(): resched. V = (3 + 2 *
+//   3.791665) / 3 = 3.53 < v_A: b (v 3, d 6) runs, vprot_B = 6.
+//   t=10: v_B 6 >= d_B: d_B = 9, resched; V = 4.53 >= v_A: a, vprot_A = d_A.
+//   t=12: v_A = 4791663 ns, 3 ns short of d_A: runs on. t=13: v_A = 5291662
+//   ns: d_A = v_A + 1499999 ns, resched; V = 5.53: se_B (v 6) not eligible,
+//   curr is: a stays (no set_next_entity(), vprot_A stays behind v). t=14:
+//   v_A = 5791661 ns, unprotected: resched; V = 5.86, b still not eligible.
+//   t=15: v_A = 6291660 ns, resched; V = 6.19 >= v_B: b runs.
+//   7.1.5: V = 3.25 kept; d - V = 2.75 and vprot - V = 2.75 (protected) both
+//   halve: d_A = vprot_A = 4.625, v_A = 3.25 + 0.125 = 3.375. t=7, 8: v_A
+//   3.625, 4.125, protected. t=9: v_A 4.625 >= d_A: d_A = 6.125, resched; V =
+//   4.08 >= v_B 3: b runs. t=12: v_B 6, d_B = 9; V = 5.08 >= v_A: a runs,
+//   vprot_A = 6.125. t=15: v_A 6.125 >= d_A: d_A = 7.625; V = 6.08 >= v_B 6:
+//   b runs.
+// So on 6.18 the write ends a's protected slice at the next tick (F19) and
+// a's next run is 5 ms; on 7.1.5 a finishes its slice and then runs 3 ms.
+TEST_CASE("a cpu.weight write to the running group: the golden schedule", "[groups][reweight][golden]")
+{
+	const std::vector<Switch> common = {{0, IDLE, 0}, {3 * MS, 0, 1}, {6 * MS, 1, 0}};
+	std::vector<Switch> v618 = common, v71 = common;
+	v618.insert(v618.end(), {{7 * MS, 0, 1}, {10 * MS, 1, 0}, {15 * MS, 0, 1}});
+	v71.insert(v71.end(), {{9 * MS, 0, 1}, {12 * MS, 1, 0}, {15 * MS, 0, 1}});
+	CHECK(weight_write_switches("6.18.39", 0, 3500 * US, 6) == v618);
+	CHECK(weight_write_switches("7.1.5", 0, 3500 * US, 6) == v71);
 }

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Task groups on several CPUs (issue 36, stage 2): a group's entity on each
+// CPU weighs calc_group_shares() of the group's load there, the balancer
+// moves a grouped task by its task_h_load(), and a task that changes CPU
+// queues below its group's entity of the new CPU.
+//
+// The expectations follow from the kernel's formulas, not from the model's
+// code. A nice-0 hog that never sleeps has load_avg -> 1024 (its load_sum
+// tends to the divider); a group cfs_rq holding only such hogs has
+// load_avg -> 1024 x their count, and calc_group_shares() gives the
+// group's entity on CPU i
+//
+//   tg->shares * L_i / (tg->load_avg - contrib_i + L_i)  ~  tg->shares * L_i / Σ_j L_j
+//
+// within the 1/64 by which update_tg_load_avg() lets a contribution go stale.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "group_helpers.hpp"
+#include "model/check.hpp"
+
+using namespace eevdf;
+using namespace eevdf::test;
+
+namespace {
+
+
+TaskSpec on_cpu(TaskSpec t, u32 cpu) { return pinned(std::move(t), {cpu}); }
+
+Config two_cpus(const char* preset) { return make_config(*find_preset(preset), 250, 2); }
+
+// Runs `wl` for `d` under the invariant checker and hands back the state.
+struct SmpRun {
+	std::unique_ptr<Simulation> sim;
+	InvariantChecker checker;
+};
+
+void run_checked(SmpRun& r, const Config& cfg, Workload wl, u64 d)
+{
+	wl.duration = d;
+	r.sim = std::make_unique<Simulation>(cfg, wl);
+	r.sim->add_observer(&r.checker);
+	r.sim->run();
+}
+
+double share_of(const Simulation& sim, int task, u64 d)
+{
+	return static_cast<double>(sim.tasks()[static_cast<size_t>(task)].se.sum_exec_runtime) / static_cast<double>(d);
+}
+
+}  // namespace
+
+// /A has a hog on each CPU, /B one hog on CPU 0. A's load is split evenly,
+// so A.se weighs tg->shares / 2 on each CPU, B.se all of tg->shares on CPU
+// 0: there a0 gets 1/3 and b 2/3, while a1 has CPU 1 alone. Flat, a0 and b
+// would halve CPU 0.
+TEST_CASE("a group split over two CPUs weighs half its shares on each", "[groups][smp]")
+{
+	for (const char* preset : {"6.18.39", "7.1.5"}) {
+		INFO(preset);
+		Workload wl = workload({on_cpu(in_group(hog("a0"), "/A"), 0), on_cpu(in_group(hog("a1"), "/A"), 1),
+					on_cpu(in_group(hog("b"), "/B"), 0)});
+		wl.groups = {{"/A", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+		SmpRun r;
+		const u64 d = 4000 * MS;
+		run_checked(r, two_cpus(preset), wl, d);
+		const TaskGroup& a = r.sim->groups()[0];
+		const TaskGroup& b = r.sim->groups()[1];
+		const double half = static_cast<double>(NICE_0_LOAD) / 2;
+		CHECK(static_cast<double>(a.se[0].load.weight) == Approx(half).epsilon(1.0 / 64));
+		CHECK(static_cast<double>(a.se[1].load.weight) == Approx(half).epsilon(1.0 / 64));
+		CHECK(b.se[0].load.weight == NICE_0_LOAD);  // all of B's load is on CPU 0
+		CHECK(share_of(*r.sim, 0, d) == Approx(1.0 / 3).margin(0.01));
+		CHECK(share_of(*r.sim, 2, d) == Approx(2.0 / 3).margin(0.01));
+		CHECK(share_of(*r.sim, 1, d) == Approx(1.0).margin(0.001));
+	}
+}
+
+TEST_CASE("without groups the same three hogs halve CPU 0", "[groups][smp]")
+{
+	Workload wl = workload({on_cpu(hog("a0"), 0), on_cpu(hog("a1"), 1), on_cpu(hog("b"), 0)});
+	SmpRun r;
+	const u64 d = 4000 * MS;
+	run_checked(r, two_cpus("6.18.39"), wl, d);
+	CHECK(share_of(*r.sim, 0, d) == Approx(0.5).margin(0.01));
+	CHECK(share_of(*r.sim, 2, d) == Approx(0.5).margin(0.01));
+}
+
+// The balancer balances root load, and a grouped task carries only its
+// task_h_load(). /A's three hogs and /B's one hog, unpinned, end with A's
+// three on one CPU and b alone on the other: there each CPU's root load is
+// one group entity of full shares (1024 each), balanced. A 2 + 2 split
+// would be 2/3 of A's shares against 1/3 plus B's (683 vs 1365), and the
+// imbalance (341) is exactly the moved hog's task_h_load(), so it moves.
+// Flat, the four hogs split 2 + 2 (design note golden 9).
+TEST_CASE("the balancer moves grouped hogs by their task_h_load: three share a CPU, one has the other",
+	  "[groups][smp]")
+{
+	for (const char* preset : {"6.18.39", "7.1.5"}) {
+		INFO(preset);
+		Workload wl = workload({in_group(hog("a0"), "/A"), in_group(hog("a1"), "/A"), in_group(hog("a2"), "/A"),
+					in_group(hog("b"), "/B")});
+		wl.groups = {{"/A", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+		SmpRun r;
+		const u64 d = 4000 * MS;
+		run_checked(r, two_cpus(preset), wl, d);
+		const auto& t = r.sim->tasks();
+		CHECK(t[0].cpu == t[1].cpu);
+		CHECK(t[1].cpu == t[2].cpu);
+		CHECK(t[3].cpu != t[0].cpu);
+		CHECK(share_of(*r.sim, 3, d) == Approx(1.0).margin(0.01));
+		for (int i = 0; i < 3; i++)
+			CHECK(share_of(*r.sim, i, d) == Approx(1.0 / 3).margin(0.01));
+	}
+}
+
+TEST_CASE("without groups the balancer splits four hogs two and two", "[groups][smp]")
+{
+	Workload wl = workload({hog("a0"), hog("a1"), hog("a2"), hog("b")});
+	SmpRun r;
+	const u64 d = 4000 * MS;
+	run_checked(r, two_cpus("6.18.39"), wl, d);
+	for (int i = 0; i < 4; i++)
+		CHECK(share_of(*r.sim, i, d) == Approx(0.5).margin(0.01));
+}
+
+// set_task_rq(): after any migration a grouped task's entity sits below its
+// group's entity of the CPU it is on, and that CPU's group cfs_rq holds it.
+TEST_CASE("a grouped task that changes CPU queues below its group's entity there", "[groups][smp]")
+{
+	TaskSpec s = in_group(task("s", {run(3 * MS), sleep(2 * MS)}), "/A");
+	Workload wl = workload({s, in_group(hog("a"), "/A"), in_group(hog("b"), "/B"), hog("r")});
+	wl.groups = {{"/A", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+	SmpRun r;
+	run_checked(r, two_cpus("6.18.39"), wl, 2000 * MS);
+	u64 migrations = 0;
+	for (const Task& t : r.sim->tasks()) {
+		migrations += t.nr_migrations;
+		if (t.se.parent) {
+			const CfsRq* q = t.se.parent->my_q;
+			CHECK(t.se.parent == &q->tg->se[t.cpu]);
+		}
+	}
+	CHECK(migrations > 0);  // the case happened
+}
