@@ -177,3 +177,16 @@ TEST_CASE("regression: the checker does not expect a resched the tick never deci
 	SmpRun r;
 	CHECK_NOTHROW(run_checked(r, cfg, load_rtapp_file(file), 100 * MS));
 }
+
+// Every group has an entity and a cfs_rq on every CPU: the product is
+// bounded (MAX_GROUP_ENTITIES) before anything is allocated.
+TEST_CASE("groups times CPUs beyond the limit are refused with the count", "[groups][smp]")
+{
+	Workload wl = workload({hog("a")});
+	for (int i = 0; i < 2000; i++)
+		wl.groups.push_back({"/g" + std::to_string(i), NICE_0_LOAD});
+	wl.duration = 10 * MS;
+	CHECK_THROWS_WITH(Simulation(make_config(*find_preset("6.18.39"), 250, 64), wl),
+			  Catch::Contains("2000 groups on 64 CPUs make 128000 group entities, at most 65536"));
+	CHECK_NOTHROW(Simulation(make_config(*find_preset("6.18.39"), 250, 32), wl));
+}
