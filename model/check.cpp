@@ -732,11 +732,31 @@ void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 	// queued, an unprotected curr is asked to reschedule.
 	if (sim.config().preset->paths.protect != KernelPaths::Protect::Vprot || cfs.need_resched)
 		return;
-	for (const SchedEntity* e = curr; e; e = e->parent) {
+	size_t level = 0;
+	for (const SchedEntity* e = curr; e; e = e->parent, level++) {
 		const CfsRq& q = e->parent ? *e->parent->my_q : cfs;
-		if (q.nr_queued > 1 && q.curr == e && !q.protect_slice(e))
+		const bool charged = !(pc.path[level] == e && pc.path_sum[level] == e->sum_exec_runtime);
+		// entity_tick() reweights a group's entity after update_curr()
+		// decided (update_cfs_group()), and the reweight may move or (6.18.0,
+		// vprot in vlag's storage) overwrite the protection it read.
+		const bool reweighted = pc.path[level] == e && pc.path_weight[level] != e->load.weight;
+		if (charged && !reweighted && q.nr_queued > 1 && q.curr == e && !q.protect_slice(e))
 			fail(sim, t, "resched", "an unprotected curr (" + id_of(e) + ") was not asked to reschedule at a tick");
 	}
+}
+
+void InvariantChecker::remember_curr_path(const Simulation& sim, u32 cpu)
+{
+	PerCpu& pc = cpu_[cpu];
+	const SchedEntity* c = sim.cfs_rq(cpu).curr_task();
+	size_t level = 0;
+	for (const SchedEntity* e = c; e && level < pc.path.size(); e = e->parent, level++) {
+		pc.path[level] = e;
+		pc.path_sum[level] = e->sum_exec_runtime;
+		pc.path_weight[level] = e->load.weight;
+	}
+	for (; level < pc.path.size(); level++)
+		pc.path[level] = nullptr;
 }
 
 void InvariantChecker::on_block(const Simulation& sim, u64 t, int task, bool delayed, bool)
@@ -819,6 +839,9 @@ void InvariantChecker::on_group_reweight(const Simulation& sim, u64 t, u32 cpu, 
 	const SchedEntity& se = sim.groups()[group].se[cpu];
 	const CfsRq& cfs = se.parent ? *se.parent->my_q : sim.cfs_rq(cpu);
 	const CfsRq::QueuedReweightSeen& was = cfs.last_queued_reweight;
+	// The reweight's update_curr() charged that level's curr up to now: a
+	// tick at this instant accounts nothing there, and decides nothing.
+	remember_curr_path(sim, cpu);
 	const s64 w_old = static_cast<s64>(was.old_weight), w_new = static_cast<s64>(se.load.weight);
 	auto scaled = [&](s64 x) { return static_cast<s64>(static_cast<s128>(x) * w_old / w_new); };
 	auto near = [](s64 a, s64 b) { return a - b <= 2 && b - a <= 2; };
@@ -919,6 +942,7 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 							num(sim.cfs_rq(cpu).protect_end(c)) + ", past its deadline " + num(c->deadline));
 		cpu_[cpu].last_curr = c ? c->id : -1;
 		cpu_[cpu].last_curr_sum = c ? c->sum_exec_runtime : 0;
+		remember_curr_path(sim, cpu);
 		cpu_[cpu].resched_waiting = sim.cfs_rq(cpu).need_resched;
 	}
 	if (queued != on_rqs)

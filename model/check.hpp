@@ -150,6 +150,8 @@ private:
 	void check_group_rqs(const Simulation& sim, u64 t, u32 cpu);
 	void check_tasks(const Simulation& sim, u64 t);
 	void check_time(const Simulation& sim, u64 t, u32 cpu) const;
+	// Records curr's path and each level's sum_exec_runtime (PerCpu::path).
+	void remember_curr_path(const Simulation& sim, u32 cpu);
 
 	struct Track {
 		bool queued = false;
@@ -191,6 +193,14 @@ private:
 		bool ticks_seen = false;
 		int last_curr = -1;     // curr and its sum_exec_runtime after the last event:
 		u64 last_curr_sum = 0;  // a tick that accounts nothing asks for nothing
+		// And every level's curr on its path (the task first, then its
+		// group entities) with its sum_exec_runtime then: update_curr()
+		// returns on a level whose curr it charges nothing, so a tick
+		// decides nothing there (a group entity can be charged up to the
+		// tick's instant by another update_curr() at that level alone).
+		std::array<const SchedEntity*, MAX_GROUP_DEPTH + 1> path{};
+		std::array<u64, MAX_GROUP_DEPTH + 1> path_sum{};
+		std::array<u64, MAX_GROUP_DEPTH + 1> path_weight{};  // and its weight
 		bool resched_waiting = false;  // need_resched left set after the last event, for an IPI
 		bool tick_continuous = false;  // the tick ran at every event since the last tick
 		u64 curr_pick_weight = 0;      // curr's weight when it was picked

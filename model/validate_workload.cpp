@@ -142,6 +142,12 @@ void validate_groups(const Config& cfg, const Workload& wl)
 		throw WorkloadError("workload: " + groups + " are modelled for the 6.18 presets and 7.1.5 only, not " +
 				    std::string(cfg.preset->name) + " (docs/model.md, \"Task groups\")");
 	const size_t autogroups = cfg.autogroup ? autogroup_sessions(wl).groups.size() : 0;
+	if ((wl.groups.size() + autogroups) * cfg.cpus > MAX_GROUP_ENTITIES)
+		throw WorkloadError("workload: " + std::to_string(wl.groups.size() + autogroups) + " groups on " +
+				    std::to_string(cfg.cpus) + " CPUs make " +
+				    std::to_string((wl.groups.size() + autogroups) * cfg.cpus) +
+				    " group entities, at most " + std::to_string(MAX_GROUP_ENTITIES) +
+				    " (an entity and a cfs_rq per group and CPU)");
 	if (wl.groups.size() + autogroups > MAX_GROUPS)
 		throw WorkloadError(
 			"workload: " + std::to_string(wl.groups.size()) + " groups" +

@@ -106,6 +106,9 @@ struct TaskSpec {
 
 // Limits on the groups a workload may declare (docs/cli.md "Limits").
 inline constexpr size_t MAX_GROUPS = 4096;
+// Each group has an entity and a cfs_rq on every CPU (~720 bytes): groups x
+// CPUs is bounded too, to 47 MB of them (1,000 groups on 64 CPUs fit).
+inline constexpr size_t MAX_GROUP_ENTITIES = 65536;
 inline constexpr size_t MAX_GROUP_DEPTH = 8;   // levels below the root
 inline constexpr size_t MAX_GROUP_PATH = 4096; // bytes
 

@@ -35,10 +35,7 @@ Testable smp_checker_holds(Bugs bugs)
 }
 
 // Task groups on several CPUs: each CPU's hierarchy keeps every rule, and
-// tg->load_avg the sum of the per-CPU contributions (tg-load). Not yet in
-// the suite: falsified after 52 cases by a 'resched' violation at a tick
-// (tests/data/regress/smp-groups-resched-at-tick.json, open: model or
-// checker, see docs/model.md "Task groups").
+// tg->load_avg the sum of the per-CPU contributions (tg-load).
 Testable smp_groups_checker_holds(Bugs bugs)
 {
 	return [=] {

@@ -93,6 +93,11 @@ TEST_CASE("the invariant checker holds on every event on 2-8 CPUs with random af
 	rc::prop("SMP checker holds", smp_checker_holds());
 }
 
+TEST_CASE("the invariant checker holds on every event with task groups on several CPUs", "[props][groups][smp]")
+{
+	rc::prop("SMP groups checker holds", smp_groups_checker_holds());
+}
+
 TEST_CASE("tasks pinned to CPU 0 of N CPUs are scheduled exactly as on one CPU", "[props][smp]")
 {
 	rc::prop("pinned on N CPUs == one CPU", pinned_matches_one_cpu());

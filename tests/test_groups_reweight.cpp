@@ -304,3 +304,15 @@ TEST_CASE("a cpu.weight write to the running group: the golden schedule", "[grou
 	CHECK(weight_write_switches("6.18.39", 0, 3500 * US, 6) == v618);
 	CHECK(weight_write_switches("7.1.5", 0, 3500 * US, 6) == v71);
 }
+
+// helper-21's finding: a write exactly at a tick (a runs 0..3 ms and from 6
+// ms, so its 4 ms of running end at t = 7 ms, a tick at HZ=1000) charges
+// curr first; the tick's update_curr() then sees no time and decides
+// nothing, as the kernel's does, and the checker must not expect a resched.
+TEST_CASE("a cpu.weight write at a tick's instant leaves that tick nothing to decide", "[groups][reweight]")
+{
+	for (const char* preset : {"6.18.39", "7.1.5"}) {
+		INFO(preset);
+		CHECK(weight_write_switches(preset, 0, 4 * MS, 6).size() == 6);
+	}
+}
