@@ -717,7 +717,7 @@ void InvariantChecker::on_tick(const Simulation& sim, u64 t, bool hrtick)
 	// Called after update_curr and before the scheduling point. A tick at
 	// the instant of a pick accounts nothing and, like update_curr(),
 	// decides nothing.
-	if (curr->id == pc.last_curr && curr->sum_exec_runtime == pc.last_curr_sum)
+	if (pc.path[0] == curr && pc.path_sum[0] == curr->sum_exec_runtime)
 		return;
 	// (A resched another CPU asked for, whose IPI is still on its way, is
 	// not the tick's: the task it was for may have left since.)
@@ -941,7 +941,6 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 			fail(sim, t, "request", "curr (task " + num(static_cast<u64>(c->id)) + ") is protected to " +
 							num(sim.cfs_rq(cpu).protect_end(c)) + ", past its deadline " + num(c->deadline));
 		cpu_[cpu].last_curr = c ? c->id : -1;
-		cpu_[cpu].last_curr_sum = c ? c->sum_exec_runtime : 0;
 		remember_curr_path(sim, cpu);
 		cpu_[cpu].resched_waiting = sim.cfs_rq(cpu).need_resched;
 	}

@@ -191,10 +191,10 @@ private:
 		u64 ref = 0;        // min_vruntime seen last
 		u64 last_tick = 0;
 		bool ticks_seen = false;
-		int last_curr = -1;     // curr and its sum_exec_runtime after the last event:
-		u64 last_curr_sum = 0;  // a tick that accounts nothing asks for nothing
-		// And every level's curr on its path (the task first, then its
-		// group entities) with its sum_exec_runtime then: update_curr()
+		int last_curr = -1;     // curr's id after the last event
+		// Every level's curr on its path (the task first, then its group
+		// entities) with its sum_exec_runtime then: a tick that accounts
+		// curr nothing asks for nothing, and update_curr()
 		// returns on a level whose curr it charges nothing, so a tick
 		// decides nothing there (a group entity can be charged up to the
 		// tick's instant by another update_curr() at that level alone).

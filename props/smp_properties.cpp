@@ -22,28 +22,31 @@ namespace {
 
 using namespace eevdf::test;
 
+// A random configuration and workload from the two generators, run under
+// the invariant checker with the given bugs.
+template <typename GenConfig, typename GenWorkload>
+Testable checker_on(const char* name, Bugs bugs, GenConfig gen_config, GenWorkload gen_workload)
+{
+	return [=] {
+		Config cfg = *gen_config();
+		cfg.bugs = bugs;
+		const Workload wl = *gen_workload(cfg.cpus);
+		run_or_fail(name, bugs, cfg, wl);
+	};
+}
+
 }  // namespace
 
 Testable smp_checker_holds(Bugs bugs)
 {
-	return [=] {
-		Config cfg = *gen_smp_config();
-		cfg.bugs = bugs;
-		const Workload wl = *gen_smp_workload(cfg.cpus);
-		run_or_fail("smp_checker_holds", bugs, cfg, wl);
-	};
+	return checker_on("smp_checker_holds", bugs, gen_smp_config, gen_smp_workload);
 }
 
 // Task groups on several CPUs: each CPU's hierarchy keeps every rule, and
 // tg->load_avg the sum of the per-CPU contributions (tg-load).
 Testable smp_groups_checker_holds(Bugs bugs)
 {
-	return [=] {
-		Config cfg = *gen_smp_group_config();
-		cfg.bugs = bugs;
-		const Workload wl = *gen_smp_group_workload(cfg.cpus);
-		run_or_fail("smp_groups_checker_holds", bugs, cfg, wl);
-	};
+	return checker_on("smp_groups_checker_holds", bugs, gen_smp_group_config, gen_smp_group_workload);
 }
 
 namespace {
