@@ -36,6 +36,8 @@ enum class Bug : unsigned {
 	NOHZ_KICK_STATS_ONLY, // mutation: nohz_balancer_kick() never asks the idle CPUs to balance
 	PREEMPT_SHORT_KEEPS_PROTECTION, // mutation: a shorter-slice waker preempts without cancelling curr's protection
 	REWEIGHT_PLACE_ENTITY, // 101f3498b4bd (7.0): a queued entity's reweight saved its lag and placed it again (6d71a9c61604)
+	GROUP_SLICE_BASE,      // aef6987d8954 (6.12): a group's entity kept the base slice, not the smallest slice below it
+	GROUP_SLICE_STALE_TREE, // 563bc2161b94 (6.15): a queued group entity's new slice was not propagated up its tree
 	COUNT
 };
 
@@ -71,6 +73,8 @@ inline constexpr std::array<BugInfo, static_cast<unsigned>(Bug::COUNT)> bug_info
 	{"nohz-kick-stats-only", "mutation", "nohz_balancer_kick() kicked the idle CPUs only to refresh blocked load, never to balance, so a tickless idle CPU waits for its own wake-up to pull"},
 	{"preempt-short-keeps-protection", "mutation", "a shorter-slice waker that wins the wake-up's pick asked for the resched without cancel_protect_slice(), so __schedule() gave the CPU back to the still protected curr"},
 	{"reweight-place-entity", "101f3498b4bd", "7.x: reweighting a queued group entity (a cpu.weight write) saved its lag and re-placed it, in 6.18.44's form (6d71a9c61604 + ff38424030f9); place_entity() counts the running entity in V and W, so a running group's lag and V moved (the revert keeps V and rescales about it)"},
+	{"group-slice-base", "aef6987d8954", "before 6.12 a group's entity kept the base slice whatever slices its tasks asked for, so a short-slice task in a cgroup waited behind its group's base-slice deadline"},
+	{"group-slice-stale-tree", "563bc2161b94", "6.12 .. 6.14: a group entity already queued took its cfs_rq's new min slice without min_vruntime_cb_propagate(), so the augmented min_slice above it went stale"},
 }};
 
 inline std::optional<Bug> bug_by_name(std::string_view name)

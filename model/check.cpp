@@ -456,8 +456,8 @@ void InvariantChecker::check_v_and_pick(const Simulation& sim, u64 t, const CfsR
 // nr_delayed and h_nr_idle from the tasks below it. A group's entity is
 // queued iff its cfs_rq has something queued, or it is delayed (its cfs_rq
 // emptied while it was ineligible); it weighs tg->shares whenever its
-// cfs_rq has load (one CPU); a buddy is an entity queued on its cfs_rq and
-// not delayed.
+// cfs_rq has load (one CPU), and carries its cfs_rq's smallest slice; a
+// buddy is an entity queued on its cfs_rq and not delayed.
 void InvariantChecker::check_group_rqs(const Simulation& sim, u64 t, u32 cpu)
 {
 	const CfsRq& root = sim.cfs_rq(cpu);
@@ -515,7 +515,52 @@ void InvariantChecker::check_group_rqs(const Simulation& sim, u64 t, u32 cpu)
 		if (q.load && (se.load.weight < MIN_SHARES || se.load.weight > tg.shares))
 			fail(sim, t, "hierarchy", "group " + tg.path + "'s entity weighs " + num(se.load.weight) +
 							     ", outside [MIN_SHARES, tg->shares " + num(tg.shares) + "]");
+		// The leaf list: a cfs_rq with anything queued is on it.
+		if (q.nr_queued && !q.on_list)
+			fail(sim, t, "hierarchy", "group " + tg.path + " has entities queued on CPU " + num(cpu) +
+							  " but its cfs_rq is not on the leaf list");
+		// The group slice (aef6987d8954): every enqueue and dequeue below
+		// sets the entity's slice to its cfs_rq's min slice. Where the
+		// augmented min_slice may go stale without a walk (6.12 .. 6.18.16,
+		// before the rb callbacks copied every field), the kernel's
+		// cfs_rq_min_slice() may since differ from the slice it gave.
+		if (q.nr_queued && q.timeline.min_slice_exact()) {
+			u64 min_slice = q.curr && q.curr->on_rq ? q.curr->slice : ~0ULL;
+			q.timeline.for_each([&](const SchedEntity* e) { min_slice = std::min(min_slice, e->slice); });
+			if (se.slice != min_slice)
+				fail(sim, t, "hierarchy", "group " + tg.path + "'s entity has slice " + num(se.slice) +
+								     ", the smallest slice queued below it is " + num(min_slice));
+		}
 	}
+}
+
+// The leaf cfs_rq list of a CPU: exactly the group cfs_rqs marked on_list,
+// children before parents (group ids descending), and each cfs_rq's count
+// of children on it right.
+void InvariantChecker::check_leaf_list(const Simulation& sim, u64 t, u32 cpu)
+{
+	const std::vector<CfsRq*>& list = sim.cfs_rq(cpu).leaf_cfs_rq_list;
+	std::vector<u32>& children = leaf_children_;
+	children.assign(sim.groups().size(), 0);
+	for (const TaskGroup& tg : sim.groups())
+		if (tg.parent && tg.cfs_rq[cpu].on_list)
+			children[tg.parent->id]++;
+	size_t marked = 0;
+	for (const TaskGroup& tg : sim.groups()) {
+		const CfsRq& q = tg.cfs_rq[cpu];
+		marked += q.on_list;
+		if (children[tg.id] != q.children_on_list)
+			fail(sim, t, "hierarchy", "group " + tg.path + " on CPU " + num(cpu) + " counts " +
+							  num(q.children_on_list) + " children on the leaf list, " +
+							  num(children[tg.id]) + " are");
+	}
+	for (size_t i = 0; i < list.size(); i++)
+		if (!list[i]->on_list || (i && list[i - 1]->tg->id <= list[i]->tg->id))
+			fail(sim, t, "hierarchy", "CPU " + num(cpu) + "'s leaf list is out of order or holds " +
+							  list[i]->tg->path + " unmarked");
+	if (marked != list.size())
+		fail(sim, t, "hierarchy", "CPU " + num(cpu) + "'s leaf list holds " + num(list.size()) + " cfs_rqs, " +
+						  num(marked) + " are marked on it");
 }
 
 void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
@@ -896,6 +941,7 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 		if (!sim.groups().empty()) {
 			rq_checks_++;
 			check_group_rqs(sim, t, cpu);
+			check_leaf_list(sim, t, cpu);
 		} else if (!rq_unchanged(sim, cpu)) {
 			rq_checks_++;
 			const RqWalk w = walk_rq(sim, sim.cfs_rq(cpu), cpu);

@@ -148,6 +148,7 @@ private:
 	// With task groups: every cfs_rq of the CPU, its counts over the
 	// hierarchy, and each group entity's weight and queue state.
 	void check_group_rqs(const Simulation& sim, u64 t, u32 cpu);
+	void check_leaf_list(const Simulation& sim, u64 t, u32 cpu);
 	void check_tasks(const Simulation& sim, u64 t);
 	void check_time(const Simulation& sim, u64 t, u32 cpu) const;
 	// Records curr's path and each level's sum_exec_runtime (PerCpu::path).
@@ -209,6 +210,7 @@ private:
 	};
 	std::vector<Track> track_;
 	std::vector<u32> on_list_;  // check_tasks()' scratch: wakelists each task is on (no allocation per event)
+	std::vector<u32> leaf_children_;  // check_leaf_list()'s scratch: children on the list per group
 	std::vector<u32> in_queue_; // and the wait queues (futex, condition, barrier) each task is in
 	std::vector<PerCpu> cpu_;
 	// This event's queued tasks by CPU: ids queued_[queued_start_[c] ..

@@ -6,6 +6,8 @@
 // Config::preset selects the variant where versions differ.
 #pragma once
 
+#include <vector>
+
 #include "model/config.hpp"
 #include "model/sched_entity.hpp"
 #include "model/timeline.hpp"
@@ -290,6 +292,22 @@ public:
 	void update_cfs_rq_h_load(u64 jiffies);
 	// This cfs_rq's step of __update_blocked_fair(); true: load or util left.
 	bool update_blocked_averages();
+
+	// The leaf cfs_rq list (CONFIG_FAIR_GROUP_SCHED; fair.c of 6.18.44 and
+	// 7.1.5 alike): a group's cfs_rq joins its CPU's list when an enqueue
+	// gives it its first entity (enqueue_entity(), nr_queued == 1), and
+	// __update_blocked_fair() ages only the cfs_rqs on it, dropping each
+	// one it finds fully decayed, so idle groups cost the balancer nothing.
+	// The list is the root's, children before parents: the kernel's order
+	// up to the order of siblings, which ageing does not depend on.
+	void list_add_leaf_cfs_rq();
+	void list_del_leaf_cfs_rq();
+	// cfs_rq_is_decayed(): no load queued, every PELT sum 0, no child on
+	// the list, nothing in tg->load_avg.
+	bool cfs_rq_is_decayed() const;
+	bool on_list = false;
+	u32 children_on_list = 0;  // child_cfs_rq_on_list()
+	std::vector<CfsRq*> leaf_cfs_rq_list;  // the root's: tg->id descending (reserved for every group)
 	u64 task_h_load(const SchedEntity* p, u64 jiffies);
 
 	// The kernel's pre-pick step for curr (pick_task_fair(): update_curr if curr is queued).
@@ -315,6 +333,10 @@ private:
 	void check_preempt_matched(SchedEntity* pse, SchedEntity* se, const SchedEntity* p, unsigned wake_flags);
 	void yield_entity(SchedEntity* se);
 	void switch_group_levels(SchedEntity* prev, SchedEntity* se);
+	// A walk's step on a group's entity queued here: its new slice, and
+	// the tree's augmented min/max slice above it (fair_queue.cpp).
+	void set_group_slice(SchedEntity* se, u64 slice);
+	void propagate_slice(SchedEntity* se);
 	void reweight_entity_queued(SchedEntity* se, const LoadWeight& lw);
 	void util_est_sample(SchedEntity* se);
 	// update_load_avg(cfs_rq, se, flags) at clock_task (= clock_pelt here).

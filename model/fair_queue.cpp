@@ -8,6 +8,10 @@
 // translation unit, so a flat run's one-level walk inlines the per-entity
 // functions as before groups).
 #include "model/fair.hpp"
+
+#include <algorithm>
+
+#include "model/task_group.hpp"
 #include "model/wrapping.hpp"
 
 namespace eevdf {
@@ -119,6 +123,8 @@ void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
 	nr_queued++;
 	if (se->is_task())
 		rq_root().list_add_task(se);  // account_entity_enqueue()
+	if (nr_queued == 1 && tg)
+		list_add_leaf_cfs_rq();
 	if (flags & ENQUEUE_MIGRATED)
 		se->exec_start = 0;  // cold for task_hot()
 	if (!is_curr)
@@ -249,12 +255,22 @@ void CfsRq::clear_delayed(SchedEntity* se)
 
 // ---------------------------------------------------------------- enqueue
 
-// min_vruntime_cb_propagate() after a level's slice changed: the tree's
-// min_slice/max_slice above the entity are recomputed (563bc2161b94, 6.15).
-static void propagate_slice(CfsRq& cfs_rq, SchedEntity* se)
+// The group slice (aef6987d8954, 6.12): a group's entity takes the
+// smallest slice queued below it. Bug GROUP_SLICE_BASE: it keeps the base
+// slice, as before 6.12.
+void CfsRq::set_group_slice(SchedEntity* se, u64 slice)
 {
-	if (se != cfs_rq.curr)
-		cfs_rq.timeline.propagate(se);
+	if (!bug(Bug::GROUP_SLICE_BASE))
+		se->slice = slice;
+}
+
+// min_vruntime_cb_propagate() after a level's slice changed: the tree's
+// min_slice/max_slice above the entity are recomputed (563bc2161b94, 6.15;
+// bug GROUP_SLICE_STALE_TREE leaves them as 6.12-6.14 did).
+void CfsRq::propagate_slice(SchedEntity* se)
+{
+	if (se != curr && !bug(Bug::GROUP_SLICE_STALE_TREE))
+		timeline.propagate(se);
 }
 
 void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
@@ -281,7 +297,7 @@ void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
 				q.requeue_delayed_entity(e);
 			break;
 		}
-		if (slice) {
+		if (slice && !q.bug(Bug::GROUP_SLICE_BASE)) {
 			e->slice = slice;
 			e->custom_slice = true;
 		}
@@ -298,8 +314,8 @@ void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
 		q.update_load_avg(e, UPDATE_TG);
 		se_update_runnable(e);
 		q.update_cfs_group(e);
-		e->slice = slice;
-		propagate_slice(q, e);
+		q.set_group_slice(e, slice);
+		q.propagate_slice(e);
 		if (e->parent)
 			slice = q.cfs_rq_min_slice();
 		q.h_nr_queued++;
@@ -370,8 +386,8 @@ bool CfsRq::dequeue_entities(SchedEntity* se, unsigned flags)
 		q.update_load_avg(e, UPDATE_TG);
 		se_update_runnable(e);
 		q.update_cfs_group(e);
-		e->slice = slice;
-		propagate_slice(q, e);
+		q.set_group_slice(e, slice);
+		q.propagate_slice(e);
 		if (e->parent)
 			slice = q.cfs_rq_min_slice();
 		q.h_nr_queued -= h_nr_queued_sub;
@@ -406,6 +422,38 @@ void CfsRq::update_load_avg(SchedEntity* se, int flags)
 	if (eevdf::update_load_avg(avg, se->avg, pelt_now(), se_weight_of(se->load), st, rq, flags,
 				   PeltFeatures{feat(Feature::UTIL_EST), true}, g))
 		update_tg_load_avg();
+}
+
+void CfsRq::list_add_leaf_cfs_rq()
+{
+	if (on_list)
+		return;
+	on_list = true;
+	if (tg_se->parent)
+		tg_se->parent->my_q->children_on_list++;
+	std::vector<CfsRq*>& list = rq_root().leaf_cfs_rq_list;
+	auto pos = list.begin();
+	while (pos != list.end() && (*pos)->tg->id > tg->id)
+		++pos;
+	list.insert(pos, this);
+}
+
+void CfsRq::list_del_leaf_cfs_rq()
+{
+	if (!on_list)
+		return;
+	on_list = false;
+	if (tg_se->parent)
+		tg_se->parent->my_q->children_on_list--;
+	std::vector<CfsRq*>& list = rq_root().leaf_cfs_rq_list;
+	list.erase(std::find(list.begin(), list.end(), this));
+}
+
+bool CfsRq::cfs_rq_is_decayed() const
+{
+	const SchedAvg& a = avg.avg;
+	return load == 0 && a.load_sum == 0 && a.util_sum == 0 && a.runnable_sum == 0 && children_on_list == 0 &&
+	       tg_load_avg_contrib == 0;
 }
 
 // One cfs_rq's step of __update_blocked_fair(): age it (folding in what

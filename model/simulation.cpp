@@ -143,9 +143,13 @@ void Simulation::create_groups()
 			const std::string parent = g.path.substr(0, g.path.rfind('/'));
 			TaskGroup* p = parent.empty() ? nullptr : &group_by_path(parent);
 			TaskGroup& tg = groups_.emplace_back(cfg_, p, g.path, g.shares);
+			tg.id = static_cast<u32>(groups_.size() - 1);
 			for (Rq& rq : rqs_)
 				tg.init_tg_cfs_entry(rq.cfs);
 		}
+	// No allocation when a cfs_rq joins its CPU's leaf list.
+	for (Rq& rq : rqs_)
+		rq.cfs.leaf_cfs_rq_list.reserve(groups_.size());
 }
 
 TaskGroup& Simulation::group_by_path(const std::string& path)

@@ -42,6 +42,7 @@ struct TaskGroup {
 	TaskGroup& operator=(const TaskGroup&) = delete;
 
 	std::string path;             // "/A/B"; the root is "/"
+	u32 id = 0;                   // index in Simulation::groups(): parents before children
 	TaskGroup* parent = nullptr;  // nullptr: a child of the root group
 	u64 shares = NICE_0_LOAD;     // scaled, clamped to [scale_load(MIN_SHARES), scale_load(MAX_SHARES)]
 	// Σ over CPUs of cfs_rq[cpu]->tg_load_avg_contrib (atomic_long_t in the

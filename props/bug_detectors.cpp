@@ -37,6 +37,8 @@ constexpr std::string_view BROKEN_MODEL[] = {
 	"a nohz kick that never asks for a balance",  // NOHZ_KICK_STATS_ONLY
 	"a preemption that keeps curr's protection",  // PREEMPT_SHORT_KEEPS_PROTECTION
 	"a 7.x group reweight that re-places the entity (101f3498b4bd undone)",  // REWEIGHT_PLACE_ENTITY
+	"group entities that keep the base slice (aef6987d8954 undone)",  // GROUP_SLICE_BASE
+	"a group slice not propagated up the tree (563bc2161b94 undone)",  // GROUP_SLICE_STALE_TREE
 };
 static_assert(std::size(BROKEN_MODEL) == static_cast<size_t>(Bug::COUNT), "one phrase per bug");
 
@@ -89,7 +91,7 @@ std::vector<Detector> make_table()
 		{.kind = K::Property,
 		 .name = "groups_checker_holds",
 		 .subject = "the group checker property catches",
-		 .catches = {{B::REWEIGHT_PLACE_ENTITY}},
+		 .catches = {{B::REWEIGHT_PLACE_ENTITY}, {B::GROUP_SLICE_BASE}, {B::GROUP_SLICE_STALE_TREE}},
 		 .testable = groups_checker_holds},
 		{.kind = K::Property,
 		 .name = "run_length_bound",

@@ -51,7 +51,11 @@ rc::Gen<Config> gen_group_config()
 		for (const KernelPreset& p : kernel_presets())
 			if (p.paths.group_sched_modelled)
 				modelled.push_back(&p);
-		return config_for(*modelled[*rc::gen::inRange<size_t>(0, modelled.size())]);
+		Config cfg = config_for(*modelled[*rc::gen::inRange<size_t>(0, modelled.size())]);
+		// Half the runs with exact augmented slices, where the checker can
+		// hold each group's slice to the smallest queued below it.
+		cfg.exact_tree_augments = *rc::gen::arbitrary<bool>();
+		return cfg;
 	});
 }
 

@@ -32,7 +32,8 @@ rc::Gen<Config> gen_smp_config();
 // non-empty subset of `cpus` (as rt-app's "cpus").
 rc::Gen<Workload> gen_smp_workload(u32 cpus);
 
-// gen_config() over the presets that model task groups.
+// gen_config() over the presets that model task groups, half of the time
+// with exact augmented min/max slices (Config::exact_tree_augments).
 rc::Gen<Config> gen_group_config();
 
 // gen_workload() in task groups: 1-6 groups up to 6 levels deep with any

@@ -190,3 +190,63 @@ TEST_CASE("groups times CPUs beyond the limit are refused with the count", "[gro
 			  Catch::Contains("2000 groups on 64 CPUs make 128000 group entities, at most 65536"));
 	CHECK_NOTHROW(Simulation(make_config(*find_preset("6.18.39"), 250, 32), wl));
 }
+
+// The leaf cfs_rq list: /A's cfs_rq on CPU 0 joins it when its task first
+// queues there, stays while the task's blocked load decays, leaves it once
+// __update_blocked_fair() finds every sum 0, and joins again at the next
+// enqueue. A task that ran 5 ms leaves a cfs_rq load_sum near 2^22, which
+// decay_load() halves every 32 periods: 0 after ~23 x 32 periods, ~0.75 s.
+// A root hog on CPU 0 keeps its periodic balance (and blocked ageing)
+// going; /B never has a task on CPU 0 and is never on its list.
+TEST_CASE("a group's cfs_rq is on the leaf list from its first enqueue until fully decayed", "[groups][smp]")
+{
+	Workload wl = workload({on_cpu(in_group(task("a", {run(5 * MS), sleep(1000 * MS), run(5 * MS), sleep(10000 * MS)}), "/A"), 0),
+				on_cpu(in_group(hog("b"), "/B"), 1), delayed(on_cpu(hog("r"), 0), 50 * MS)});
+	wl.groups = {{"/A", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+	wl.duration = 1200 * MS;
+	for (const char* preset : {"6.18.39", "7.1.5"}) {
+		CAPTURE(preset);
+		Simulation sim(two_cpus(preset), wl);
+		InvariantChecker checker;
+		sim.add_observer(&checker);
+		const CfsRq& a0 = sim.groups()[0].cfs_rq[0];
+		const CfsRq& b0 = sim.groups()[1].cfs_rq[0];
+		sim.run_until(2 * MS);
+		CHECK(a0.on_list);
+		sim.run_until(100 * MS);  // a sleeps, its load blocked on /A's cfs_rq
+		CHECK(a0.nr_queued == 0);
+		CHECK(a0.avg.avg.load_sum > 0);
+		CHECK(a0.on_list);
+		sim.run_until(900 * MS);
+		CHECK(a0.avg.avg.load_sum == 0);
+		CHECK(a0.tg_load_avg_contrib == 0);
+		CHECK_FALSE(a0.on_list);
+		CHECK(sim.cfs_rq(0).leaf_cfs_rq_list.empty());
+		sim.run_until(1010 * MS);  // a runs again
+		CHECK(a0.on_list);
+		CHECK_FALSE(b0.on_list);
+		sim.run();
+	}
+}
+
+// An idle CPU's blocked load is aged (by the nohz balancer) only while
+// cfs_rq_has_blocked() sees load_avg or util_avg: once both round to 0
+// the sums left below one divider stay, and so does the cfs_rq on the
+// list, until the CPU's next update -- as in the kernel.
+TEST_CASE("an idle CPU stops ageing a group once its averages round to 0, leaving it listed", "[groups][smp]")
+{
+	Workload wl = workload({on_cpu(in_group(task("a", {run(5 * MS), sleep(10000 * MS)}), "/A"), 0),
+				on_cpu(in_group(hog("b"), "/B"), 1)});
+	wl.groups = {{"/A", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+	wl.duration = 1200 * MS;
+	Simulation sim(two_cpus("6.18.39"), wl);
+	InvariantChecker checker;
+	sim.add_observer(&checker);
+	sim.run();
+	const CfsRq& a0 = sim.groups()[0].cfs_rq[0];
+	CHECK(a0.avg.avg.load_avg == 0);
+	CHECK(a0.avg.avg.util_avg == 0);
+	CHECK(a0.avg.avg.load_sum > 0);
+	CHECK(a0.on_list);
+}
+
