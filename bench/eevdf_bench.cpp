@@ -22,6 +22,12 @@
 //                            n tasks over `cpus` CPUs in one LLC, unpinned,
 //                            so wake-ups go through select_task_rq_fair and
 //                            idle CPUs balance; the 6.18 preset at HZ=1000
+//   GroupEvents/cpus/n/shape events/s of n mixed tasks over `cpus` CPUs in
+//                            task groups (issue 36): shape indexes
+//                            bench::group_shapes(), flat and trees of depth
+//                            1-3 with ~n leaves or ~1,000 groups; counters
+//                            depth and groups. The cost per event should
+//                            grow with the depth, not the number of groups
 //   Construct/{hogs,mixed}/n heap bytes per 1,000 tasks held by a built
 //                            Simulation (and by its input Workload)
 //   MillionTasks/json:{0,1}  issue 18's scale target, the way `eevdf sim
@@ -168,7 +174,7 @@ void BM_SmpEvents(benchmark::State& state)
 	const Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, cpus);
 	// The mixed workload offers ~1.25 CPUs of load whatever n is; scaled to
 	// the machine, each task runs its burst and sleeps cpus times as long.
-	Workload wl = make_workload(kind, n, FOREVER_NS);
+	Workload wl = make_workload(kind, n, bench::forever_on(cpus));
 	if (kind == MIXED)
 		for (TaskSpec& t : wl.tasks)
 			t.phases[0].events[1].ns = (t.phases[0].events[0].ns + t.phases[0].events[1].ns) / cpus;
@@ -202,6 +208,43 @@ void smp_events_args(benchmark::internal::Benchmark* b)
 	}
 }
 BENCHMARK(BM_SmpEvents)->Apply(smp_events_args)->MinTime(0.2);
+
+// ---------------------------------------------------------------- groups
+
+void BM_GroupEvents(benchmark::State& state)
+{
+	const u32 cpus = static_cast<u32>(state.range(0));
+	const int n = static_cast<int>(state.range(1));
+	const bench::GroupShape& shape = bench::group_shapes().at(static_cast<size_t>(state.range(2)));
+	const Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, cpus);
+	// As SmpEvents' mixed workload: ~1.25 CPUs of load whatever cpus is.
+	Workload wl = bench::grouped_workload(n, shape, bench::forever_on(cpus));
+	for (TaskSpec& t : wl.tasks)
+		t.phases[0].events[1].ns = (t.phases[0].events[0].ns + t.phases[0].events[1].ns) / cpus;
+	Simulation sim(cfg, wl);
+	sim.run_until(warmup_ns(MIXED, n));
+
+	constexpr u64 CHUNK = 20 * NSEC_PER_MSEC;
+	const u64 events0 = sim.events();
+	alloc::start();
+	for (auto _ : state)
+		sim.run_until(sim.now() + CHUNK);
+	const alloc::Stats a = alloc::stop();
+	state.SetItemsProcessed(static_cast<int64_t>(sim.events() - events0));
+	state.counters["allocs"] = static_cast<double>(a.count);
+	state.counters["depth"] = static_cast<double>(shape.fanout.size());
+	state.counters["groups"] = static_cast<double>(bench::group_count(shape));
+}
+
+void group_events_args(benchmark::internal::Benchmark* b)
+{
+	b->ArgNames({"cpus", "n", "shape"});
+	const int shapes = static_cast<int>(bench::group_shapes().size());
+	for (int cpus : {8, 64})
+		for (int shape = 0; shape < shapes; shape++)
+			b->Args({cpus, 64, shape});
+}
+BENCHMARK(BM_GroupEvents)->Apply(group_events_args)->MinTime(0.2);
 
 // ---------------------------------------------------------------- pick
 

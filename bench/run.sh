@@ -61,6 +61,14 @@ if [ "$callgrind" = 1 ]; then
 		ir="$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$tmp/cg.out")"
 		echo "$line Ir $ir" | tee -a "$build/callgrind.txt" >&2
 	done
+	# Task groups (issue 36): 64 mixed tasks on 8 CPUs in each tree of
+	# bench::group_shapes(): flat, depth 1-3 with ~64 or ~1,000 groups.
+	for shape in 0 1 2 3 4 5 6; do
+		line="$(valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$tmp/cg.out" \
+			"$build/bench/eevdf_callgrind" groups 64 "$cg_events" 8 "$shape" 2>/dev/null)"
+		ir="$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$tmp/cg.out")"
+		echo "$line Ir $ir" | tee -a "$build/callgrind.txt" >&2
+	done
 	rm -rf "$tmp"
 fi
 

@@ -29,6 +29,11 @@ def load(path):
     return doc, med, cv
 
 
+SHAPES = ["flat", "64", "1000", "8x8", "32x31", "4x4x4", "10x10x9"]  # bench::group_shapes()
+SHAPE_DEPTH = [0, 1, 1, 2, 2, 3, 3]
+SHAPE_GROUPS = [0, 64, 1000, 72, 1024, 84, 1010]
+
+
 def callgrind(path):
     out = {}
     if not path:
@@ -38,6 +43,10 @@ def callgrind(path):
             for line in f:
                 # "hogs 4 events 100000 Ir 92912345"
                 p = line.split()
+                # "groups 64 cpus 8 shape 10x10x9 events 30000 Ir 123456"
+                if len(p) == 10 and p[0] == "groups" and p[6] == "events" and p[8] == "Ir":
+                    out[("groups", int(p[3]), p[5])] = int(p[9]) / int(p[7])
+                    continue
                 if len(p) == 6 and p[2] == "events" and p[4] == "Ir" and p[5].isdigit():
                     out[(p[0], int(p[1]))] = int(p[5]) / int(p[3])
     except FileNotFoundError:
@@ -151,6 +160,23 @@ def main():
             continue
         million[j] = b
         print(f"| {label} | {b['real_time']:.2f} | {b['peak_heap_MiB']:.0f} | {b['output_MB']:.0f} |")
+    print()
+
+    print("## Task groups (issue 36): 64 mixed tasks (~1.25 CPUs of load) in group trees, 6.18 preset, HZ=1000")
+    print()
+    print("| CPUs | tree | depth | groups | events/s | ns/event | × flat ns/event | instructions/event (callgrind) |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for cpus in (8, 64):
+        flat = med.get(f"BM_GroupEvents/cpus:{cpus}/n:64/shape:0")
+        for shape, name in enumerate(SHAPES):
+            b = med.get(f"BM_GroupEvents/cpus:{cpus}/n:64/shape:{shape}")
+            if not b:
+                continue
+            ns = 1e9 / b["items_per_second"]
+            ratio = f"{ns / (1e9 / flat['items_per_second']):.2f}" if flat else "-"
+            ir = cg.get(("groups", cpus, name))
+            print(f"| {cpus} | {name} | {SHAPE_DEPTH[shape]} | {SHAPE_GROUPS[shape]:,} | {fmt_rate(b['items_per_second'])} | "
+                  f"{ns:.0f} | {ratio} | {f'{ir:,.0f}' if ir else '-'} |")
     print()
 
     print("## Targets (issue 8)")

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "model/config.hpp"
 #include "model/workload.hpp"
@@ -13,6 +14,9 @@ namespace eevdf::bench {
 
 // Long enough that no benchmark reaches the end of the workload.
 inline constexpr u64 FOREVER_NS = 1'000'000ULL * NSEC_PER_SEC;  // ~11.6 days simulated
+// The same on `cpus` CPUs: a run may take at most MAX_TICKS ticks over all
+// CPUs (validate_workload()), 2^32; 10^6 s / cpus at HZ=1000 is 10^9.
+inline constexpr u64 forever_on(u32 cpus) { return FOREVER_NS / cpus; }
 
 // The benchmark configuration: the default preset (6.18), HZ=1000 and the
 // preset's default base slice (0.70 ms), so with n >= 2 hogs every tick
@@ -59,6 +63,61 @@ inline Workload mixed_workload(int n, u64 duration)
 		t.phases.push_back(Phase{"main", 1, {Event{Event::Kind::Run, run}, Event{Event::Kind::Sleep, sleep}}});
 		w.tasks.push_back(std::move(t));
 	}
+	return w;
+}
+
+// The group trees of the group benchmarks: fanout[l] children under each
+// group of level l (level 0 below the root), tasks only in the leaves. The
+// small trees have about one leaf per task of the benchmark's 64; the wide
+// ones about a thousand groups, most of them empty.
+struct GroupShape {
+	const char* name;
+	std::vector<int> fanout;
+};
+inline const std::vector<GroupShape>& group_shapes()
+{
+	static const std::vector<GroupShape> shapes = {
+		{"flat", {}},
+		{"64", {64}},           // depth 1, 64 groups
+		{"1000", {1000}},       // depth 1, 1,000 groups
+		{"8x8", {8, 8}},        // depth 2, 72 groups
+		{"32x31", {32, 31}},    // depth 2, 1,024 groups
+		{"4x4x4", {4, 4, 4}},   // depth 3, 84 groups
+		{"10x10x9", {10, 10, 9}},  // depth 3, 1,010 groups (x 64 CPUs fits MAX_GROUP_ENTITIES)
+	};
+	return shapes;
+}
+
+inline size_t group_count(const GroupShape& shape)
+{
+	size_t total = 0, level = 1;
+	for (int f : shape.fanout)
+		total += level *= static_cast<size_t>(f);
+	return total;
+}
+
+// mixed_workload(n) with its tasks spread over the leaves of `shape`: task
+// i in leaf i x leaves / n, so with as many leaves as tasks each task has a
+// group of its own, and with more the rest stay empty. Every group weighs
+// NICE_0_LOAD. Groups are listed parents first, as a workload file must.
+inline Workload grouped_workload(int n, const GroupShape& shape, u64 duration)
+{
+	Workload w = mixed_workload(n, duration);
+	if (shape.fanout.empty())
+		return w;
+	std::vector<std::string> level{""};
+	for (int f : shape.fanout) {
+		std::vector<std::string> next;
+		next.reserve(level.size() * static_cast<size_t>(f));
+		for (const std::string& parent : level)
+			for (int c = 0; c < f; c++) {
+				next.push_back(parent + "/g" + std::to_string(c));
+				w.groups.push_back(GroupSpec{.path = next.back()});
+			}
+		level = std::move(next);
+	}
+	for (size_t i = 0; i < w.tasks.size(); i++)
+		w.tasks[i].taskgroup = level[i * level.size() / w.tasks.size()];
 	return w;
 }
 
