@@ -298,8 +298,11 @@ public:
 	// gives it its first entity (enqueue_entity(), nr_queued == 1), and
 	// __update_blocked_fair() ages only the cfs_rqs on it, dropping each
 	// one it finds fully decayed, so idle groups cost the balancer nothing.
-	// The list is the root's, children before parents: the kernel's order
-	// up to the order of siblings, which ageing does not depend on.
+	// The list is the root's, children before parents, siblings by group
+	// id; the kernel's keeps siblings in the order they joined (with its
+	// tmp_alone_branch), and the order can matter: update_tg_load_avg()'s
+	// 1 ms ratelimit on the parent lets only the first sibling's
+	// propagation reach tg->load_avg in one walk (docs/model.md).
 	void list_add_leaf_cfs_rq();
 	void list_del_leaf_cfs_rq();
 	// cfs_rq_is_decayed(): no load queued, every PELT sum 0, no child on

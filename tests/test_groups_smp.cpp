@@ -194,8 +194,10 @@ TEST_CASE("groups times CPUs beyond the limit are refused with the count", "[gro
 // The leaf cfs_rq list: /A's cfs_rq on CPU 0 joins it when its task first
 // queues there, stays while the task's blocked load decays, leaves it once
 // __update_blocked_fair() finds every sum 0, and joins again at the next
-// enqueue. A task that ran 5 ms leaves a cfs_rq load_sum near 2^22, which
-// decay_load() halves every 32 periods: 0 after ~23 x 32 periods, ~0.75 s.
+// enqueue. A new task starts at its full weight (init_entity_runnable_
+// average()), so the cfs_rq's load_sum is near 1024 x 47742 ~ 2^25.5 when it
+// sleeps, which decay_load() halves every 32 periods: 0 after ~26 x 32
+// periods, ~0.85 s.
 // A root hog on CPU 0 keeps its periodic balance (and blocked ageing)
 // going; /B never has a task on CPU 0 and is never on its list.
 TEST_CASE("a group's cfs_rq is on the leaf list from its first enqueue until fully decayed", "[groups][smp]")
