@@ -100,15 +100,13 @@ namespace balance_internal {
 
 // ---------------------------------------------------------------- blocked load, periodic balance
 
-// sched_balance_update_blocked_averages(): age the CPU's cfs_rqs to now
-// (folding in what left them), bottom up, so that each group's entity takes
-// in its cfs_rq's changes before its parent is aged (__update_blocked_fair()
-// walks the leaf list, children before parents), then the root. A group
-// cfs_rq found fully decayed leaves the list until an enqueue brings it
-// back. The root is aged every time: the kernel drops it from the list too
-// when it is decayed, but ageing a cfs_rq whose sums are all 0 moves only
-// its clock, to where the next update would move it anyway.
-// has_blocked_load clears once every cfs_rq's load and util are 0.
+// sched_balance_update_blocked_averages(): age the cfs_rqs on the CPU's
+// leaf list to now (folding in what left them), front to back: children
+// before parents, so that each group's entity takes in its cfs_rq's
+// changes before its parent is aged, and the root last
+// (__update_blocked_fair()). A cfs_rq found fully decayed leaves the list
+// until an enqueue brings it back. has_blocked_load clears once every
+// listed cfs_rq's load and util are 0.
 void sched_balance_update_blocked_averages(Machine& sim, u32 cpu)
 {
 	Rq& rq = sim.rq_mut(cpu);
@@ -116,16 +114,14 @@ void sched_balance_update_blocked_averages(Machine& sim, u32 cpu)
 	b.last_blocked_load_update_tick = sim.jiffies();
 	rq.cfs.clock_task = sim.now();
 	bool has_blocked = false;
-	std::vector<CfsRq*>& list = rq.cfs.leaf_cfs_rq_list;
-	for (size_t i = 0; i < list.size();) {
-		CfsRq& q = *list[i];
-		has_blocked |= q.update_blocked_averages();
-		if (q.cfs_rq_is_decayed())
-			q.list_del_leaf_cfs_rq();  // list[i] is the next one now
-		else
-			i++;
+	// for_each_leaf_cfs_rq_safe(): the next entry is read before a step
+	// that may take this one off the list.
+	for (CfsRq *q = rq.cfs.leaf_first, *next; q; q = next) {
+		next = q->leaf_next;
+		has_blocked |= q->update_blocked_averages();
+		if (q->cfs_rq_is_decayed())
+			q->list_del_leaf_cfs_rq();
 	}
-	has_blocked |= rq.cfs.update_blocked_averages();
 	if (!has_blocked)
 		b.has_blocked_load = false;
 }

@@ -534,33 +534,38 @@ void InvariantChecker::check_group_rqs(const Simulation& sim, u64 t, u32 cpu)
 	}
 }
 
-// The leaf cfs_rq list of a CPU: exactly the group cfs_rqs marked on_list,
-// children before parents (group ids descending), and each cfs_rq's count
-// of children on it right.
+// The leaf cfs_rq list of a CPU: a well-linked list (each entry's prev
+// the entry before it, the ends the root's) of exactly the cfs_rqs of this
+// CPU marked on_list, each once; the root on it whenever it has something
+// queued; and no branch left unconnected at an event's end
+// (assert_list_leaf_cfs_rq()). The order is not checked: the kernel's own
+// can leave a child listed after its parent left (child_cfs_rq_on_list()
+// looks only at the entry before), and the model follows it.
 void InvariantChecker::check_leaf_list(const Simulation& sim, u64 t, u32 cpu)
 {
-	const std::vector<CfsRq*>& list = sim.cfs_rq(cpu).leaf_cfs_rq_list;
-	std::vector<u32>& children = leaf_children_;
-	children.assign(sim.groups().size(), 0);
+	const CfsRq& root = sim.cfs_rq(cpu);
+	const std::string where = "CPU " + num(cpu) + "'s leaf list";
+	if (root.tmp_alone_branch)
+		fail(sim, t, "hierarchy", where + " has a branch left unconnected");
+	if (root.nr_queued && !root.on_list)
+		fail(sim, t, "hierarchy", "CPU " + num(cpu) + "'s root cfs_rq has entities queued but is not on the leaf list");
+	size_t marked = root.on_list;
 	for (const TaskGroup& tg : sim.groups())
-		if (tg.parent && tg.cfs_rq[cpu].on_list)
-			children[tg.parent->id]++;
-	size_t marked = 0;
-	for (const TaskGroup& tg : sim.groups()) {
-		const CfsRq& q = tg.cfs_rq[cpu];
-		marked += q.on_list;
-		if (children[tg.id] != q.children_on_list)
-			fail(sim, t, "hierarchy", "group " + tg.path + " on CPU " + num(cpu) + " counts " +
-							  num(q.children_on_list) + " children on the leaf list, " +
-							  num(children[tg.id]) + " are");
+		marked += tg.cfs_rq[cpu].on_list;
+	size_t n = 0;
+	const CfsRq* prev = nullptr;
+	for (const CfsRq* q = root.leaf_first; q; prev = q, q = q->leaf_next) {
+		if (++n > marked) {  // also ends a cycle
+			fail(sim, t, "hierarchy", where + " holds more cfs_rqs than the " + num(marked) + " marked on it");
+			return;
+		}
+		if (!q->on_list || &q->rq_root() != &root || q->leaf_prev != prev)
+			fail(sim, t, "hierarchy", where + " holds a cfs_rq not marked on it, of another CPU, or mislinked");
 	}
-	for (size_t i = 0; i < list.size(); i++)
-		if (!list[i]->on_list || (i && list[i - 1]->tg->id <= list[i]->tg->id))
-			fail(sim, t, "hierarchy", "CPU " + num(cpu) + "'s leaf list is out of order or holds " +
-							  list[i]->tg->path + " unmarked");
-	if (marked != list.size())
-		fail(sim, t, "hierarchy", "CPU " + num(cpu) + "'s leaf list holds " + num(list.size()) + " cfs_rqs, " +
-						  num(marked) + " are marked on it");
+	if (root.leaf_last != prev)
+		fail(sim, t, "hierarchy", where + "'s tail is not its last entry");
+	if (n != marked)
+		fail(sim, t, "hierarchy", where + " holds " + num(n) + " cfs_rqs, " + num(marked) + " are marked on it");
 }
 
 void InvariantChecker::check_tasks(const Simulation& sim, u64 t)
@@ -945,6 +950,7 @@ void InvariantChecker::on_event(const Simulation& sim, u64 t)
 		} else if (!rq_unchanged(sim, cpu)) {
 			rq_checks_++;
 			const RqWalk w = walk_rq(sim, sim.cfs_rq(cpu), cpu);
+			check_leaf_list(sim, t, cpu);
 			check_sums(sim, t, cpu, w);
 			check_tree(sim, t, sim.cfs_rq(cpu), w);
 			check_v_and_pick(sim, t, sim.cfs_rq(cpu), w);

@@ -210,7 +210,6 @@ private:
 	};
 	std::vector<Track> track_;
 	std::vector<u32> on_list_;  // check_tasks()' scratch: wakelists each task is on (no allocation per event)
-	std::vector<u32> leaf_children_;  // check_leaf_list()'s scratch: children on the list per group
 	std::vector<u32> in_queue_; // and the wait queues (futex, condition, barrier) each task is in
 	std::vector<PerCpu> cpu_;
 	// This event's queued tasks by CPU: ids queued_[queued_start_[c] ..

@@ -294,23 +294,37 @@ public:
 	bool update_blocked_averages();
 
 	// The leaf cfs_rq list (CONFIG_FAIR_GROUP_SCHED; fair.c of 6.18.44 and
-	// 7.1.5 alike): a group's cfs_rq joins its CPU's list when an enqueue
-	// gives it its first entity (enqueue_entity(), nr_queued == 1), and
-	// __update_blocked_fair() ages only the cfs_rqs on it, dropping each
-	// one it finds fully decayed, so idle groups cost the balancer nothing.
-	// The list is the root's, children before parents, siblings by group
-	// id; the kernel's keeps siblings in the order they joined (with its
-	// tmp_alone_branch), and the order can matter: update_tg_load_avg()'s
-	// 1 ms ratelimit on the parent lets only the first sibling's
-	// propagation reach tg->load_avg in one walk (docs/model.md).
-	void list_add_leaf_cfs_rq();
+	// 7.1.5 alike): a cfs_rq (a group's or the root) joins its CPU's list
+	// when an enqueue gives it its first entity (enqueue_entity(),
+	// nr_queued == 1), and __update_blocked_fair() ages only the cfs_rqs on
+	// it, front to back, dropping each one it finds fully decayed, so idle
+	// groups cost the balancer nothing. The order is the kernel's: a cfs_rq
+	// whose parent is listed goes just before it, the root at the tail, and
+	// a branch whose parent is not listed yet is built at tmp_alone_branch
+	// (the enqueue adds it bottom up). Siblings thus keep the order they
+	// joined in, which matters: each child's step updates the parent's
+	// tg->load_avg contribution, and the 1 ms ratelimit lets only the first
+	// through. Returns true when the branch is connected (list_add_leaf_cfs_rq()).
+	bool list_add_leaf_cfs_rq();
 	void list_del_leaf_cfs_rq();
+	void leaf_link_after(CfsRq* prev);
 	// cfs_rq_is_decayed(): no load queued, every PELT sum 0, no child on
-	// the list, nothing in tg->load_avg.
+	// the list (child_cfs_rq_on_list(): the entry before this one, or
+	// tmp_alone_branch if it is not listed, is a child), nothing in
+	// tg->load_avg.
 	bool cfs_rq_is_decayed() const;
+	bool child_cfs_rq_on_list() const;
 	bool on_list = false;
-	u32 children_on_list = 0;  // child_cfs_rq_on_list()
-	std::vector<CfsRq*> leaf_cfs_rq_list;  // the root's: tg->id descending (reserved for every group)
+	// The list itself is intrusive, as the kernel's list_head: each listed
+	// cfs_rq links to its neighbours (nullptr: the head), and the root
+	// holds the ends and tmp_alone_branch, the entry after which a branch
+	// not yet connected grows (nullptr: the head, as after every enqueue).
+	// Adding, removing and the child test are O(1), with no allocation.
+	CfsRq* leaf_prev = nullptr;
+	CfsRq* leaf_next = nullptr;
+	CfsRq* leaf_first = nullptr;  // the root's: head->next
+	CfsRq* leaf_last = nullptr;   // the root's: head->prev
+	CfsRq* tmp_alone_branch = nullptr;
 	u64 task_h_load(const SchedEntity* p, u64 jiffies);
 
 	// The kernel's pre-pick step for curr (pick_task_fair(): update_curr if curr is queued).

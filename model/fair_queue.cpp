@@ -123,7 +123,7 @@ void CfsRq::enqueue_entity(SchedEntity* se, unsigned flags)
 	nr_queued++;
 	if (se->is_task())
 		rq_root().list_add_task(se);  // account_entity_enqueue()
-	if (nr_queued == 1 && tg)
+	if (nr_queued == 1)
 		list_add_leaf_cfs_rq();
 	if (flags & ENQUEUE_MIGRATED)
 		se->exec_start = 0;  // cold for task_hot()
@@ -424,35 +424,77 @@ void CfsRq::update_load_avg(SchedEntity* se, int flags)
 		update_tg_load_avg();
 }
 
-void CfsRq::list_add_leaf_cfs_rq()
+// list_add_rcu() and list_add_tail_rcu() of the intrusive leaf list:
+// link this cfs_rq in after `prev` (nullptr: the head, so at the front),
+// that is, before prev's successor.
+void CfsRq::leaf_link_after(CfsRq* prev)
 {
+	CfsRq& root = rq_root();
+	CfsRq* next = prev ? prev->leaf_next : root.leaf_first;
+	leaf_prev = prev;
+	leaf_next = next;
+	(prev ? prev->leaf_next : root.leaf_first) = this;
+	(next ? next->leaf_prev : root.leaf_last) = this;
+}
+
+bool CfsRq::list_add_leaf_cfs_rq()
+{
+	CfsRq& root = rq_root();
 	if (on_list)
-		return;
+		return root.tmp_alone_branch == nullptr;
 	on_list = true;
-	if (tg_se->parent)
-		tg_se->parent->my_q->children_on_list++;
-	std::vector<CfsRq*>& list = rq_root().leaf_cfs_rq_list;
-	auto pos = list.begin();
-	while (pos != list.end() && (*pos)->tg->id > tg->id)
-		++pos;
-	list.insert(pos, this);
+	// Bottom up, as the enqueue adds: either the parent is listed and this
+	// cfs_rq goes just before it (the branch is connected), or this is the
+	// root and goes at the tail, or the parent is not listed yet and this
+	// cfs_rq goes after tmp_alone_branch, which then points here so that
+	// the parent, added next, lands just after it. The parent of a
+	// top-level group's cfs_rq is the root.
+	CfsRq* parent = is_root() ? nullptr : (tg_se->parent ? tg_se->parent->my_q : &root);
+	if (parent && parent->on_list) {
+		leaf_link_after(parent->leaf_prev);
+		root.tmp_alone_branch = nullptr;
+		return true;
+	}
+	if (!parent) {
+		leaf_link_after(root.leaf_last);
+		root.tmp_alone_branch = nullptr;
+		return true;
+	}
+	leaf_link_after(root.tmp_alone_branch);
+	root.tmp_alone_branch = this;
+	return false;
 }
 
 void CfsRq::list_del_leaf_cfs_rq()
 {
 	if (!on_list)
 		return;
+	CfsRq& root = rq_root();
+	if (root.tmp_alone_branch == this)
+		root.tmp_alone_branch = leaf_prev;
+	(leaf_prev ? leaf_prev->leaf_next : root.leaf_first) = leaf_next;
+	(leaf_next ? leaf_next->leaf_prev : root.leaf_last) = leaf_prev;
+	leaf_prev = leaf_next = nullptr;
 	on_list = false;
-	if (tg_se->parent)
-		tg_se->parent->my_q->children_on_list--;
-	std::vector<CfsRq*>& list = rq_root().leaf_cfs_rq_list;
-	list.erase(std::find(list.begin(), list.end(), this));
+}
+
+// child_cfs_rq_on_list(): a listed child always sits just before its parent
+// (or, on a branch not yet connected, just before where the parent will
+// go), so the kernel looks at that one entry only: prev_cfs_rq->tg->parent
+// == cfs_rq->tg, where a top-level group's parent is the root's group.
+bool CfsRq::child_cfs_rq_on_list() const
+{
+	const CfsRq* prev = on_list ? leaf_prev : rq_root().tmp_alone_branch;
+	if (!prev || prev->is_root())
+		return false;
+	const SchedEntity* prev_parent = prev->tg_se->parent;
+	return is_root() ? prev_parent == nullptr : prev_parent == tg_se;
 }
 
 bool CfsRq::cfs_rq_is_decayed() const
 {
 	const SchedAvg& a = avg.avg;
-	return load == 0 && a.load_sum == 0 && a.util_sum == 0 && a.runnable_sum == 0 && children_on_list == 0 &&
+	return load == 0 && a.load_sum == 0 && a.util_sum == 0 && a.runnable_sum == 0 && !child_cfs_rq_on_list() &&
 	       tg_load_avg_contrib == 0;
 }
 

@@ -147,9 +147,6 @@ void Simulation::create_groups()
 			for (Rq& rq : rqs_)
 				tg.init_tg_cfs_entry(rq.cfs);
 		}
-	// No allocation when a cfs_rq joins its CPU's leaf list.
-	for (Rq& rq : rqs_)
-		rq.cfs.leaf_cfs_rq_list.reserve(groups_.size());
 }
 
 TaskGroup& Simulation::group_by_path(const std::string& path)

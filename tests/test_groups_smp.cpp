@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "group_helpers.hpp"
 #include "io/rtapp.hpp"
@@ -32,6 +33,15 @@ namespace {
 TaskSpec on_cpu(TaskSpec t, u32 cpu) { return pinned(std::move(t), {cpu}); }
 
 Config two_cpus(const char* preset) { return make_config(*find_preset(preset), 250, 2); }
+
+// A CPU's leaf cfs_rq list front to back (the kernel's head->next first).
+std::vector<const CfsRq*> leaf_list(const Simulation& sim, u32 cpu)
+{
+	std::vector<const CfsRq*> list;
+	for (const CfsRq* q = sim.cfs_rq(cpu).leaf_first; q; q = q->leaf_next)
+		list.push_back(q);
+	return list;
+}
 
 // Runs `wl` for `d` under the invariant checker and hands back the state.
 struct SmpRun {
@@ -223,7 +233,7 @@ TEST_CASE("a group's cfs_rq is on the leaf list from its first enqueue until ful
 		CHECK(a0.avg.avg.load_sum == 0);
 		CHECK(a0.tg_load_avg_contrib == 0);
 		CHECK_FALSE(a0.on_list);
-		CHECK(sim.cfs_rq(0).leaf_cfs_rq_list.empty());
+		CHECK(leaf_list(sim, 0) == std::vector<const CfsRq*>{&sim.cfs_rq(0)});  // r keeps the root queued
 		sim.run_until(1010 * MS);  // a runs again
 		CHECK(a0.on_list);
 		CHECK_FALSE(b0.on_list);
@@ -252,3 +262,100 @@ TEST_CASE("an idle CPU stops ageing a group once its averages round to 0, leavin
 	CHECK(a0.on_list);
 }
 
+
+// list_add_leaf_cfs_rq()'s order: y's first enqueue builds the branch
+// /A/Y, /A (the root not listed yet: each grows at tmp_alone_branch), then
+// the root at the tail; x's joins just before its listed parent /A. So the
+// siblings are in the order they joined, not by group id (/A/X was
+// declared after /A/Y here, and joined after it).
+TEST_CASE("the leaf list keeps the kernel's order: a new child just before its listed parent", "[groups][smp]")
+{
+	Workload wl = workload({on_cpu(in_group(hog("y"), "/A/Y"), 0), delayed(on_cpu(in_group(hog("x"), "/A/X"), 0), 1 * MS),
+				on_cpu(hog("r"), 1)});
+	wl.groups = {{"/A", NICE_0_LOAD}, {"/A/Y", NICE_0_LOAD}, {"/A/X", NICE_0_LOAD}};
+	wl.duration = 20 * MS;
+	Simulation sim(two_cpus("6.18.39"), wl);
+	InvariantChecker checker;
+	sim.add_observer(&checker);
+	const CfsRq* a = &sim.groups()[0].cfs_rq[0];
+	const CfsRq* y = &sim.groups()[1].cfs_rq[0];
+	const CfsRq* x = &sim.groups()[2].cfs_rq[0];
+	const CfsRq* root = &sim.cfs_rq(0);
+	sim.run_until(500 * US);
+	CHECK(leaf_list(sim, 0) == std::vector<const CfsRq*>{y, a, root});
+	sim.run_until(2 * MS);
+	CHECK(leaf_list(sim, 0) == std::vector<const CfsRq*>{y, x, a, root});
+	sim.run();
+}
+
+// The kernel's order is not always children-just-before-parents: with /P
+// listed (c in /P/C), d's first enqueue grows /P/E/D at tmp_alone_branch,
+// the head, so at the front, and then /P/E joins just before its listed
+// parent /P, after /P/C. /P/E/D ends up apart from its parent, and /P/E's
+// child_cfs_rq_on_list() sees /P/C, no child of it. The model keeps this.
+TEST_CASE("a branch that connects to a listed ancestor leaves its leaf at the front", "[groups][smp]")
+{
+	Workload wl = workload({on_cpu(in_group(hog("c"), "/P/C"), 0), delayed(on_cpu(in_group(hog("d"), "/P/E/D"), 0), 1 * MS),
+				on_cpu(hog("r"), 1)});
+	wl.groups = {{"/P", NICE_0_LOAD}, {"/P/C", NICE_0_LOAD}, {"/P/E", NICE_0_LOAD}, {"/P/E/D", NICE_0_LOAD}};
+	wl.duration = 20 * MS;
+	Simulation sim(two_cpus("6.18.39"), wl);
+	InvariantChecker checker;
+	sim.add_observer(&checker);
+	const CfsRq* p = &sim.groups()[0].cfs_rq[0];
+	const CfsRq* c = &sim.groups()[1].cfs_rq[0];
+	const CfsRq* e = &sim.groups()[2].cfs_rq[0];
+	const CfsRq* d = &sim.groups()[3].cfs_rq[0];
+	sim.run_until(500 * US);
+	CHECK(leaf_list(sim, 0) == std::vector<const CfsRq*>{c, p, &sim.cfs_rq(0)});
+	sim.run_until(2 * MS);
+	CHECK(leaf_list(sim, 0) == std::vector<const CfsRq*>{d, c, e, p, &sim.cfs_rq(0)});
+	CHECK_FALSE(e->child_cfs_rq_on_list());
+	CHECK(p->child_cfs_rq_on_list());
+	sim.run();
+}
+
+namespace {
+// At the first event from `at` on, behind the model's back: unlinks /A's
+// cfs_rq on CPU 0 from the leaf list, or (`leave_branch`) leaves
+// tmp_alone_branch pointing at /A's cfs_rq, as an enqueue that did not
+// connect its branch would.
+struct UnlinkLeaf : Observer {
+	u64 at;
+	bool leave_branch;
+	u64 done_at = 0;
+	UnlinkLeaf(u64 at, bool leave_branch) : at(at), leave_branch(leave_branch) {}
+	void on_event(const Simulation& sim, u64 t) override
+	{
+		if (t < at || done_at)
+			return;
+		CfsRq& a = const_cast<CfsRq&>(sim.groups()[0].cfs_rq[0]);
+		if (leave_branch)
+			const_cast<CfsRq&>(sim.cfs_rq(0)).tmp_alone_branch = &a;
+		else
+			a.list_del_leaf_cfs_rq();
+		done_at = t;
+	}
+};
+}  // namespace
+
+TEST_CASE("the checker sees a queued group's cfs_rq off the leaf list, or a branch left unconnected", "[groups][smp]")
+{
+	const bool leave_branch = GENERATE(false, true);
+	Workload wl = workload({on_cpu(in_group(hog("a"), "/A"), 0), on_cpu(hog("r"), 1)});
+	wl.groups = {{"/A", NICE_0_LOAD}};
+	wl.duration = 20 * MS;
+	Simulation sim(two_cpus("6.18.39"), wl);
+	UnlinkLeaf corrupt(5 * MS, leave_branch);
+	InvariantChecker checker;
+	sim.add_observer(&corrupt);  // before the checker: it sees the damage in the same event
+	sim.add_observer(&checker);
+	try {
+		sim.run();
+		FAIL("the damaged leaf list went unseen");
+	} catch (const InvariantViolation& v) {
+		CHECK(v.failure.invariant == "hierarchy");
+		CHECK(v.failure.t == corrupt.done_at);
+		CHECK(v.failure.detail.find(leave_branch ? "unconnected" : "not on the leaf list") != std::string::npos);
+	}
+}
