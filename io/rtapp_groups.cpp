@@ -8,11 +8,14 @@
 //
 //   "groups": { "/A": { "shares": 2048 },          cgroup v1 cpu.shares, 2 .. 262144
 //               "/B": { "weight": 50 },            cgroup v2 cpu.weight, 1 .. 10000
-//               "/B/C": { "weight.nice": -5 } }    cgroup v2 cpu.weight.nice, -20 .. 19
+//               "/B/C": { "weight.nice": -5 },     cgroup v2 cpu.weight.nice, -20 .. 19
+//               "/I": { "idle": 1 } }              cpu.idle (v1 and v2), 0 or 1
 //
 // Each converts as the kernel's write handler does (core.c
 // cpu_shares_write_u64(), cpu_weight_write_u64(), cpu_weight_nice_write_s64())
-// into tg->shares. Every prefix of a path is a group too (the directories
+// into tg->shares. An idle group (cpu.idle 1: its entities are SCHED_IDLE
+// entities) weighs WEIGHT_IDLEPRIO and the kernel refuses weight writes
+// while it is idle, so "idle" stands alone. Every prefix of a path is a group too (the directories
 // rt-app creates), with the default weight unless listed.
 //
 // Autogroup (model/autogroup.hpp) has two task-level keys of the model's
@@ -68,16 +71,28 @@ void Reader::read_groups(const Value& groups)
 		const std::string path = "groups." + g.key;
 		if (const char* why = bad_group_path(g.key))
 			fail(g, "groups", std::string(why) + ", got " + json::quote(g.key));
-		for (const auto& d : declared_groups_)
-			if (d.first == g.key)
+		for (const GroupSpec& d : declared_groups_)
+			if (d.path == g.key)
 				fail(g, path, "given twice");
 		if (!g.value.is_object())
-			fail(g.value, path, "expected an object with one of shares, weight, weight.nice, got " +
+			fail(g.value, path, "expected an object with one of shares, weight, weight.nice, idle, got " +
 						    json::describe(g.value));
 		if (g.value.members.size() != 1)
-			fail(g.value, path, "give exactly one of shares (cgroup v1), weight or weight.nice (cgroup v2)");
-		const u64 shares = group_shares(g.value.members.front(), path + "." + g.value.members.front().key);
-		declared_groups_.emplace_back(g.key, shares);
+			fail(g.value, path,
+			     "give exactly one of shares (cgroup v1), weight or weight.nice (cgroup v2), or idle "
+			     "(an idle group's weight is fixed)");
+		const Member& m = g.value.members.front();
+		GroupSpec spec{g.key, NICE_0_LOAD};
+		if (m.key == "idle") {
+			// cpu_idle_write_s64(): 0 or 1, else -EINVAL.
+			const s64 v = integer(m.value, path + ".idle", "0 or 1 (cpu.idle)");
+			if (v != 0 && v != 1)
+				fail(m.value, path + ".idle", json::describe(m.value) + " is not 0 or 1: the kernel refuses it (-EINVAL)");
+			spec.idle = v == 1;
+		} else {
+			spec.shares = group_shares(m, path + "." + m.key);
+		}
+		declared_groups_.push_back(std::move(spec));
 	}
 }
 
@@ -103,7 +118,7 @@ u64 Reader::group_shares(const Member& w, const std::string& wpath) const
 			fail(w.value, wpath, json::describe(w.value) + " is outside -20..19: the kernel refuses it (-ERANGE)");
 		return scale_load(nice_to_weight(static_cast<int>(v)));
 	}
-	fail(w, wpath, "unknown key; a group accepts one of shares, weight, weight.nice");
+	fail(w, wpath, "unknown key; a group accepts one of shares, weight, weight.nice, idle");
 }
 
 void Reader::session(const Fields& f, const std::string& path, TaskSpec& t) const
@@ -163,8 +178,8 @@ void Reader::finish_groups()
 				break;
 		}
 	};
-	for (const auto& d : declared_groups_)
-		add(d.first);
+	for (const GroupSpec& d : declared_groups_)
+		add(d.path);
 	for (const std::string& u : used_groups_)
 		add(u);
 	// More than MAX_GROUPS is refused by validate_workload(); the lists
@@ -174,9 +189,9 @@ void Reader::finish_groups()
 	});
 	for (const std::string& p : paths) {
 		GroupSpec g{p, NICE_0_LOAD};
-		for (const auto& d : declared_groups_)
-			if (d.first == p)
-				g.shares = d.second;
+		for (const GroupSpec& d : declared_groups_)
+			if (d.path == p)
+				g = d;
 		w_.groups.push_back(std::move(g));
 	}
 	// A group_weight event's ref: from its path's index to the group's.

@@ -110,7 +110,7 @@ private:
 	// A task's "setsid" and "autogroup_nice" (model/autogroup.hpp).
 	void session(const Fields& f, const std::string& path, TaskSpec& t) const;
 	std::vector<std::string> group_event_paths_;  // a group_weight event's ref until finish_groups()
-	std::vector<std::pair<std::string, u64>> declared_groups_;  // path, shares: as the file lists them
+	std::vector<GroupSpec> declared_groups_;  // path, shares, idle: as the file lists them
 	std::vector<std::string> used_groups_;                     // taskgroup values, first use first
 	void read_tasks(const Value& tasks);
 	Fields sort_fields(const Value& obj, const std::string& path, bool task) const;

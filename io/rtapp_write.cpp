@@ -126,11 +126,16 @@ private:
 	}
 
 	// The model's "groups" object (io/rtapp_groups.cpp), parents first, each
-	// weight as cpu.shares; nothing for a workload without groups.
+	// weight as cpu.shares or the group as idle; nothing for a workload
+	// without groups.
 	void groups()
 	{
 		for (std::size_t i = 0; i < w_.groups.size(); i++) {
 			const GroupSpec& g = w_.groups[i];
+			if (g.idle) {
+				out_ += std::string(i ? "," : "\n\t\"groups\": {") + "\n\t\t" + json::quote(g.path) + ": {\"idle\": 1}";
+				continue;
+			}
 			if (g.shares % 1024)
 				throw std::invalid_argument("group " + g.path + ": shares " + std::to_string(g.shares) +
 							    " is not a whole cpu.shares value");

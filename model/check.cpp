@@ -482,12 +482,17 @@ void InvariantChecker::check_group_rqs(const Simulation& sim, u64 t, u32 cpu)
 		u64 h_queued = 0, h_delayed = 0, h_idle = 0;
 		for (u32 k = queued_start_[cpu]; k < queued_start_[cpu + 1]; k++) {
 			const SchedEntity& se = sim.tasks()[static_cast<size_t>(queued_[k])].se;
-			for (const SchedEntity* e = &se; e; e = e->parent)
-				if ((e->parent ? e->parent->my_q : &root) == &q) {
+			// Idle to q: SCHED_IDLE, or in an idle group below q.
+			bool idle = se.idle_policy;
+			for (const SchedEntity* e = &se; e; e = e->parent) {
+				const CfsRq* on = e->parent ? e->parent->my_q : &root;
+				if (on == &q) {
 					h_queued++;
 					h_delayed += se.sched_delayed;
-					h_idle += se.idle_policy;
+					h_idle += idle;
 				}
+				idle |= on->idle;
+			}
 		}
 		if (h_queued != q.h_nr_queued || h_delayed != q.nr_delayed || h_idle != q.h_nr_idle)
 			fail(sim, t, "hierarchy", "a cfs_rq counts h_nr_queued " + num(q.h_nr_queued) + ", delayed " +
@@ -515,6 +520,12 @@ void InvariantChecker::check_group_rqs(const Simulation& sim, u64 t, u32 cpu)
 		if (q.load && (se.load.weight < MIN_SHARES || se.load.weight > tg.shares))
 			fail(sim, t, "hierarchy", "group " + tg.path + "'s entity weighs " + num(se.load.weight) +
 							     ", outside [MIN_SHARES, tg->shares " + num(tg.shares) + "]");
+		// cpu.idle: every CPU's cfs_rq of the group is idle with it, and an
+		// idle group weighs WEIGHT_IDLEPRIO (sched_group_set_idle()).
+		if (q.idle != tg.idle || (tg.idle && tg.shares != scale_load(WEIGHT_IDLEPRIO)))
+			fail(sim, t, "hierarchy", "group " + tg.path + (tg.idle ? " is idle" : " is not idle") +
+							  ", its cfs_rq on CPU " + num(cpu) + (q.idle ? " is" : " is not") +
+							  ", its shares are " + num(tg.shares));
 		// The leaf list: a cfs_rq with anything queued is on it.
 		if (q.nr_queued && !q.on_list)
 			fail(sim, t, "hierarchy", "group " + tg.path + " has entities queued on CPU " + num(cpu) +

@@ -392,7 +392,9 @@ bool Simulation::sched_setaffinity(u32 cpu, Task& t, const CpuMask& mask)
 	return true;
 }
 
-// __sched_group_set_shares(): a write to cpu.shares or cpu.weight. On every
+// sched_group_set_shares(): a write to cpu.shares or cpu.weight. An idle
+// group refuses it (-EINVAL: its weight is WEIGHT_IDLEPRIO while cpu.idle
+// is 1) and nothing changes. Else, __sched_group_set_shares(): on every
 // CPU the group's entity and all those above it take their shares at once,
 // queued or running (update_cfs_group(), reweight_entity()); nothing is
 // rescheduled: the next tick or wake-up decides with the new weights. But
@@ -402,7 +404,7 @@ bool Simulation::sched_setaffinity(u32 cpu, Task& t, const CpuMask& mask)
 void Simulation::sched_group_set_shares(size_t group, u64 shares, u32 this_cpu)
 {
 	TaskGroup& tg = groups_[group];
-	if (tg.shares == shares)
+	if (tg.idle || tg.shares == shares)
 		return;
 	tg.shares = shares;
 	for (Rq& rq : rqs_) {

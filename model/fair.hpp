@@ -102,7 +102,12 @@ public:
 	u64 nr_queued = 0;     // queued entities (tasks and groups) on this cfs_rq, curr and delayed included
 	u64 h_nr_queued = 0;   // tasks queued here and in every group below (h_nr_running before 6.14)
 	u64 nr_delayed = 0;    // of those, delayed tasks: h_nr_queued - h_nr_runnable
-	u64 h_nr_idle = 0;     // of those, SCHED_IDLE tasks, delayed included (idle_h_nr_running before 6.14)
+	// Of those, the idle ones, delayed included (idle_h_nr_running before
+	// 6.14): SCHED_IDLE tasks, and every task in an idle group below this
+	// cfs_rq (an idle cfs_rq counts its own tasks by policy; the levels
+	// above count all of them).
+	u64 h_nr_idle = 0;
+	bool idle = false;     // cfs_rq->idle: its group's cpu.idle (cfs_rq_is_idle())
 	SchedEntity* next = nullptr;  // the next buddy (set_next_buddy(), PICK_BUDDY 6.14+)
 	TaskGroup* tg = nullptr;  // the group this cfs_rq belongs to; nullptr: the root
 	SchedEntity* tg_se = nullptr;  // tg->se[cpu_of(rq)]: the group's entity owning this cfs_rq
@@ -238,6 +243,8 @@ public:
 	// dequeue_entities(): false when se (a task) was only delayed.
 	bool dequeue_entities(SchedEntity* se, unsigned flags);
 	void task_tick_fair(bool queued);
+	// se_is_idle(): a SCHED_IDLE task, or the entity of an idle group.
+	static bool se_is_idle(const SchedEntity* se) { return se->my_q ? se->my_q->idle : se->idle_policy; }
 	// set_next_buddy(): se and its group entities become their cfs_rqs' next.
 	void set_next_buddy(SchedEntity* se);
 	// clear_buddies() on the cfs_rq se is queued on: se stops being the

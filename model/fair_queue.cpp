@@ -307,6 +307,8 @@ void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
 		q.h_nr_queued++;
 		q.nr_delayed += h_nr_delayed;
 		q.h_nr_idle += h_nr_idle_add;
+		if (q.idle)
+			h_nr_idle_add = 1;  // the task is idle to every level above an idle group
 		flags = ENQUEUE_WAKEUP;
 	}
 	for (; e; e = parent_entity(e)) {
@@ -321,6 +323,8 @@ void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
 		q.h_nr_queued++;
 		q.nr_delayed += h_nr_delayed;
 		q.h_nr_idle += h_nr_idle_add;
+		if (q.idle)
+			h_nr_idle_add = 1;
 	}
 }
 
@@ -369,6 +373,8 @@ bool CfsRq::dequeue_entities(SchedEntity* se, unsigned flags)
 		q.h_nr_queued -= h_nr_queued_sub;
 		q.nr_delayed -= h_nr_delayed_sub;
 		q.h_nr_idle -= h_nr_idle_sub;
+		if (q.idle)
+			h_nr_idle_sub = h_nr_queued_sub;
 		if (q.load) {
 			e = parent_entity(e);
 			if (e)
@@ -393,6 +399,8 @@ bool CfsRq::dequeue_entities(SchedEntity* se, unsigned flags)
 		q.h_nr_queued -= h_nr_queued_sub;
 		q.nr_delayed -= h_nr_delayed_sub;
 		q.h_nr_idle -= h_nr_idle_sub;
+		if (q.idle)
+			h_nr_idle_sub = h_nr_queued_sub;
 	}
 	// "balance early to pull high priority tasks"
 	if (!was_sched_idle && sched_idle_rq() && became_sched_idle)

@@ -30,8 +30,8 @@ void CfsRq::set_next_buddy(SchedEntity* se)
 	for (; se; se = parent_entity(se)) {
 		if (warn().on(Warn::SET_NEXT_BUDDY_NOT_QUEUED, !se->on_rq))
 			return;
-		if (se->idle_policy)
-			return;  // se_is_idle()
+		if (se_is_idle(se))
+			return;
 		cfs_rq_of(se).next = se;
 	}
 }

@@ -75,7 +75,14 @@ bool CfsRq::do_preempt_short(const SchedEntity* pse, const SchedEntity* se) cons
 // idle CPU (always rescheduled).
 void CfsRq::check_preempt_matched(SchedEntity* pse, SchedEntity* se, const SchedEntity* p, unsigned wake_flags)
 {
-	if (!paths_->idle_preempt_first && preempt_idle_curr(pse, se))
+	// The matched entities' idleness (cse_is_idle, pse_is_idle, every
+	// release since 5.15's cgroup SCHED_IDLE): an idle se gives way to a
+	// non-idle pse, and neither preempts across the line the other way.
+	// Where the task-level test came first (idle_preempt_first), this one
+	// decides only with groups: on tasks it already returned.
+	if (preempt_idle_curr(pse, se))
+		return;
+	if (se_is_idle(se) != se_is_idle(pse))
 		return;
 	// Batch and idle tasks do not preempt (their preemption is driven by the
 	// tick): check_preempt_wakeup_fair() returns before update_curr(), 6.6
@@ -100,13 +107,14 @@ void CfsRq::check_preempt_matched(SchedEntity* pse, SchedEntity* se, const Sched
 }
 
 // "Idle tasks are by definition preempted by non-idle tasks": a SCHED_IDLE
-// curr is rescheduled for any other waker without update_curr() or a pick.
+// curr (or, matched level, the entity of an idle group above it) is
+// rescheduled for any non-idle waker without update_curr() or a pick.
 // The pick that follows is the schedule's: up to 6.12 RUN_TO_PARITY can
 // give the CPU straight back to a still protected idle curr; f553741ac8c0
 // (6.15+) cancels that protection first. Returns true when it decided.
 bool CfsRq::preempt_idle_curr(const SchedEntity* pse, SchedEntity* se)
 {
-	if (!se->idle_policy || pse->idle_policy)
+	if (!se_is_idle(se) || se_is_idle(pse))
 		return false;
 	if (paths_->idle_preempt_cancels_protect)
 		cancel_protect_slice(se);

@@ -146,6 +146,8 @@ void Simulation::create_groups()
 			tg.id = static_cast<u32>(groups_.size() - 1);
 			for (Rq& rq : rqs_)
 				tg.init_tg_cfs_entry(rq.cfs);
+			if (g.idle)
+				tg.sched_group_set_idle(true);
 		}
 }
 

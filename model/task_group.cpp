@@ -11,6 +11,14 @@ TaskGroup::TaskGroup(const Config& cfg, TaskGroup* parent_, std::string path_, u
 {
 }
 
+void TaskGroup::sched_group_set_idle(bool idle_)
+{
+	idle = idle_;
+	for (CfsRq& q : cfs_rq)
+		q.idle = idle_;
+	shares = idle_ ? scale_load(WEIGHT_IDLEPRIO) : NICE_0_LOAD;
+}
+
 void TaskGroup::init_tg_cfs_entry(CfsRq& root_cfs_rq)
 {
 	const size_t cpu = cfs_rq.size();

@@ -45,6 +45,7 @@ struct TaskGroup {
 	u32 id = 0;                   // index in Simulation::groups(): parents before children
 	TaskGroup* parent = nullptr;  // nullptr: a child of the root group
 	u64 shares = NICE_0_LOAD;     // scaled, clamped to [scale_load(MIN_SHARES), scale_load(MAX_SHARES)]
+	bool idle = false;            // tg->idle (cpu.idle): tg_is_idle()
 	// Σ over CPUs of cfs_rq[cpu]->tg_load_avg_contrib (atomic_long_t in the
 	// kernel; the model's CPUs take turns, so a plain sum).
 	s64 load_avg = 0;
@@ -57,6 +58,12 @@ struct TaskGroup {
 	// the parent's entity of that CPU (or on rq->cfs).
 	// Called once per CPU, in CPU order.
 	void init_tg_cfs_entry(CfsRq& root_cfs_rq);
+	// sched_group_set_idle() of a group no task has joined yet (so no
+	// h_nr_idle to move up the chains): tg->idle and each CPU's
+	// cfs_rq->idle, and the weight __sched_group_set_shares() then gives,
+	// WEIGHT_IDLEPRIO for an idle group and NICE_0_LOAD when it stops
+	// being one. Called after init_tg_cfs_entry() of every CPU.
+	void sched_group_set_idle(bool idle);
 
 private:
 	const Config* cfg_;

@@ -119,6 +119,10 @@ struct GroupSpec {
 	std::string path;  // "/A/B": every prefix is a group too
 	u64 shares = NICE_0_LOAD;
 	u64 autogroup_id = 0;  // tg->autogroup->id (model/autogroup.hpp); 0: a cpu cgroup
+	// cpu.idle = 1 (cgroup SCHED_IDLE, 304000390f88): the group's entities
+	// are idle entities (se_is_idle()) and tg->shares is WEIGHT_IDLEPRIO;
+	// `shares` is then unused.
+	bool idle = false;
 
 	bool operator==(const GroupSpec&) const = default;
 };

@@ -7,7 +7,8 @@
 # below one parent group of weight 1024 (the probe's directory). Each hog's
 # share of the hogs' CPU time must be the model's within 0.01: one hog in A
 # against three in B at equal weight (1/2 and 1/6 each), and at 2:1 (2/3
-# and 1/9 each). Shares between the probe's groups do not depend on foreign
+# and 1/9 each); and one hog in an idle A (cpu.idle 1: weight 3) against
+# one in B (3/1027 = 0.003 and the rest). Shares between the probe's groups do not depend on foreign
 # load on the CPU (it competes with the probe's parent group as a whole),
 # but its preemptions blur them: a disagreement while foreign tasks took
 # more than 5 % of CPU 1 is measured again (probe/kernel_shares.sh). Skips
@@ -26,11 +27,13 @@ grep -q '^[0-9]*:cpu:/$' /proc/self/cgroup 2>/dev/null || grep -q ':cpu,cpuacct:
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
-for spec in "1024 1 1024 3" "2048 1 1024 3"; do
+for spec in "1024 1 1024 3" "2048 1 1024 3" "idle 1 1024 1"; do
 	set -- $spec
+	a='{"shares": '$1'}'
+	[ "$1" = idle ] && a='{"idle": 1}'
 	cat >"$dir/w.json" <<W
 {"global": {"duration": 2},
- "groups": {"/P": {"shares": 1024}, "/P/A": {"shares": $1}, "/P/B": {"shares": $3}},
+ "groups": {"/P": {"shares": 1024}, "/P/A": $a, "/P/B": {"shares": $3}},
  "tasks": {"a": {"instance": $2, "taskgroup": "/P/A", "run": -1}, "b": {"instance": $4, "taskgroup": "/P/B", "run": -1}}}
 W
 	"$eevdf" sim "$dir/w.json" --kernel "$(uname -r)" --hz 250 --json >"$dir/m.json" 2>/dev/null ||

@@ -7,7 +7,8 @@ given weights, all pinned to one CPU, and each thread's CPU time from
 child directory of our own (eevdf-probe-<pid>) and removed at the end.
 
 Usage: run-groups.py [--cpu N] [--seconds S] [--runs R] SPEC...
-  SPEC is NAME:SHARES:HOGS, e.g. A:2048:1 B:1024:3
+  SPEC is NAME:SHARES:HOGS, e.g. A:2048:1 B:1024:3; SHARES "idle" makes
+  an idle group (cpu.idle 1, weight 3) instead of writing cpu.shares
 Prints one JSON document: per run, per group, the CPU ns of its hogs.
 """
 import argparse
@@ -41,7 +42,10 @@ def one_run(base, specs, cpu, seconds):
     for name, shares, n in specs:
         d = os.path.join(base, name)
         os.makedirs(d, exist_ok=True)
-        write(os.path.join(d, "cpu.shares"), shares)
+        if shares == "idle":
+            write(os.path.join(d, "cpu.idle"), 1)
+        else:
+            write(os.path.join(d, "cpu.shares"), shares)
         pids[name] = []
         for _ in range(n):
             pid = os.fork()
@@ -70,7 +74,7 @@ def main():
     specs = []
     for s in a.spec:
         name, shares, n = s.split(":")
-        specs.append((name, int(shares), int(n)))
+        specs.append((name, shares if shares == "idle" else int(shares), int(n)))
     base = os.path.join(ROOT, f"eevdf-probe-{os.getpid()}")
     os.makedirs(base)
     runs = []

@@ -180,13 +180,15 @@ rc::Gen<Workload> gen_smp_workload(u32 cpus)
 void add_random_groups(Workload& w)
 {
 	// 1-6 groups, each a child of the root or of a group made before it
-	// (so at most 6 levels deep), of any cpu.weight.
+	// (so at most 6 levels deep), of any cpu.weight, some idle.
 	const int n = *rc::gen::inRange(1, 7);
 	for (int i = 0; i < n; i++) {
 		const int parent = *rc::gen::inRange(-1, i);
 		const std::string path = (parent < 0 ? "" : w.groups[static_cast<size_t>(parent)].path) + "/g" + std::to_string(i);
 		const u64 weight = *rc::gen::element<u64>(1, 10, 50, 100, 100, 200, 1000, 10000);
 		w.groups.push_back(GroupSpec{path, scale_load(sched_weight_from_cgroup(weight))});
+		// One group in eight idle (cpu.idle): its weight then fixed at 3.
+		w.groups.back().idle = *rc::gen::inRange(0, 8) == 0;
 	}
 	// Each task in the root (a third of them) or in any group.
 	for (TaskSpec& t : w.tasks) {

@@ -203,7 +203,8 @@ void write_json(const Report& r, std::ostream& os)
 						     tg[g.path.size()] == '/'))
 					cpu_ns += r.metrics.tasks[i].cpu_ns;
 			}
-			const u64 w = scale_load_down(g.shares);
+			// What cpu.shares reads: an idle group's is WEIGHT_IDLEPRIO.
+			const u64 w = g.idle ? WEIGHT_IDLEPRIO : scale_load_down(g.shares);
 			const u64 cpu_weight = sched_weight_to_cgroup(w);
 			arr.push_back(ordered_json{{"path", g.path},
 						   {"shares", w},
@@ -212,6 +213,8 @@ void write_json(const Report& r, std::ostream& os)
 						   {"share", busy ? static_cast<double>(cpu_ns) / static_cast<double>(busy) : 0.0}});
 			if (g.autogroup_id)
 				arr.back()["autogroup_id"] = g.autogroup_id;
+			if (g.idle)
+				arr.back()["idle"] = true;
 		}
 		member(os, "groups", arr, false);
 	}

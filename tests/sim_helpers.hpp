@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ struct Switch {
 	int prev, next;
 	bool operator==(const Switch&) const = default;
 };
+// Catch prints a failed switch list as {t us: prev -> next} (-1: idle).
+inline std::ostream& operator<<(std::ostream& os, const Switch& s)
+{
+	return os << s.t / 1000 << " us: " << s.prev << " -> " << s.next;
+}
 
 // Records every context switch; optionally calls a hook after each event.
 struct Recorder : Observer {

@@ -823,9 +823,29 @@ TEST_CASE("rtapp: malformed group paths are refused", "[rtapp][groups][errors]")
 			  Contains("given twice"));
 }
 
+TEST_CASE("rtapp: cpu.idle 1 makes an idle group, 0 a normal one", "[rtapp][groups]")
+{
+	const Workload w = parse(R"({"groups": {"/I": {"idle": 1}, "/N": {"idle": 0}}, "tasks": {"t": {"taskgroup": "/I", "run": 1}}})");
+	REQUIRE(w.groups.size() == 2);
+	CHECK(w.groups[0].idle);
+	CHECK_FALSE(w.groups[1].idle);
+	CHECK(w.groups[1].shares == NICE_0_LOAD);
+}
+
+TEST_CASE("rtapp: cpu.idle other than 0 or 1, or beside a weight, is refused with the key", "[rtapp][groups][errors]")
+{
+	auto with_group = [](const std::string& g) {
+		return R"({"groups": {"/A": )" + g + R"(}, "tasks": {"t": {"taskgroup": "/A", "run": 1}}})";
+	};
+	CHECK_THROWS_WITH(parse(with_group(R"({"idle": 2})")), Contains("groups./A.idle: 2 is not 0 or 1"));
+	CHECK_THROWS_WITH(parse(with_group(R"({"idle": -1})")), Contains("groups./A.idle: -1 is not 0 or 1"));
+	CHECK_THROWS_WITH(parse(with_group(R"({"idle": true})")), Contains("groups./A.idle"));
+	CHECK_THROWS_WITH(parse(with_group(R"({"idle": 1, "shares": 2048})")), Contains("an idle group's weight is fixed"));
+}
+
 TEST_CASE("rtapp: groups and taskgroups are written back as they are read", "[rtapp][groups]")
 {
-	const Workload w = parse(R"({"groups": {"/B/C": {"weight": 200}, "/A": {"shares": 512}},
+	const Workload w = parse(R"({"groups": {"/B/C": {"weight": 200}, "/A": {"shares": 512}, "/I": {"idle": 1}},
 		"tasks": {"t": {"taskgroup": "/B/C", "run": 1}, "u": {"taskgroup": "/D", "run": 1}, "v": {"run": 1}}})");
 	CHECK(parse(to_rtapp_json(w)) == w);
 }
