@@ -8,6 +8,7 @@
 
 #include "model/check.hpp"
 #include "model/simulation.hpp"
+#include "model/task_group.hpp"
 #include "props/bounds.hpp"
 
 namespace eevdf::fuzz {
@@ -16,6 +17,12 @@ namespace {
 constexpr u64 US = NSEC_PER_USEC;
 constexpr u64 MS = NSEC_PER_MSEC;
 constexpr size_t HEADER = 28, GENE = 20;
+// The group trailer follows the genes, shorter than a gene so that the
+// gene count stays (size - HEADER) / GENE: 'G', the group count, a byte per
+// group (bits 0-2 parent, 3-5 weight code, 6 idle) and a nibble per task
+// (its group, 0 = root), two tasks a byte. At most 1 + 1 + 6 + 8 = 16.
+constexpr uint8_t GROUP_MAGIC = 'G';
+constexpr u64 GROUP_WEIGHTS[8] = {1, 10, 50, 100, 150, 200, 1000, 10000};
 
 // A value already in [lo, hi] is kept; anything else is folded into it.
 template <typename T>
@@ -98,6 +105,23 @@ Genome Genome::decode(const uint8_t* data, size_t size)
 	}
 	if (g.tasks.empty())
 		g.tasks.push_back(Gene{});
+	// The group trailer, only when marked: genomes from before groups that
+	// had stray bytes after their genes decode as they did.
+	if (size > HEADER && n == (size - HEADER) / GENE && r.at < size && data[r.at] == GROUP_MAGIC) {
+		r.get(1);
+		const size_t ng = static_cast<size_t>(r.get(1) % (MAX_GROUPS + 1));
+		for (size_t i = 0; i < ng; i++) {
+			const u64 b = r.get(1);
+			g.groups.push_back(GroupGene{static_cast<uint8_t>((b & 7) % (i + 1)), static_cast<uint8_t>((b >> 3) & 7),
+						     ((b >> 6) & 1) != 0});
+		}
+		for (size_t i = 0; i < g.tasks.size(); i += 2) {
+			const u64 b = r.get(1);
+			g.tasks[i].group = static_cast<uint8_t>((b & 15) % (ng + 1));
+			if (i + 1 < g.tasks.size())
+				g.tasks[i + 1].group = static_cast<uint8_t>((b >> 4) % (ng + 1));
+		}
+	}
 	return g;
 }
 
@@ -128,6 +152,14 @@ std::vector<uint8_t> Genome::encode() const
 		put(out, e.b_us, 4);
 		put(out, e.slice_us, 4);
 		put(out, e.delay_us, 4);
+	}
+	if (!groups.empty()) {
+		put(out, GROUP_MAGIC, 1);
+		put(out, groups.size(), 1);
+		for (const GroupGene& gg : groups)
+			put(out, (gg.parent & 7u) | (gg.weight_code & 7u) << 3 | (gg.idle ? 1u : 0u) << 6, 1);
+		for (size_t i = 0; i < tasks.size(); i += 2)
+			put(out, (tasks[i].group & 15u) | (i + 1 < tasks.size() ? tasks[i + 1].group & 15u : 0u) << 4, 1);
 	}
 	return out;
 }
@@ -175,12 +207,45 @@ Gene random_gene(uint64_t& rng)
 	return e;
 }
 
+// Add, remove (the last) or change a group, or move a task to another.
+void mutate_groups(Genome& g, uint64_t& rng)
+{
+	const size_t n = g.groups.size();
+	switch (pick(rng, 5)) {
+	case 0:
+		if (n < Genome::MAX_GROUPS)
+			g.groups.push_back(GroupGene{static_cast<uint8_t>(pick(rng, n + 1)), static_cast<uint8_t>(pick(rng, 8)),
+						     pick(rng, 8) == 0});
+		break;
+	case 1:  // no group names the last as its parent (parents come first)
+		if (n) {
+			g.groups.pop_back();
+			for (Gene& e : g.tasks)
+				if (e.group == n)
+					e.group = 0;
+		}
+		break;
+	case 2:
+		if (n) {
+			GroupGene& gg = g.groups[pick(rng, n)];
+			gg.idle = !gg.idle;
+		}
+		break;
+	case 3:
+		if (n)
+			g.groups[pick(rng, n)].weight_code = static_cast<uint8_t>(pick(rng, 8));
+		break;
+	default: g.tasks[pick(rng, g.tasks.size())].group = static_cast<uint8_t>(pick(rng, n + 1)); break;
+	}
+}
+
 }  // namespace
 
 void mutate(Genome& g, uint64_t& rng)
 {
 	static const uint16_t hzs[] = {100, 250, 300, 1000, 128, 1024, 1200};
-	switch (pick(rng, 18)) {
+	switch (pick(rng, 19)) {
+	case 18: mutate_groups(g, rng); break;
 	case 16: g.sim_cpus = static_cast<uint8_t>(pick(rng, 2) ? 1 : 2 + pick(rng, 7)); break;
 	case 17: g.smp_bits = static_cast<uint8_t>(next_rand(rng)); break;
 	case 0: g.preset = static_cast<uint8_t>(pick(rng, kernel_presets().size())); break;
@@ -289,6 +354,16 @@ Case build(const Genome& g, Bugs bugs)
 			t.nice = g.hog_nice;
 		return c;
 	}
+	// The cgroups, where the preset models them: /g0, /g0/g2, ...
+	std::vector<std::string> paths;
+	if (c.cfg.preset->paths.group_sched_modelled)
+		for (size_t i = 0; i < g.groups.size(); i++) {
+			const GroupGene& gg = g.groups[i];
+			paths.push_back((gg.parent ? paths[gg.parent - 1u] : "") + "/g" + std::to_string(i));
+			GroupSpec spec{paths.back(), scale_load(sched_weight_from_cgroup(GROUP_WEIGHTS[gg.weight_code & 7]))};
+			spec.idle = gg.idle;
+			w.groups.push_back(spec);
+		}
 	using K = Event::Kind;
 	for (size_t i = 0; i < g.tasks.size(); i++) {
 		const Gene& e = g.tasks[i];
@@ -336,6 +411,8 @@ Case build(const Genome& g, Bugs bugs)
 			t.nice = e.nice;
 			t.custom_slice = e.slice_us * US;
 			t.delay = e.delay_us * US;
+			if (e.group && e.group <= paths.size())
+				t.taskgroup = paths[e.group - 1u];
 			const u32 allowed = e.cpus_mask & ((1u << c.cfg.cpus) - 1);
 			if (c.cfg.cpus > 1 && allowed)
 				for (u32 cpu = 0; cpu < c.cfg.cpus; cpu++)
@@ -549,6 +626,24 @@ std::vector<std::pair<std::string, Genome>> seed_genomes()
 		g.sim_cpus = 2;
 		g.tasks.assign(13, Gene{});
 		out.emplace_back("smp_hogs_7_against_6", g);
+	}
+	{  // every kind in cgroups on 2 CPUs: /g0 (cpu.weight 100), /g0/g1 (1000),
+	   // /g2 idle, /g0/g3 (10); task i in group i % 5 (0: the root)
+		Genome g;
+		g.preset = static_cast<uint8_t>(kernel_presets().size() - 1);
+		g.hz = 250;
+		g.cpus = 2;
+		g.sim_cpus = 2;
+		g.groups = {GroupGene{0, 3, false}, GroupGene{1, 6, false}, GroupGene{0, 0, true}, GroupGene{1, 1, false}};
+		for (int k = 0; k < static_cast<int>(Kind::COUNT); k++) {
+			Gene e;
+			e.kind = static_cast<Kind>(k);
+			e.a_us = 700 + 300 * static_cast<uint32_t>(k);
+			e.b_us = 2000 + 1000 * static_cast<uint32_t>(k);
+			e.group = static_cast<uint8_t>(k % 5);
+			g.tasks.push_back(e);
+		}
+		out.emplace_back("smp_groups_all_kinds_2cpus", g);
 	}
 	return out;
 }

@@ -40,6 +40,15 @@ struct Gene {
 	uint32_t slice_us = 0;// custom slice (dl-runtime), 0 = none, else 1..200000 us (the model clamps)
 	uint32_t delay_us = 0;// creation time, 0..50000 us
 	uint8_t cpus_mask = 0;// several CPUs: bit c allows CPU c (rt-app "cpus"); 0 or no simulated CPU: all
+	uint8_t group = 0;    // 0: the root; k: Genome::groups[k - 1] (encoded in the group trailer)
+};
+
+// A cpu cgroup (issue 36): a child of the root or of an earlier group, of a
+// cpu.weight among eight, or idle (cpu.idle 1).
+struct GroupGene {
+	uint8_t parent = 0;       // 0: the root; k: Genome::groups[k - 1], k <= this group's index
+	uint8_t weight_code = 3;  // index into {1, 10, 50, 100, 150, 200, 1000, 10000} (cpu.weight)
+	bool idle = false;
 };
 
 struct Genome {
@@ -66,6 +75,11 @@ struct Genome {
 	uint8_t sim_cpus = 1;
 	uint8_t smp_bits = 0;
 	std::vector<Gene> tasks;    // mixed shape: 1..MAX_TASKS genes
+	// Mixed shape, on presets that model groups (6.18+): 0..MAX_GROUPS
+	// cgroups, in the trailer after the genes (docs/fuzzing.md); elsewhere
+	// they are decoded but the workload stays flat.
+	static constexpr size_t MAX_GROUPS = 6;
+	std::vector<GroupGene> groups;
 
 	static Genome decode(const uint8_t* data, size_t size);
 	std::vector<uint8_t> encode() const;

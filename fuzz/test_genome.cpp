@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// The genome's group trailer (docs/fuzzing.md): what it encodes, that a
+// genome without groups encodes as it always did, that stray bytes from
+// before groups still decode to none, and that groups reach the workload
+// only on presets that model them.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "fuzz/genome.hpp"
+#include "model/task_group.hpp"
+
+using namespace eevdf;
+using namespace eevdf::fuzz;
+
+namespace {
+
+size_t preset_index(std::string_view name)
+{
+	for (size_t i = 0; i < kernel_presets().size(); i++)
+		if (kernel_presets()[i].name == name)
+			return i;
+	FAIL("no preset " << name);
+	return 0;
+}
+
+// Three tasks; /g0 (cpu.weight 100), /g0/g1 idle; t0 in the root, t1 in
+// /g0/g1, t2 in /g0.
+Genome grouped(std::string_view preset)
+{
+	Genome g;
+	g.preset = static_cast<uint8_t>(preset_index(preset));
+	g.tasks.assign(3, Gene{});
+	g.groups = {GroupGene{0, 3, false}, GroupGene{1, 6, true}};
+	g.tasks[1].group = 2;
+	g.tasks[2].group = 1;
+	return g;
+}
+
+}  // namespace
+
+TEST_CASE("a genome's groups survive encoding and decoding")
+{
+	const Genome g = grouped("6.18.39");
+	const std::vector<uint8_t> bytes = g.encode();
+	CHECK(bytes.size() == 28 + 3 * 20 + 2 + 2 + 2);  // 'G', count, a byte per group, a nibble per task
+	const Genome d = Genome::decode(bytes.data(), bytes.size());
+	REQUIRE(d.groups.size() == 2);
+	CHECK(d.groups[1].parent == 1);
+	CHECK(d.groups[1].weight_code == 6);
+	CHECK(d.groups[1].idle);
+	CHECK_FALSE(d.groups[0].idle);
+	CHECK(d.tasks[0].group == 0);
+	CHECK(d.tasks[1].group == 2);
+	CHECK(d.tasks[2].group == 1);
+	CHECK(d.encode() == bytes);
+}
+
+TEST_CASE("a genome without groups has no trailer, and unmarked bytes after the genes decode to no groups")
+{
+	Genome g = grouped("6.18.39");
+	g.groups.clear();
+	for (Gene& e : g.tasks)
+		e.group = 0;
+	std::vector<uint8_t> bytes = g.encode();
+	CHECK(bytes.size() == 28 + 3 * 20);
+	bytes.insert(bytes.end(), {0, 3, 1, 2, 0x21});  // a stray tail, as some corpus files have
+	const Genome d = Genome::decode(bytes.data(), bytes.size());
+	CHECK(d.groups.empty());
+	CHECK(d.tasks.size() == 3);
+}
+
+TEST_CASE("a genome's groups become cgroups on presets that model them, and nothing before 6.18")
+{
+	const Case c = build(grouped("6.18.39"), Bugs{});
+	REQUIRE(c.wl.groups.size() == 2);
+	CHECK(c.wl.groups[0].path == "/g0");
+	CHECK(c.wl.groups[0].shares == scale_load(sched_weight_from_cgroup(100)));
+	CHECK(c.wl.groups[1].path == "/g0/g1");
+	CHECK(c.wl.groups[1].idle);
+	CHECK(c.wl.tasks[0].taskgroup.empty());
+	CHECK(c.wl.tasks[1].taskgroup == "/g0/g1");
+	CHECK(c.wl.tasks[2].taskgroup == "/g0");
+
+	const Case flat = build(grouped("6.12"), Bugs{});
+	CHECK(flat.wl.groups.empty());
+	for (const TaskSpec& t : flat.wl.tasks)
+		CHECK(t.taskgroup.empty());
+}
