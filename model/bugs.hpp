@@ -38,6 +38,7 @@ enum class Bug : unsigned {
 	REWEIGHT_PLACE_ENTITY, // 101f3498b4bd (7.0): a queued entity's reweight saved its lag and placed it again (6d71a9c61604)
 	GROUP_SLICE_BASE,      // aef6987d8954 (6.12): a group's entity kept the base slice, not the smallest slice below it
 	GROUP_SLICE_STALE_TREE, // 563bc2161b94 (6.15): a queued group entity's new slice was not propagated up its tree
+	GROUP_SLICE_U64_MAX,   // bbce3de72be5 (6.12): a delayed parent's dequeue left the emptied group's U64_MAX min slice in slice
 	COUNT
 };
 
@@ -75,6 +76,7 @@ inline constexpr std::array<BugInfo, static_cast<unsigned>(Bug::COUNT)> bug_info
 	{"reweight-place-entity", "101f3498b4bd", "7.x: reweighting a queued group entity (a cpu.weight write) saved its lag and re-placed it, in 6.18.44's form (6d71a9c61604 + ff38424030f9); place_entity() counts the running entity in V and W, so a running group's lag and V moved (the revert keeps V and rescales about it)"},
 	{"group-slice-base", "aef6987d8954", "before 6.12 a group's entity kept the base slice whatever slices its tasks asked for, so a short-slice task in a cgroup waited behind its group's base-slice deadline"},
 	{"group-slice-stale-tree", "563bc2161b94", "6.12 .. 6.14: a group entity already queued took its cfs_rq's new min slice without min_vruntime_cb_propagate(), so the augmented min_slice above it went stale"},
+	{"group-slice-u64-max", "bbce3de72be5", "6.12-rc: dequeue_entities() of a delayed group entity started from its emptied cfs_rq's cfs_rq_min_slice(), U64_MAX, and kept it when the parent's dequeue was delayed in turn, so the levels above took a slice of U64_MAX (a crash on the kernel)"},
 }};
 
 inline std::optional<Bug> bug_by_name(std::string_view name)

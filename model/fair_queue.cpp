@@ -352,6 +352,10 @@ bool CfsRq::dequeue_entities(SchedEntity* se, unsigned flags)
 	SchedEntity* const p = se->is_task() ? se : nullptr;
 	u64 h_nr_queued_sub = 0, h_nr_delayed_sub = 0, h_nr_idle_sub = 0;
 	u64 slice = 0;
+	// bbce3de72be5 undone: a group entity's dequeue (a delayed one picked)
+	// started from its own cfs_rq's min slice, U64_MAX since it is empty.
+	if (!p && bug(Bug::GROUP_SLICE_U64_MAX))
+		slice = se->my_q->cfs_rq_min_slice();
 	if (p) {
 		h_nr_queued_sub = 1;
 		h_nr_idle_sub = p->idle_policy;
@@ -367,7 +371,8 @@ bool CfsRq::dequeue_entities(SchedEntity* se, unsigned flags)
 		if (!q.dequeue_entity(e, flags)) {
 			if (e == p)
 				return false;
-			slice = q.cfs_rq_min_slice();
+			if (!bug(Bug::GROUP_SLICE_U64_MAX))
+				slice = q.cfs_rq_min_slice();
 			break;  // a group's entity delayed: loop 2 starts at it
 		}
 		q.h_nr_queued -= h_nr_queued_sub;

@@ -39,6 +39,7 @@ constexpr std::string_view BROKEN_MODEL[] = {
 	"a 7.x group reweight that re-places the entity (101f3498b4bd undone)",  // REWEIGHT_PLACE_ENTITY
 	"group entities that keep the base slice (aef6987d8954 undone)",  // GROUP_SLICE_BASE
 	"a group slice not propagated up the tree (563bc2161b94 undone)",  // GROUP_SLICE_STALE_TREE
+	"a U64_MAX group slice from an emptied cfs_rq (bbce3de72be5 undone)",  // GROUP_SLICE_U64_MAX
 };
 static_assert(std::size(BROKEN_MODEL) == static_cast<size_t>(Bug::COUNT), "one phrase per bug");
 
