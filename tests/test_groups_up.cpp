@@ -223,3 +223,47 @@ TEST_CASE("a short-slice waker waits for the next buddy on 6.18 and not on 7.1",
 	CHECK(w_first_run("6.18.39") == 3 * MS);
 	CHECK(w_first_run("7.1.5") == 2400 * US);
 }
+
+namespace {
+
+// b: a hog in /B from 0; s: 200 us of work with a 0.5 ms custom slice in
+// /A, forked at 1 ms. One CPU, HZ=250, base slice 3 ms.
+Workload short_slice_in_a_group()
+{
+	Workload wl = workload({in_group(hog("b"), "/B"),
+				delayed(with_slice(in_group(task("s", {run(200 * US)}, 1), "/A"), 500 * US), 1 * MS)});
+	wl.groups = {{"/A", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
+	return wl;
+}
+
+}  // namespace
+
+// aef6987d8954: a group's entity carries the smallest slice queued below
+// it. t=0: se_B joins the root at v=0, d=3 (a wake-up at its level: the
+// whole slice). t=1: s forks into /A; se_A joins at V=1 (se_B's v, charged
+// by enqueue_entity()'s update_curr()) with its slice set to s's 0.5 ms:
+// d=1.5. check_preempt_wakeup_fair() matches se_A against se_B:
+// PREEMPT_SHORT (0.5 < 3) comes before the WF_FORK test and picks without
+// protection: se_A (d=1.5 < 3, both eligible at V=1): s runs at once, for
+// its 0.2 ms, and b resumes at 1.2.
+TEST_CASE("a short-slice task's group entity takes its slice and preempts at fork", "[groups][golden]")
+{
+	const GroupRun r = run_groups(config("6.18.39", 250, 3 * MS), short_slice_in_a_group(), 10 * MS, true);
+	CHECK(r.checked_ok());
+	const std::vector<Switch> expect = {{0, IDLE, 0}, {1 * MS, 0, 1}, {1200 * US, 1, 0}};
+	CHECK(r.rec.switches == expect);
+}
+
+// The same with aef6987d8954 undone (bug group-slice-base): se_A keeps the
+// 3 ms base slice, d=4; no PREEMPT_SHORT (3 = 3), and a fork does not
+// preempt. t=4 (tick): se_B's v=4 passed d=3, renewed to 7, resched;
+// V = (4 + 1) / 2 = 2.5, so se_A (v=1) is eligible and se_B is not: s
+// runs at 4 ms, 3 ms later than with the commit.
+TEST_CASE("without the group slice, the short-slice task waits for the tick", "[groups][golden]")
+{
+	Config cfg = config("6.18.39", 250, 3 * MS);
+	cfg.bugs.set(Bug::GROUP_SLICE_BASE);
+	const GroupRun r = run_groups(cfg, short_slice_in_a_group(), 10 * MS, false);
+	const std::vector<Switch> expect = {{0, IDLE, 0}, {4 * MS, 0, 1}, {4200 * US, 1, 0}};
+	CHECK(r.rec.switches == expect);
+}
