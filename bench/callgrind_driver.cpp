@@ -41,10 +41,8 @@ int main(int argc, char** argv)
 		      : groups      ? bench::grouped_workload(n, bench::group_shapes()[static_cast<size_t>(shape)],
 							  bench::forever_on(static_cast<u32>(cpus)))
 				    : bench::mixed_workload(n, bench::FOREVER_NS);
-	if (groups)  // as eevdf_bench's GroupEvents: ~1.25 CPUs of load
-		for (TaskSpec& t : wl.tasks)
-			t.phases[0].events[1].ns = (t.phases[0].events[0].ns + t.phases[0].events[1].ns) /
-						   static_cast<u64>(cpus);
+	if (groups)  // as eevdf_bench's GroupEvents
+		bench::spread_over(wl, static_cast<u32>(cpus));
 	Simulation sim(cfg, wl);
 	const u64 warm = kind == "hogs" ? 2 * NSEC_PER_SEC : 2 * NSEC_PER_SEC + static_cast<u64>(n) * 3 * NSEC_PER_MSEC;
 	sim.run_until(warm);

@@ -143,24 +143,32 @@ Profile noisy_profile()
 	return p;
 }
 
+// The timed part of an events/s benchmark: `chunk` of simulated time per
+// iteration, and none of it may allocate; the events are the items.
+// Returns the events the iterations ran.
+u64 run_chunks(benchmark::State& state, Simulation& sim, u64 chunk)
+{
+	const u64 events0 = sim.events();
+	alloc::start();
+	for (auto _ : state)
+		sim.run_until(sim.now() + chunk);
+	const alloc::Stats a = alloc::stop();
+	const u64 events = sim.events() - events0;
+	state.SetItemsProcessed(static_cast<int64_t>(events));
+	state.counters["allocs"] = static_cast<double>(a.count);
+	return events;
+}
+
 void BM_ProfileEvents(benchmark::State& state)
 {
 	Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, 2);
 	if (state.range(0))
 		cfg.profile = noisy_profile();
 	Workload wl = make_workload(MIXED, 8, FOREVER_NS);
-	for (TaskSpec& t : wl.tasks)
-		t.phases[0].events[1].ns = (t.phases[0].events[0].ns + t.phases[0].events[1].ns) / 2;
+	bench::spread_over(wl, 2);
 	Simulation sim(cfg, wl);
 	sim.run_until(warmup_ns(MIXED, 8));
-	constexpr u64 CHUNK = 20 * NSEC_PER_MSEC;
-	const u64 events0 = sim.events();
-	alloc::start();
-	for (auto _ : state)
-		sim.run_until(sim.now() + CHUNK);
-	const alloc::Stats a = alloc::stop();
-	state.SetItemsProcessed(static_cast<int64_t>(sim.events() - events0));
-	state.counters["allocs"] = static_cast<double>(a.count);
+	run_chunks(state, sim, 20 * NSEC_PER_MSEC);
 }
 BENCHMARK(BM_ProfileEvents)->ArgName("profile")->Arg(0)->Arg(1)->MinTime(0.3);
 
@@ -176,23 +184,15 @@ void BM_SmpEvents(benchmark::State& state)
 	// the machine, each task runs its burst and sleeps cpus times as long.
 	Workload wl = make_workload(kind, n, bench::forever_on(cpus));
 	if (kind == MIXED)
-		for (TaskSpec& t : wl.tasks)
-			t.phases[0].events[1].ns = (t.phases[0].events[0].ns + t.phases[0].events[1].ns) / cpus;
+		bench::spread_over(wl, cpus);
 	Simulation sim(cfg, wl);
 	sim.run_until(warmup_ns(kind, n));
 
-	constexpr u64 CHUNK = 20 * NSEC_PER_MSEC;
-	const u64 events0 = sim.events(), ticks0 = sim.ticks();
-	alloc::start();
-	for (auto _ : state)
-		sim.run_until(sim.now() + CHUNK);
-	const alloc::Stats a = alloc::stop();
-	const u64 events = sim.events() - events0;
+	const u64 ticks0 = sim.ticks();
+	const u64 events = run_chunks(state, sim, 20 * NSEC_PER_MSEC);
 	u64 migrations = 0;
 	for (const Task& t : sim.tasks())
 		migrations += t.nr_migrations;
-	state.SetItemsProcessed(static_cast<int64_t>(events));
-	state.counters["allocs"] = static_cast<double>(a.count);
 	state.counters["tick_share"] =
 		events ? static_cast<double>(sim.ticks() - ticks0) / static_cast<double>(events) : 0.0;
 	state.counters["migrations"] = static_cast<double>(migrations);
@@ -219,19 +219,10 @@ void BM_GroupEvents(benchmark::State& state)
 	const Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, cpus);
 	// As SmpEvents' mixed workload: ~1.25 CPUs of load whatever cpus is.
 	Workload wl = bench::grouped_workload(n, shape, bench::forever_on(cpus));
-	for (TaskSpec& t : wl.tasks)
-		t.phases[0].events[1].ns = (t.phases[0].events[0].ns + t.phases[0].events[1].ns) / cpus;
+	bench::spread_over(wl, cpus);
 	Simulation sim(cfg, wl);
 	sim.run_until(warmup_ns(MIXED, n));
-
-	constexpr u64 CHUNK = 20 * NSEC_PER_MSEC;
-	const u64 events0 = sim.events();
-	alloc::start();
-	for (auto _ : state)
-		sim.run_until(sim.now() + CHUNK);
-	const alloc::Stats a = alloc::stop();
-	state.SetItemsProcessed(static_cast<int64_t>(sim.events() - events0));
-	state.counters["allocs"] = static_cast<double>(a.count);
+	run_chunks(state, sim, 20 * NSEC_PER_MSEC);
 	state.counters["depth"] = static_cast<double>(shape.fanout.size());
 	state.counters["groups"] = static_cast<double>(bench::group_count(shape));
 }

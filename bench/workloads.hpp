@@ -66,6 +66,17 @@ inline Workload mixed_workload(int n, u64 duration)
 	return w;
 }
 
+// The mixed workload (or its grouped form) on `cpus` CPUs: each task
+// sleeps its whole period (run + sleep) divided by cpus, so the ~1.25 CPUs
+// of load it offers on one CPU become about 1.25 per CPU, whatever n is.
+inline void spread_over(Workload& w, u32 cpus)
+{
+	for (TaskSpec& t : w.tasks) {
+		std::vector<Event>& ev = t.phases[0].events;
+		ev[1].ns = (ev[0].ns + ev[1].ns) / cpus;
+	}
+}
+
 // The group trees of the group benchmarks: fanout[l] children under each
 // group of level l (level 0 below the root), tasks only in the leaves. The
 // small trees have about one leaf per task of the benchmark's 64; the wide
