@@ -520,6 +520,14 @@ void InvariantChecker::check_group_rqs(const Simulation& sim, u64 t, u32 cpu)
 		if (q.load && (se.load.weight < MIN_SHARES || se.load.weight > tg.shares))
 			fail(sim, t, "hierarchy", "group " + tg.path + "'s entity weighs " + num(se.load.weight) +
 							     ", outside [MIN_SHARES, tg->shares " + num(tg.shares) + "]");
+		// A queued group entity's slice is some task's: a custom slice
+		// (clamped to 0.1 .. 100 ms) or the base slice, never the U64_MAX
+		// that cfs_rq_min_slice() gives for an empty cfs_rq (bbce3de72be5).
+		const u64 base = sim.config().base_slice_ns;
+		const u64 lo = std::min(clamp_custom_slice(0), base), hi = std::max(clamp_custom_slice(~0ULL), base);
+		if (se.on_rq && (se.slice < lo || se.slice > hi))
+			fail(sim, t, "hierarchy", "group " + tg.path + "'s entity has slice " + num(se.slice) +
+							  " ns, no task's slice (" + num(lo) + " .. " + num(hi) + " ns)");
 		// cpu.idle: every CPU's cfs_rq of the group is idle with it, and an
 		// idle group weighs WEIGHT_IDLEPRIO (sched_group_set_idle()).
 		if (q.idle != tg.idle || (tg.idle && tg.shares != scale_load(WEIGHT_IDLEPRIO)))
