@@ -132,15 +132,11 @@ private:
 	{
 		for (std::size_t i = 0; i < w_.groups.size(); i++) {
 			const GroupSpec& g = w_.groups[i];
-			if (g.idle) {
-				out_ += std::string(i ? "," : "\n\t\"groups\": {") + "\n\t\t" + json::quote(g.path) + ": {\"idle\": 1}";
-				continue;
-			}
-			if (g.shares % 1024)
+			if (!g.idle && g.shares % 1024)
 				throw std::invalid_argument("group " + g.path + ": shares " + std::to_string(g.shares) +
 							    " is not a whole cpu.shares value");
-			out_ += std::string(i ? "," : "\n\t\"groups\": {") + "\n\t\t" + json::quote(g.path) +
-				": {\"shares\": " + std::to_string(g.shares >> 10) + "}";
+			out_ += std::string(i ? "," : "\n\t\"groups\": {") + "\n\t\t" + json::quote(g.path) + ": " +
+				(g.idle ? std::string("{\"idle\": 1}") : "{\"shares\": " + std::to_string(g.shares >> 10) + "}");
 		}
 		if (!w_.groups.empty())
 			out_ += "\n\t},";

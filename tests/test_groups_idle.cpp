@@ -25,14 +25,21 @@ using namespace eevdf::test;
 
 namespace {
 
+// A group /I of the given shares, idle or not (an idle one weighs 3 whatever
+// its shares).
+GroupSpec group_i(bool idle, u64 shares = NICE_0_LOAD)
+{
+	GroupSpec g{"/I", shares};
+	g.idle = idle;
+	return g;
+}
+
 // i: a hog in /I; w: a root hog forked at 10 ms. /I is idle, or a normal
 // group of the same weight (cpu.shares 3) for the contrast.
 Workload idle_group_then_fork(bool idle)
 {
 	Workload wl = workload({in_group(hog("i"), "/I"), delayed(hog("w"), 10 * MS)});
-	GroupSpec g{"/I", scale_load(WEIGHT_IDLEPRIO)};
-	g.idle = idle;
-	wl.groups = {g};
+	wl.groups = {group_i(idle, scale_load(WEIGHT_IDLEPRIO))};
 	return wl;
 }
 
@@ -76,9 +83,7 @@ TEST_CASE("an idle group's task never preempts a non-idle task at wake-up, even 
 	  "[groups][golden][idle]")
 {
 	Workload wl = workload({hog("r"), delayed(with_slice(in_group(task("i", {run(100 * US)}, 1), "/I"), 100 * US), 1 * MS)});
-	GroupSpec g{"/I", NICE_0_LOAD};
-	g.idle = true;
-	wl.groups = {g};
+	wl.groups = {group_i(true)};
 	const GroupRun r = run_groups(config("6.18.39", 250, 3 * MS), wl, 10 * MS, true);
 	CHECK(r.checked_ok());
 	REQUIRE(r.rec.switches.size() >= 2);
@@ -103,9 +108,7 @@ TEST_CASE("an idle group's tasks count as idle to the levels above it", "[groups
 {
 	Workload wl = workload({in_group(hog("i"), "/I"), in_group(with_policy(hog("j"), Policy::Idle), "/I"),
 				delayed(hog("r"), 5 * MS)});
-	GroupSpec g{"/I", NICE_0_LOAD};
-	g.idle = true;
-	wl.groups = {g};
+	wl.groups = {group_i(true)};
 	wl.duration = 10 * MS;
 	Simulation sim(config("6.18.39", 250), wl);
 	InvariantChecker checker;
@@ -126,9 +129,7 @@ TEST_CASE("an idle group's tasks count as idle to the levels above it", "[groups
 TEST_CASE("an idle group weighs WEIGHT_IDLEPRIO whatever shares it was given", "[groups][idle]")
 {
 	Workload wl = workload({in_group(hog("i"), "/I")});
-	GroupSpec g{"/I", scale_load(4096)};
-	g.idle = true;
-	wl.groups = {g};
+	wl.groups = {group_i(true, scale_load(4096))};
 	wl.duration = 10 * MS;
 	Simulation sim(config("6.18.39", 250), wl);
 	CHECK(sim.groups()[0].shares == scale_load(WEIGHT_IDLEPRIO));
@@ -144,9 +145,7 @@ TEST_CASE("a weight write to an idle group changes nothing", "[groups][idle]")
 {
 	Workload wl = workload({in_group(hog("i"), "/I"),
 				task("w", {run(2 * MS), Event{Event::Kind::SetShares, 2 * NICE_0_LOAD, 0, 0}, run(RUN_FOREVER)}, 1)});
-	GroupSpec g{"/I", NICE_0_LOAD};
-	g.idle = true;
-	wl.groups = {g};
+	wl.groups = {group_i(true)};
 	wl.duration = 20 * MS;
 	Simulation sim(config("6.18.39", 250), wl);
 	InvariantChecker checker;

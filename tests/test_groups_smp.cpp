@@ -263,18 +263,27 @@ TEST_CASE("an idle CPU stops ageing a group once its averages round to 0, leavin
 }
 
 
-// list_add_leaf_cfs_rq()'s order: y's first enqueue builds the branch
-// /A/Y, /A (the root not listed yet: each grows at tmp_alone_branch), then
-// the root at the tail; x's joins just before its listed parent /A. So the
+// Two hogs pinned to CPU 0, in `first` from 0 and in `second` from 1 ms,
+// and a root hog on CPU 1, for 20 ms: the leaf list order tests.
+Workload joins_on_cpu0(const char* first, const char* second, std::vector<GroupSpec> groups)
+{
+	Workload wl = workload({on_cpu(in_group(hog("f"), first), 0), delayed(on_cpu(in_group(hog("s"), second), 0), 1 * MS),
+				on_cpu(hog("r"), 1)});
+	wl.groups = std::move(groups);
+	wl.duration = 20 * MS;
+	return wl;
+}
+
+// list_add_leaf_cfs_rq()'s order: the first hog's enqueue builds the
+// branch /A/Y, /A (the root not listed yet: each grows at
+// tmp_alone_branch), then the root at the tail; the second's /A/X joins
+// just before its listed parent /A. So the
 // siblings are in the order they joined, not by group id (/A/X was
 // declared after /A/Y here, and joined after it).
 TEST_CASE("the leaf list keeps the kernel's order: a new child just before its listed parent", "[groups][smp]")
 {
-	Workload wl = workload({on_cpu(in_group(hog("y"), "/A/Y"), 0), delayed(on_cpu(in_group(hog("x"), "/A/X"), 0), 1 * MS),
-				on_cpu(hog("r"), 1)});
-	wl.groups = {{"/A", NICE_0_LOAD}, {"/A/Y", NICE_0_LOAD}, {"/A/X", NICE_0_LOAD}};
-	wl.duration = 20 * MS;
-	Simulation sim(two_cpus("6.18.39"), wl);
+	Simulation sim(two_cpus("6.18.39"),
+		       joins_on_cpu0("/A/Y", "/A/X", {{"/A", NICE_0_LOAD}, {"/A/Y", NICE_0_LOAD}, {"/A/X", NICE_0_LOAD}}));
 	InvariantChecker checker;
 	sim.add_observer(&checker);
 	const CfsRq* a = &sim.groups()[0].cfs_rq[0];
@@ -289,17 +298,15 @@ TEST_CASE("the leaf list keeps the kernel's order: a new child just before its l
 }
 
 // The kernel's order is not always children-just-before-parents: with /P
-// listed (c in /P/C), d's first enqueue grows /P/E/D at tmp_alone_branch,
+// listed (the first hog in /P/C), the second's first enqueue grows /P/E/D at tmp_alone_branch,
 // the head, so at the front, and then /P/E joins just before its listed
 // parent /P, after /P/C. /P/E/D ends up apart from its parent, and /P/E's
 // child_cfs_rq_on_list() sees /P/C, no child of it. The model keeps this.
 TEST_CASE("a branch that connects to a listed ancestor leaves its leaf at the front", "[groups][smp]")
 {
-	Workload wl = workload({on_cpu(in_group(hog("c"), "/P/C"), 0), delayed(on_cpu(in_group(hog("d"), "/P/E/D"), 0), 1 * MS),
-				on_cpu(hog("r"), 1)});
-	wl.groups = {{"/P", NICE_0_LOAD}, {"/P/C", NICE_0_LOAD}, {"/P/E", NICE_0_LOAD}, {"/P/E/D", NICE_0_LOAD}};
-	wl.duration = 20 * MS;
-	Simulation sim(two_cpus("6.18.39"), wl);
+	Simulation sim(two_cpus("6.18.39"), joins_on_cpu0("/P/C", "/P/E/D",
+							  {{"/P", NICE_0_LOAD}, {"/P/C", NICE_0_LOAD}, {"/P/E", NICE_0_LOAD},
+							   {"/P/E/D", NICE_0_LOAD}}));
 	InvariantChecker checker;
 	sim.add_observer(&checker);
 	const CfsRq* p = &sim.groups()[0].cfs_rq[0];
