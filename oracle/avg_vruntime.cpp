@@ -46,16 +46,23 @@ void DecisionOracle::need_s64(s128 x)
 
 // The tree's entities and curr if it is on the queue: the terms of
 // cfs_rq->avg_vruntime (+ curr's, added by avg_vruntime()/vruntime_eligible()).
+// Both for an entity in the tree that is still curr: put_prev_entity()
+// puts prev back into the tree before it clears cfs_rq->curr, and 6.18.4
+// .. 6.18.16 re-centre zero_vruntime in between (with groups that value
+// stays: no set_next_entity() on that level follows to re-centre it).
 void DecisionOracle::sums(s128& S, s128& W) const
 {
 	S = 0;
 	W = 0;
 	for (size_t i = 0; i < ents_.size(); i++) {
 		const Ent& e = ents_[i];
-		if (!(e.in_tree || (static_cast<int>(i) == curr_ && e.on_rq)))
+		if (e.cfs != cq_)
 			continue;
-		const s128 w = static_cast<s128>(avg_w(e));
-		S += static_cast<s128>(wrapped_diff(e.vruntime, v0_)) * w;
+		const int terms = (e.in_tree ? 1 : 0) + (static_cast<int>(i) == q().curr && e.on_rq ? 1 : 0);
+		if (!terms)
+			continue;
+		const s128 w = static_cast<s128>(avg_w(e)) * terms;
+		S += static_cast<s128>(wrapped_diff(e.vruntime, q().v0)) * w;
 		W += w;
 	}
 }
@@ -65,11 +72,11 @@ u64 DecisionOracle::v_now()
 	s128 S, W;
 	sums(S, W);
 	if (!W)
-		return v0_;
+		return q().v0;
 	need_s64(S);
 	if (S < 0)
 		need_s64(S - (W - 1));
-	return v0_ + static_cast<u64>(static_cast<s64>(floor_div(S, W)));
+	return q().v0 + static_cast<u64>(static_cast<s64>(floor_div(S, W)));
 }
 
 // avg_vruntime(); from 6.18.17 (b3d99f43c72b) every call also moves
@@ -78,7 +85,7 @@ u64 DecisionOracle::avg_vruntime()
 {
 	const u64 v = v_now();
 	if (rules_->ref == Rules::Ref::ZeroAtAvg)
-		v0_ = v;
+		q().v0 = v;
 	return v;
 }
 
@@ -86,7 +93,7 @@ bool DecisionOracle::vruntime_eligible(u64 v)
 {
 	s128 S, W;
 	sums(S, W);
-	const s128 rhs = static_cast<s128>(wrapped_diff(v, v0_)) * W;
+	const s128 rhs = static_cast<s128>(wrapped_diff(v, q().v0)) * W;
 	need_s64(S);
 	if (!rules_->full_weight)  // 7.x compares in __int128
 		need_s64(rhs);
@@ -99,8 +106,8 @@ void DecisionOracle::update_min_vruntime()
 {
 	if (rules_->ref != Rules::Ref::MinVruntime)
 		return;
-	u64 cand = v0_;
-	const Ent* c = curr_ != IDLE ? &ents_[static_cast<size_t>(curr_)] : nullptr;
+	u64 cand = q().v0;
+	const Ent* c = q().curr != IDLE ? &ent(q().curr) : nullptr;
 	if (c && !c->on_rq)
 		c = nullptr;
 	if (c)
@@ -108,14 +115,14 @@ void DecisionOracle::update_min_vruntime()
 	bool have = false;
 	u64 tmin = 0;
 	for (const Ent& e : ents_)
-		if (e.in_tree) {
+		if (e.in_tree && e.cfs == cq_) {
 			tmin = have ? min_vruntime(tmin, e.vruntime) : e.vruntime;
 			have = true;
 		}
 	if (have)
 		cand = c ? min_vruntime(cand, tmin) : tmin;
-	if (wrapped_diff(cand, v0_) > 0)
-		v0_ = cand;
+	if (wrapped_diff(cand, q().v0) > 0)
+		q().v0 = cand;
 }
 
 // __enqueue_entity()/__dequeue_entity(): tree membership; 6.18.4 .. 6.18.16
@@ -127,14 +134,14 @@ void DecisionOracle::tree_insert(Ent& e)
 	e.in_tree = true;
 	e.seq = ++seq_;
 	if (rules_->ref == Rules::Ref::ZeroAtTreeOps)
-		v0_ = v_now();
+		q().v0 = v_now();
 }
 
 void DecisionOracle::tree_erase(Ent& e)
 {
 	e.in_tree = false;
 	if (rules_->ref == Rules::Ref::ZeroAtTreeOps)
-		v0_ = v_now();
+		q().v0 = v_now();
 }
 
 // cfs_rq_min_slice()/cfs_rq_max_slice() as true extrema. The kernel reads
@@ -145,11 +152,11 @@ void DecisionOracle::tree_erase(Ent& e)
 // them then is adopted from the model when it differs (undetermined_slices).
 void DecisionOracle::note_slice(u64 slice)
 {
-	min_seen_slice_ = std::min(min_seen_slice_, slice);
-	if (!seen_slice_)
-		seen_slice_ = slice;
-	else if (slice != seen_slice_)
-		slices_mixed_ = true;
+	q().min_seen_slice = std::min(q().min_seen_slice, slice);
+	if (!q().seen_slice)
+		q().seen_slice = slice;
+	else if (slice != q().seen_slice)
+		q().slices_mixed = true;
 }
 
 u64 DecisionOracle::cfs_rq_min_slice() const
@@ -157,7 +164,7 @@ u64 DecisionOracle::cfs_rq_min_slice() const
 	u64 m = ~0ULL;
 	for (size_t i = 0; i < ents_.size(); i++) {
 		const Ent& e = ents_[i];
-		if (e.in_tree || (static_cast<int>(i) == curr_ && e.on_rq))
+		if (e.cfs == cq_ && (e.in_tree || (static_cast<int>(i) == q().curr && e.on_rq)))
 			m = std::min(m, e.slice);
 	}
 	return m;
@@ -168,7 +175,7 @@ u64 DecisionOracle::cfs_rq_max_slice() const
 	u64 m = 0;
 	for (size_t i = 0; i < ents_.size(); i++) {
 		const Ent& e = ents_[i];
-		if (e.in_tree || (static_cast<int>(i) == curr_ && e.on_rq))
+		if (e.cfs == cq_ && (e.in_tree || (static_cast<int>(i) == q().curr && e.on_rq)))
 			m = std::max(m, e.slice);
 	}
 	return m;

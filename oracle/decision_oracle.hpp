@@ -79,6 +79,28 @@
 // PLACE_REL_DEADLINE, PREEMPT_SHORT) are ignored there. One CPU only: the
 // constructor refuses a Config that simulates several.
 //
+// Task groups (CONFIG_FAIR_GROUP_SCHED, on the presets that model them:
+// 6.18.x and 7.1.5). Each group has an entity and a cfs_rq of its own, and
+// every rule above runs per cfs_rq (q(), chosen with On): V, eligibility,
+// the pick, placement, lag and v0 of each level. The task-level functions
+// walk the hierarchy as fair.c does: enqueue_task_fair() and
+// dequeue_entities() up the chain (a group entity takes the smallest slice
+// below it, a delayed group entity stops the walk, a sleeping task's group
+// becomes the next buddy on every level above), the pick down it level by
+// level (a delayed pick dequeued and the walk restarted), put/set only the
+// levels that change, the tick on every level, wake-up preemption between
+// the entities of curr and the wakee that share a cfs_rq
+// (find_matching_se(), an idle one of the two losing to the other), the
+// PICK_BUDDY test where each release has it. A group entity's weight is
+// tg->shares (on one CPU calc_group_shares() gives exactly that whenever
+// the group has load, update_cfs_group.cpp derives it), so no PELT is
+// needed; a cpu.weight write reweights the queued entity in the release's
+// form. Where a group slice or a queued reweight's lag comes from a
+// possibly stale slice augment (a cfs_rq that saw mixed slices, without
+// Config::exact_tree_augments), nothing is compared from then on
+// (augment_skipped): those values are read again at every renewal and
+// placement, so one adoption would not do.
+//
 // Files: rules.hpp and rules.cpp hold a release's rules (one Rules row per
 // Version); avg_vruntime.cpp, update_curr.cpp, pick_eevdf.cpp,
 // place_entity.cpp, enqueue_entity.cpp, wakeup_preempt.cpp,
@@ -89,8 +111,10 @@
 //
 // Conventions taken from the model, not from the kernel: a task's nice and
 // custom slice (TaskSpec) are in force when it forks; the tasks' programs
-// call set_user_nice()/sched_setattr() only on themselves; NEXT_BUDDY and
-// PICK_BUDDY are off; CONFIG_FAIR_GROUP_SCHED with a flat hierarchy; the
+// call set_user_nice()/sched_setattr() only on themselves; NEXT_BUDDY is
+// off and PICK_BUDDY only ever sees a group's entity (only groups set a
+// buddy); group weights are set from their creation or by the running
+// task's cpu.weight write, applied at the next hook; the
 // hrtimer is high resolution; ticks are the model's (NO_HZ_IDLE: none while
 // idle; NO_HZ_FULL: none with at most one task queued).
 #pragma once
@@ -133,6 +157,7 @@ struct OracleCounters {
 	u64 undetermined_picks = 0; // 6.6 tree-shape ties, not compared
 	u64 undetermined_slices = 0; // vlag words from possibly stale min/max_slice augments, adopted
 	u64 overflow_states = 0;    // hooks skipped after an s64 overflow state
+	u64 augment_skipped = 0;    // hooks skipped after a group decision from a possibly stale augment
 	u64 resyncs = 0;            // times the oracle adopted the model's state
 };
 
@@ -157,6 +182,7 @@ public:
 	void on_yield(const Simulation&, u64 t, int task) override;
 	void on_attr(const Simulation&, u64 t, int task) override;
 	void on_event(const Simulation&, u64 t) override;
+	void on_group_reweight(const Simulation&, u64 t, u32 cpu, size_t group) override;
 
 	bool agreed() const { return !first_.has_value(); }
 	const std::optional<Disagreement>& first() const { return first_; }
@@ -191,7 +217,36 @@ private:
 		// cfs_rq_max_slice() while slices were mixed: the kernel reads
 		// those from augments its rotations leave stale (shape-dependent).
 		bool slice_augment_dependent = false;
+		// The hierarchy: the cfs_rq this entity queues on (0: rq->cfs, g + 1:
+		// group g's), the group cfs_rq it owns (-1: a task), its parent
+		// entity (IDLE: none) and depth (0 on rq->cfs).
+		int cfs = 0, my_q = -1, parent = IDLE, depth = 0;
 		s64 vlag() const { return static_cast<s64>(lagword); }
+	};
+	// A cfs_rq: rq->cfs (index 0) or a group's (index g + 1).
+	struct Q {
+		int curr = IDLE;      // cfs_rq->curr
+		int next = IDLE;      // cfs_rq->next (the PICK_BUDDY buddy)
+		int se = IDLE;        // the group entity owning it (IDLE: rq->cfs)
+		bool idle = false;    // cfs_rq_is_idle(): its group's cpu.idle
+		u64 nr_queued = 0;    // entities queued here (curr and delayed ones included)
+		u64 h_nr_queued = 0;  // tasks queued here and below
+		u64 v0 = 0;           // min_vruntime / zero_vruntime
+		u64 seen_slice = 0;          // the slice of the first entity put into the tree
+		u64 min_seen_slice = ~0ULL;  // the smallest slice an entity in the tree had
+		bool slices_mixed = false;   // some entity in the tree had another slice
+	};
+	// Runs the code between its construction and destruction on cfs_rq q
+	// (the functions below act on the current cfs_rq, q()).
+	class On {
+	public:
+		On(DecisionOracle& o, int q) : o_(o), saved_(o.cq_) { o.cq_ = q; }
+		~On() { o_.cq_ = saved_; }
+		On(const On&) = delete;
+		On& operator=(const On&) = delete;
+	private:
+		DecisionOracle& o_;
+		int saved_;
 	};
 	struct Pick {
 		int chosen = IDLE;               // the entity, IDLE for none
@@ -207,6 +262,12 @@ private:
 		      const std::string& m);
 	void compare(const Simulation& sim, bool compare_resched);
 	void resync(const Simulation& sim);
+	// The model's entity i (a task, or group i - ntasks_'s on CPU 0), its
+	// cfs_rq qi, and the oracle's index of a model entity.
+	const SchedEntity& model_se(const Simulation& sim, size_t i) const;
+	const CfsRq& model_cfs_rq(const Simulation& sim, size_t qi) const;
+	int model_id(const SchedEntity* se) const;
+	std::string who_se(int i) const;
 	void check_timers_before(const Simulation& sim, u64 t);
 	void note_tick_need(u64 t);
 	const Event* attr_event(const Simulation& sim, int task) const;
@@ -231,7 +292,10 @@ private:
 	// enqueue_entity.cpp, wakeup_preempt.cpp, reweight_entity.cpp, yield_task_fair.cpp,
 	// wake_up_new_task.cpp, hrtick.cpp)
 	bool feat(Feature f) const;
-	Ent* cur() { return curr_ == IDLE ? nullptr : &ents_[static_cast<size_t>(curr_)]; }
+	Q& q() { return qs_[static_cast<size_t>(cq_)]; }
+	const Q& q() const { return qs_[static_cast<size_t>(cq_)]; }
+	Ent& ent(int i) { return ents_[static_cast<size_t>(i)]; }
+	Ent* cur() { return q().curr == IDLE ? nullptr : &ent(q().curr); }
 	int id_of(const Ent& e) const { return static_cast<int>(&e - ents_.data()); }
 	void resched_curr() { need_resched_ = true; }
 	void update_curr();
@@ -280,16 +344,40 @@ private:
 	void prio_changed_fair(const Simulation& sim, Ent& e, int old_prio);
 	void fork_task(const Simulation& sim, int task);
 
+	// ---- the hierarchy (CONFIG_FAIR_GROUP_SCHED; enqueue_task_fair.cpp,
+	// update_cfs_group.cpp, pick_eevdf.cpp, wakeup_preempt.cpp)
+	void build_hierarchy(const Simulation& sim);
+	int group_se(size_t g) const { return static_cast<int>(ntasks_ + g); }
+	bool se_is_idle(const Ent& e) const { return e.my_q < 0 ? e.idle : qs_[static_cast<size_t>(e.my_q)].idle; }
+	u64 min_slice_of(int cfs);  // cfs_rq_min_slice() of another cfs_rq
+	void set_group_slice(Ent& e, u64 slice, int from);
+	void enqueue_task_fair(int task, unsigned flags);
+	int dequeue_entities(int se, unsigned flags);  // -1: the task was delayed
+	void put_prev_task_fair(int task);
+	void set_next_task_fair(int task, bool first);
+	void set_next_buddy(int se);
+	void clear_buddies(int cfs, int se);
+	void find_matching_se(int& se, int& pse) const;
+	int pick_next_entity(const Simulation& sim, int model_next, bool protect);
+	void task_tick_fair(bool queued);
+	void sync_group_shares(const Simulation& sim);
+	void update_cfs_group(Ent& e);
+	void reweight_queued(Ent& e, const LoadWeight& lw);
+	void note_stale_lag_clamp(bool dependent);
+
 	const Config cfg_;
 	Version version_;
 	const Rules* rules_;
 	Options opt_;
 
 	std::vector<Ent> ents_;
-	int curr_ = IDLE;     // cfs_rq->curr
+	// Tasks first (ids as the model's), then one entity per group (group g:
+	// ntasks_ + g); qs_[0] is rq->cfs, qs_[g + 1] group g's cfs_rq.
+	std::vector<Q> qs_;
+	int cq_ = 0;          // the cfs_rq the code runs on (On)
+	size_t ntasks_ = 0;
+	std::vector<u64> tg_shares_;  // tg->shares per group, as last applied
 	int running_ = IDLE;  // rq->curr (IDLE: the idle task)
-	u64 nr_queued_ = 0;
-	u64 v0_ = 0;
 	u64 seq_ = 0;
 	u64 now_ = 0;
 	bool need_resched_ = false;
@@ -299,12 +387,12 @@ private:
 	u64 hrtick_delay_ = 0;
 	bool overflow_ = false;
 	bool started_ = false;
+	// A group slice or a queued reweight's lag from a possibly stale slice
+	// augment: nothing is compared from then on (augment_skipped).
+	bool stale_augment_ = false;
 	u64 last_tick_ = 0;
 	bool tick_seen_ = false;
 	u64 tick_needed_since_ = ~0ULL;
-	u64 seen_slice_ = 0;          // the slice of the first entity put into the tree
-	u64 min_seen_slice_ = ~0ULL;  // the smallest slice an entity in the tree had
-	bool slices_mixed_ = false;   // some entity in the tree had another slice
 
 	// the stimulus being processed, for reports
 	std::string stimulus_;

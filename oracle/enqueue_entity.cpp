@@ -6,14 +6,23 @@
 
 namespace eevdf::oracle {
 
-// enqueue_entity() for an entity that is not curr (every enqueue of a
-// one-CPU flat model: a set_user_nice() on curr has put it back first).
+// enqueue_entity() on the entity's cfs_rq: a group's entity is weighed
+// (update_cfs_group()) before it is placed. curr is placed before
+// update_curr(), as the kernel does; on one CPU no path enqueues curr (a
+// set_user_nice() has put it back first), but the order is the kernel's.
 void DecisionOracle::enqueue_entity(Ent& e, unsigned flags)
 {
+	On on(*this, e.cfs);
+	const bool is_curr = q().curr == id_of(e);
+	if (is_curr)
+		place_entity(e, flags);
 	update_curr();
-	place_entity(e, flags);
-	nr_queued_++;
-	tree_insert(e);
+	update_cfs_group(e);
+	if (!is_curr)
+		place_entity(e, flags);
+	q().nr_queued++;
+	if (!is_curr)
+		tree_insert(e);
 	e.on_rq = true;
 }
 
@@ -23,7 +32,9 @@ void DecisionOracle::enqueue_entity(Ent& e, unsigned flags)
 // positive lag (DELAY_ZERO). Returns false when delayed.
 bool DecisionOracle::dequeue_entity(Ent& e, unsigned flags)
 {
+	On on(*this, e.cfs);
 	update_curr();
+	clear_buddies(e.cfs, id_of(e));
 	const bool sleep = flags & DQ_SLEEP;
 	if (rules_->v612_code && !(flags & DQ_DELAYED)) {
 		const bool delay = sleep && !(flags & DQ_SPECIAL);
@@ -39,12 +50,13 @@ bool DecisionOracle::dequeue_entity(Ent& e, unsigned flags)
 		e.deadline -= e.vruntime;
 		e.rel_deadline = true;
 	}
-	if (id_of(e) != curr_)
+	if (id_of(e) != q().curr)
 		tree_erase(e);
 	e.on_rq = false;
-	nr_queued_--;
+	q().nr_queued--;
 	if ((flags & (DQ_SAVE | DQ_MOVE)) != DQ_SAVE)
 		update_min_vruntime();
+	update_cfs_group(e);
 	if (flags & DQ_DELAYED) {
 		e.delayed = false;
 		if (!rules_->delayed_floor && feat(Feature::DELAY_ZERO) && e.vlag() > 0)
@@ -57,30 +69,31 @@ bool DecisionOracle::dequeue_entity(Ent& e, unsigned flags)
 // became eligible is re-placed at zero lag.
 void DecisionOracle::requeue_delayed_entity(Ent& e)
 {
+	On on(*this, e.cfs);
 	if (rules_->delayed_floor) {
 		// 7.x: re-placed whenever its lag is not V - v.
 		if (update_entity_lag(e)) {
-			const bool is_curr = id_of(e) == curr_;
-			nr_queued_--;
+			const bool is_curr = id_of(e) == q().curr;
+			q().nr_queued--;
 			if (!is_curr)
 				tree_erase(e);
 			place_entity(e, 0);
 			if (!is_curr)
 				tree_insert(e);
-			nr_queued_++;
+			q().nr_queued++;
 		}
 	} else if (feat(Feature::DELAY_ZERO)) {
 		update_entity_lag(e);
 		if (e.vlag() > 0) {
-			const bool is_curr = id_of(e) == curr_;
-			nr_queued_--;
+			const bool is_curr = id_of(e) == q().curr;
+			q().nr_queued--;
 			if (!is_curr)
 				tree_erase(e);
 			e.lagword = 0;
 			place_entity(e, 0);
 			if (!is_curr)
 				tree_insert(e);
-			nr_queued_++;
+			q().nr_queued++;
 		}
 	}
 	e.delayed = false;
@@ -90,6 +103,8 @@ void DecisionOracle::requeue_delayed_entity(Ent& e)
 // vlag, 6.17+ set the protection (6.18.17+ only for first = true).
 void DecisionOracle::set_next_entity(Ent& e, bool first)
 {
+	On on(*this, e.cfs);
+	clear_buddies(e.cfs, id_of(e));
 	if (e.on_rq) {
 		tree_erase(e);
 		if (rules_->stash)
@@ -98,17 +113,18 @@ void DecisionOracle::set_next_entity(Ent& e, bool first)
 			set_protect_slice(e);
 	}
 	e.exec_start = now_;
-	curr_ = id_of(e);
+	q().curr = id_of(e);
 	e.prev_sum_exec = e.sum_exec;
 }
 
 void DecisionOracle::put_prev_entity(Ent& e)
 {
+	On on(*this, e.cfs);
 	if (e.on_rq) {
 		update_curr();
 		tree_insert(e);
 	}
-	curr_ = IDLE;
+	q().curr = IDLE;
 }
 
 }  // namespace eevdf::oracle

@@ -15,7 +15,7 @@ constexpr u64 HRTICK_MIN_NS = 10000;  // hrtick_start(): no slice shorter than 1
 
 void DecisionOracle::hrtick_start_fair(Ent& e, bool current)
 {
-	if (nr_queued_ <= 1)
+	if (qs_[0].h_nr_queued <= 1)  // rq->cfs.h_nr_queued
 		return;
 	if (rules_->hrtick_v7) {
 		// Real time to the virtual deadline: w (d - v) / NICE_0_LOAD.

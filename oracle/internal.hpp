@@ -15,6 +15,7 @@
 
 #include "oracle/decision_oracle.hpp"
 #include "oracle/rules.hpp"
+#include "model/task_group.hpp"
 
 namespace eevdf::oracle {
 

@@ -33,7 +33,50 @@ DecisionOracle::DecisionOracle(const Config& cfg, Options opt) : cfg_(cfg), opt_
 		throw std::invalid_argument("decision oracle: one CPU only (cpus = " + std::to_string(cfg.cpus) + ")");
 	version_ = *v;
 	rules_ = rules_for(version_);
-	v0_ = cfg.vruntime_origin;
+	qs_.assign(1, Q{});
+	qs_[0].v0 = cfg.vruntime_origin;
+}
+
+// The tasks and the groups as the workload made them: each task below its
+// group's entity (task_group(p)), each group's entity below its parent's.
+// A group's entity starts as the kernel's kzalloc'ed one: weight
+// NICE_0_LOAD, all else 0, until its first enqueue weighs and places it.
+void DecisionOracle::build_hierarchy(const Simulation& sim)
+{
+	ntasks_ = sim.tasks().size();
+	const auto& groups = sim.groups();
+	ents_.assign(ntasks_ + groups.size(), Ent{});
+	qs_.assign(1 + groups.size(), Q{});
+	for (Q& x : qs_)
+		x.v0 = cfg_.vruntime_origin;  // init_cfs_rq()
+	tg_shares_.assign(groups.size(), 0);
+	for (size_t g = 0; g < groups.size(); g++) {
+		const TaskGroup& tg = groups[g];
+		Ent& e = ent(group_se(g));
+		e.forked = true;
+		e.load = LoadWeight{NICE_0_LOAD, 0};
+		e.my_q = static_cast<int>(g + 1);
+		if (tg.parent) {
+			e.parent = group_se(tg.parent->id);
+			e.cfs = static_cast<int>(tg.parent->id + 1);
+			e.depth = ent(e.parent).depth + 1;
+		}
+		qs_[g + 1].se = group_se(g);
+		qs_[g + 1].idle = tg.idle;
+		tg_shares_[g] = tg.shares;
+	}
+	for (size_t i = 0; i < ntasks_; i++) {
+		const std::string& path = sim.task_group_path(i);
+		if (path.empty())
+			continue;
+		for (size_t g = 0; g < groups.size(); g++)
+			if (groups[g].path == path) {
+				Ent& e = ents_[i];
+				e.parent = group_se(g);
+				e.cfs = static_cast<int>(g + 1);
+				e.depth = ent(e.parent).depth + 1;
+			}
+	}
 }
 
 std::string DecisionOracle::report() const
@@ -43,20 +86,21 @@ std::string DecisionOracle::report() const
 	s += "; hooks " + num(counters_.hooks) + ", comparisons " + num(counters_.comparisons) + ", picks " +
 	     num(counters_.picks) + ", undetermined " + num(counters_.undetermined_picks) + " picks and " +
 	     num(counters_.undetermined_slices) + " slice-augment values, overflow-skipped " +
-	     num(counters_.overflow_states) + ", classes " + num(classes_.size());
+	     num(counters_.overflow_states) + ", stale-augment-skipped " + num(counters_.augment_skipped) + ", classes " +
+	     num(classes_.size());
 	return s;
 }
 
 std::string DecisionOracle::dump() const
 {
-	std::string s = "oracle: curr " + who(curr_) + ", running " + who(running_) + ", nr_queued " + num(nr_queued_) +
-			", v0 " + snum(static_cast<s64>(v0_)) + ", need_resched " + num(need_resched_) + ", hrtick " +
+	std::string s = "oracle: curr " + who(q().curr) + ", running " + who(running_) + ", nr_queued " + num(q().nr_queued) +
+			", v0 " + snum(static_cast<s64>(q().v0)) + ", need_resched " + num(need_resched_) + ", hrtick " +
 			(hrtick_at_ == NONE ? std::string("-") : num(hrtick_at_)) + "\n";
 	for (size_t i = 0; i < ents_.size(); i++) {
 		const Ent& e = ents_[i];
 		if (!e.forked)
 			continue;
-		s += "  task " + num(i) + ": w=" + num(e.load.weight) + " v=" + snum(static_cast<s64>(e.vruntime)) +
+		s += "  " + who_se(static_cast<int>(i)) + ": w=" + num(e.load.weight) + " v=" + snum(static_cast<s64>(e.vruntime)) +
 		     " d=" + snum(static_cast<s64>(e.deadline)) + " vlag=" + snum(e.vlag()) + " slice=" + num(e.slice) +
 		     (e.custom ? "c" : "") + " on_rq=" + num(e.on_rq) + " delayed=" + num(e.delayed) + " rel=" +
 		     num(e.rel_deadline) + " tree=" + num(e.in_tree) + "/" + num(e.seq) + " sum=" + num(e.sum_exec) +
@@ -107,7 +151,7 @@ void DecisionOracle::check_timers_before(const Simulation& sim, u64 t)
 
 void DecisionOracle::note_tick_need(u64 t)
 {
-	const bool need = running_ != IDLE && (!feat(Feature::NO_HZ_FULL) || nr_queued_ >= 2);
+	const bool need = running_ != IDLE && (!feat(Feature::NO_HZ_FULL) || qs_[0].h_nr_queued >= 2);
 	if (!need)
 		tick_needed_since_ = NONE;
 	else if (tick_needed_since_ == NONE)
@@ -150,7 +194,7 @@ bool DecisionOracle::begin(const Simulation& sim, u64 t, std::string stimulus, b
 {
 	if (!started_) {
 		started_ = true;
-		ents_.assign(sim.tasks().size(), Ent{});
+		build_hierarchy(sim);
 	}
 	counters_.hooks++;
 	disagreements_at_begin_ = disagreements_;
@@ -162,9 +206,14 @@ bool DecisionOracle::begin(const Simulation& sim, u64 t, std::string stimulus, b
 		counters_.overflow_states++;
 		return false;
 	}
+	if (stale_augment_) {
+		counters_.augment_skipped++;
+		return false;
+	}
 	check_timers_before(sim, t);
 	now_ = t;
 	apply_pending_wakeup(sim, hook);
+	sync_group_shares(sim);
 	if (program_side && need_resched_)
 		disagree(sim, "resched:deferred", "need_resched before " + stimulus_,
 			 "acted on before the running task's next call", "the task's program went on");
@@ -175,6 +224,10 @@ void DecisionOracle::end(const Simulation& sim, bool compare_resched)
 {
 	if (overflow_) {
 		counters_.overflow_states++;
+		return;
+	}
+	if (stale_augment_) {
+		counters_.augment_skipped++;
 		return;
 	}
 	compare(sim, compare_resched);

@@ -46,18 +46,26 @@ void DecisionOracle::compare(const Simulation& sim, bool compare_resched)
 	auto diff = [&](const std::string& field, const std::string& o, const std::string& m) {
 		disagree(sim, k + ":" + field.substr(0, field.find(' ')), field, o, m);
 	};
-	const int mcurr = sim.cfs_rq().curr ? sim.cfs_rq().curr->id : IDLE;
-	if (mcurr != curr_)
-		diff("curr", who(curr_), who(mcurr));
 	if (compare_resched && sim.cfs_rq().need_resched != need_resched_)
 		diff("need_resched", need_resched_ ? "set" : "clear", sim.cfs_rq().need_resched ? "set" : "clear");
-	if (sim.cfs_rq().ref_vruntime != v0_)
-		diff("v0 (min_vruntime/zero_vruntime)", snum(static_cast<s64>(v0_)),
-		     snum(static_cast<s64>(sim.cfs_rq().ref_vruntime)));
+	for (size_t qi = 0; qi < qs_.size(); qi++) {
+		const Q& o = qs_[qi];
+		const CfsRq& m = model_cfs_rq(sim, qi);
+		const std::string at = qi ? " of group " + std::to_string(qi - 1) + "'s cfs_rq" : "";
+		if (model_id(m.curr) != o.curr)
+			diff("curr" + at, who_se(o.curr), who_se(model_id(m.curr)));
+		if (model_id(m.next) != o.next)
+			diff("next" + at, who_se(o.next), who_se(model_id(m.next)));
+		if (m.h_nr_queued != o.h_nr_queued)
+			diff("h_nr_queued" + at, num(o.h_nr_queued), num(m.h_nr_queued));
+		if (m.ref_vruntime != o.v0)
+			diff("v0 (min_vruntime/zero_vruntime)" + at, snum(static_cast<s64>(o.v0)),
+			     snum(static_cast<s64>(m.ref_vruntime)));
+	}
 	for (size_t i = 0; i < ents_.size(); i++) {
 		const Ent& e = ents_[i];
-		const SchedEntity& m = sim.tasks()[i].se;
-		const std::string tsk = " of task " + std::to_string(i);
+		const SchedEntity& m = model_se(sim, i);
+		const std::string tsk = " of " + who_se(static_cast<int>(i));
 		const bool dep = e.slice_augment_dependent;
 		ents_[i].slice_augment_dependent = false;
 		if (!e.forked) {
@@ -95,7 +103,8 @@ void DecisionOracle::compare(const Simulation& sim, bool compare_resched)
 				diff("vlag" + tsk, snum(e.vlag()), snum(m.vlag));
 			}
 		}
-		if (static_cast<int>(i) == curr_ && e.on_rq && rules_->vprot_split) {
+		const bool is_curr = static_cast<int>(i) == qs_[static_cast<size_t>(e.cfs)].curr;
+		if (is_curr && e.on_rq && rules_->vprot_split) {
 			if (m.vprot != e.protword && dep) {
 				counters_.undetermined_slices++;
 				ents_[i].protword = m.vprot;
@@ -104,7 +113,7 @@ void DecisionOracle::compare(const Simulation& sim, bool compare_resched)
 			}
 			if (m.prev_sum_exec_runtime != e.prev_sum_exec)
 				diff("prev_sum_exec_runtime" + tsk, num(e.prev_sum_exec), num(m.prev_sum_exec_runtime));
-		} else if (static_cast<int>(i) == curr_ && e.on_rq) {
+		} else if (is_curr && e.on_rq) {
 			if (static_cast<u64>(m.vlag) != e.lagword && dep) {
 				counters_.undetermined_slices++;
 				ents_[i].lagword = static_cast<u64>(m.vlag);
@@ -124,20 +133,28 @@ void DecisionOracle::compare(const Simulation& sim, bool compare_resched)
 void DecisionOracle::resync(const Simulation& sim)
 {
 	counters_.resyncs++;
-	curr_ = sim.cfs_rq().curr ? sim.cfs_rq().curr->id : IDLE;
-	running_ = curr_ != IDLE ? curr_ : (sim.current());
-	v0_ = sim.cfs_rq().ref_vruntime;
+	for (size_t qi = 0; qi < qs_.size(); qi++) {
+		const CfsRq& m = model_cfs_rq(sim, qi);
+		Q& o = qs_[qi];
+		o.curr = model_id(m.curr);
+		o.next = model_id(m.next);
+		o.v0 = m.ref_vruntime;
+		o.nr_queued = 0;
+		o.h_nr_queued = m.h_nr_queued;
+	}
+	running_ = sim.current();
 	need_resched_ = sim.cfs_rq().need_resched;
-	nr_queued_ = 0;
 	std::vector<std::pair<u64, size_t>> order;
 	for (size_t i = 0; i < ents_.size(); i++) {
-		const Simulation::Task& t = sim.tasks()[i];
-		const SchedEntity& m = t.se;
+		const SchedEntity& m = model_se(sim, i);
 		Ent& e = ents_[i];
-		e.forked = t.state != Simulation::TaskState::New;
-		e.exited = t.state == Simulation::TaskState::Exited;
+		if (i < ntasks_) {
+			const Simulation::Task& t = sim.tasks()[i];
+			e.forked = t.state != Simulation::TaskState::New;
+			e.exited = t.state == Simulation::TaskState::Exited;
+			e.nice = t.nice;
+		}
 		e.load = m.load;
-		e.nice = t.nice;
 		e.vruntime = m.vruntime;
 		e.deadline = m.deadline;
 		e.lagword = static_cast<u64>(m.vlag);
@@ -150,12 +167,13 @@ void DecisionOracle::resync(const Simulation& sim)
 		e.exec_start = m.exec_start;
 		e.sum_exec = m.sum_exec_runtime;
 		e.prev_sum_exec = m.prev_sum_exec_runtime;
-		const bool in = m.on_rq && static_cast<int>(i) != curr_;
+		Q& o = qs_[static_cast<size_t>(e.cfs)];
+		const bool in = m.on_rq && static_cast<int>(i) != o.curr;
 		if (in && !e.in_tree)
 			e.seq = ~0ULL - (ents_.size() - i);  // newly in: after the others
 		e.in_tree = in;
 		if (m.on_rq)
-			nr_queued_++;
+			o.nr_queued++;
 		if (in)
 			order.emplace_back(m.node_seq, i);
 	}
@@ -163,6 +181,30 @@ void DecisionOracle::resync(const Simulation& sim)
 	std::sort(order.begin(), order.end());
 	for (auto& [s, i] : order)
 		ents_[i].seq = ++seq_;
+}
+
+const SchedEntity& DecisionOracle::model_se(const Simulation& sim, size_t i) const
+{
+	return i < ntasks_ ? sim.tasks()[i].se : sim.groups()[i - ntasks_].se[0];
+}
+
+const CfsRq& DecisionOracle::model_cfs_rq(const Simulation& sim, size_t qi) const
+{
+	return qi == 0 ? sim.cfs_rq() : sim.groups()[qi - 1].cfs_rq[0];
+}
+
+int DecisionOracle::model_id(const SchedEntity* se) const
+{
+	if (!se)
+		return IDLE;
+	return se->my_q ? group_se(se->my_q->tg->id) : se->id;
+}
+
+std::string DecisionOracle::who_se(int i) const
+{
+	if (i == IDLE || static_cast<size_t>(i) < ntasks_)
+		return who(i);
+	return "group " + std::to_string(static_cast<size_t>(i) - ntasks_) + "'s entity";
 }
 
 }  // namespace eevdf::oracle

@@ -33,7 +33,7 @@ void DecisionOracle::on_wakeup(const Simulation& sim, u64 t, int task, int waker
 			requeue_delayed_entity(e);  // ttwu_runnable(): ENQUEUE_DELAYED, no hrtick_update
 			pending_ = {task, WF_TTWU_, false, stimulus_};
 		} else if (!e.on_rq) {
-			enqueue_entity(e, EN_WAKEUP);
+			enqueue_task_fair(task, EN_WAKEUP);
 			pending_ = {task, WF_TTWU_, true, stimulus_};
 		} else {
 			disagree(sim, "wakeup:protocol", "state of task " + std::to_string(task), "queued and not delayed",
@@ -57,7 +57,7 @@ void DecisionOracle::on_block(const Simulation& sim, u64 t, int task, bool delay
 	hrtick_cleared_by_block_ = true;
 	schedule_requested_ = true;
 	Ent& e = ents_[static_cast<size_t>(task)];
-	const bool dequeued = dequeue_entity(e, DQ_SLEEP | (exited ? DQ_SPECIAL : 0));
+	const bool dequeued = dequeue_entities(task, DQ_SLEEP | (exited ? DQ_SPECIAL : 0)) >= 0;
 	if (dequeued)
 		hrtick_update();
 	if (exited)
@@ -144,21 +144,19 @@ void DecisionOracle::on_tick(const Simulation& sim, u64 t, bool hrtick)
 			disagree(sim, "hrtick:time", "hrtick expiry",
 				 hrtick_at_ == NONE ? std::string("none armed") : num(hrtick_at_), num(t));
 		hrtick_at_ = NONE;
-		if (running_ != IDLE) {
-			update_curr();  // entity_tick(queued = 1)
-			resched_curr();
-		}
+		if (running_ != IDLE)
+			task_tick_fair(true);
 	} else {
 		if (running_ == IDLE)
 			disagree(sim, "tick:while-stopped", "periodic tick", "none while idle (NO_HZ)", "tick");
-		else if (feat(Feature::NO_HZ_FULL) && nr_queued_ <= 1)
+		else if (feat(Feature::NO_HZ_FULL) && qs_[0].h_nr_queued <= 1)
 			disagree(sim, "tick:while-stopped", "periodic tick", "none with one task queued (NO_HZ_FULL)", "tick");
 		if (cfg_.knobs.tick_jitter == 0 && t % cfg_.tick_ns != cfg_.knobs.tick_phase % cfg_.tick_ns)
 			disagree(sim, "tick:off-grid", "periodic tick time", "on the grid", num(t));
 		last_tick_ = t;
 		tick_seen_ = true;
 		if (running_ != IDLE)
-			update_curr();  // entity_tick(queued = 0)
+			task_tick_fair(false);
 	}
 	end(sim, true);
 }
@@ -190,6 +188,16 @@ void DecisionOracle::on_schedule(const Simulation& sim, u64 t, int prev, int nex
 }
 
 void DecisionOracle::on_switch(const Simulation&, u64, int, int, bool, u64) {}
+
+// A cpu.weight write reweighted a queued group entity: begin() has applied
+// the write (sync_group_shares()); the update_curr() of each reweight may
+// have asked for a resched.
+void DecisionOracle::on_group_reweight(const Simulation& sim, u64 t, u32, size_t group)
+{
+	if (!begin(sim, t, "cpu.weight write of group " + std::to_string(group), false, Hook::Attr))
+		return;
+	end(sim, true);
+}
 
 void DecisionOracle::on_event(const Simulation& sim, u64 t)
 {

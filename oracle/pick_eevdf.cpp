@@ -12,30 +12,36 @@ DecisionOracle::Pick DecisionOracle::pick_eevdf(bool protect)
 	if (rules_->vruntime_tree)
 		return pick_eevdf_66();
 	Ent* c = cur();
-	if (nr_queued_ == 1) {
+	if (q().nr_queued == 1) {
 		if (c && c->on_rq)
-			return {curr_, {}};
+			return {q().curr, {}};
 		int first = IDLE;
 		for (size_t i = 0; i < ents_.size(); i++)
-			if (ents_[i].in_tree &&
+			if (ents_[i].in_tree && ents_[i].cfs == cq_ &&
 			    (first == IDLE || wrapped_diff(ents_[i].deadline, ents_[static_cast<size_t>(first)].deadline) < 0 ||
 			     (ents_[i].deadline == ents_[static_cast<size_t>(first)].deadline &&
 			      ents_[i].seq < ents_[static_cast<size_t>(first)].seq)))
 				first = static_cast<int>(i);
 		return {first, {}};
 	}
+	// PICK_BUDDY (6.18.33+ here; 7.x only when protecting; before, in
+	// pick_next_entity()): an eligible next buddy is picked.
+	const bool buddy_here = rules_->buddy == Rules::Buddy::InPickEevdf ||
+				(rules_->buddy == Rules::Buddy::InPickEevdfProtect && protect);
+	if (buddy_here && q().next != IDLE && entity_eligible(ent(q().next)))
+		return {q().next, {}};
 	if (c && (!c->on_rq || !entity_eligible(*c)))
 		c = nullptr;
 	if (c) {
 		const bool prot = rules_->stash ? (feat(Feature::RUN_TO_PARITY) && c->lagword == c->deadline)
 						: (protect && protect_slice(*c));
 		if (prot)
-			return {curr_, {}};
+			return {q().curr, {}};
 	}
 	int best = IDLE;
 	for (size_t i = 0; i < ents_.size(); i++) {
 		Ent& e = ents_[i];
-		if (!e.in_tree || !entity_eligible(e))
+		if (!e.in_tree || e.cfs != cq_ || !entity_eligible(e))
 			continue;
 		if (best == IDLE) {
 			best = static_cast<int>(i);
@@ -47,7 +53,7 @@ DecisionOracle::Pick DecisionOracle::pick_eevdf(bool protect)
 			best = static_cast<int>(i);
 	}
 	if (best == IDLE || (c && wrapped_diff(c->deadline, ents_[static_cast<size_t>(best)].deadline) < 0))
-		best = c ? curr_ : best;
+		best = c ? q().curr : best;
 	return {best, {}};
 }
 
@@ -62,14 +68,14 @@ DecisionOracle::Pick DecisionOracle::pick_eevdf_66()
 	if (c && (!c->on_rq || !entity_eligible(*c)))
 		c = nullptr;
 	if (feat(Feature::RUN_TO_PARITY) && c && c->lagword == c->deadline)
-		return {curr_, {}};
+		return {q().curr, {}};
 	std::vector<int> elig;
 	for (size_t i = 0; i < ents_.size(); i++)
 		if (ents_[i].in_tree && entity_eligible(ents_[i]))
 			elig.push_back(static_cast<int>(i));
 	if (elig.empty()) {
 		if (c)
-			return {curr_, {}};
+			return {q().curr, {}};
 		// pick_eevdf()'s "EEVDF scheduling fail, picking leftmost" (v6.6)
 		int left = IDLE;
 		for (size_t i = 0; i < ents_.size(); i++)
@@ -82,15 +88,15 @@ DecisionOracle::Pick DecisionOracle::pick_eevdf_66()
 	for (int i : elig)
 		dmin = wrapped_diff(ents_[static_cast<size_t>(i)].deadline, dmin) < 0 ? ents_[static_cast<size_t>(i)].deadline : dmin;
 	if (c && wrapped_diff(c->deadline, dmin) < 0)
-		return {curr_, {}};
+		return {q().curr, {}};
 	std::vector<int> tied;
 	for (int i : elig)
 		if (ents_[static_cast<size_t>(i)].deadline == dmin)
 			tied.push_back(i);
 	if (c && c->deadline == dmin) {
 		if (elig.size() == 1)
-			return {curr_, {}};
-		tied.push_back(curr_);
+			return {q().curr, {}};
+		tied.push_back(q().curr);
 		return {IDLE, tied};
 	}
 	if (tied.size() == 1)
@@ -98,46 +104,81 @@ DecisionOracle::Pick DecisionOracle::pick_eevdf_66()
 	return {IDLE, tied};
 }
 
+// pick_next_entity(): the buddy first where 6.14 .. 6.18.32 test it, then
+// pick_eevdf(); a delayed pick is dequeued (its whole chain, as far as it
+// empties) and nothing returned.
+int DecisionOracle::pick_next_entity(const Simulation& sim, int model_next, bool protect)
+{
+	if (rules_->buddy == Rules::Buddy::InPickNextEntity && q().next != IDLE && entity_eligible(ent(q().next)))
+		return q().next;
+	const int se = resolve(sim, pick_eevdf(protect), model_next, "pick");
+	if (se != IDLE && ent(se).delayed) {
+		dequeue_entities(se, DQ_SLEEP | DQ_DELAYED);
+		return IDLE;
+	}
+	return se;
+}
+
 // __schedule()'s pick: pick_next_task_fair() with CONFIG_FAIR_GROUP_SCHED
-// (prev stays curr during the pick), put_prev/set_next only when the task
-// changes, then the hrtick for the picked task (6.6: at every pick; 6.12+:
-// in __set_next_task_fair(first) only when it changed).
+// (prev stays curr during the pick): pick_task_fair() walks down from
+// rq->cfs, charging each level's curr; then only the levels that change
+// are put and set, deepest first, up to the group prev and next share
+// (from the idle task: set_next_task_fair() on every level); then the
+// hrtick for the picked task (6.6: at every pick; 6.12+: in
+// __set_next_task_fair(first) only when it changed).
 int DecisionOracle::pick_next_task(const Simulation& sim, int model_next)
 {
 	const int prev = running_;
 	int chosen = IDLE;
 	if (rules_->v612_code) {
-		for (;;) {
-			if (nr_queued_ == 0)
-				break;
-			if (cur() && cur()->on_rq)
-				update_curr();
-			const Pick p = pick_eevdf(true);
-			const int se = resolve(sim, p, model_next, "pick");
-			if (se == IDLE)
-				break;
-			if (ents_[static_cast<size_t>(se)].delayed) {
-				dequeue_entity(ents_[static_cast<size_t>(se)], DQ_SLEEP | DQ_DELAYED);
-				hrtick_update();
+		int level = 0;
+		while (qs_[0].nr_queued) {
+			int se;
+			{
+				On on(*this, level);
+				if (cur() && cur()->on_rq)
+					update_curr();
+				se = pick_next_entity(sim, level == 0 ? model_next : IDLE, true);
+			}
+			if (se == IDLE) {
+				level = 0;  // goto again
 				continue;
 			}
-			chosen = se;
-			break;
+			if (ent(se).my_q < 0) {
+				chosen = se;
+				break;
+			}
+			level = ent(se).my_q;
 		}
 		if (chosen == IDLE) {
 			if (prev != IDLE)
-				put_prev_entity(ents_[static_cast<size_t>(prev)]);
-		} else if (prev != chosen) {
-			if (prev != IDLE)
-				put_prev_entity(ents_[static_cast<size_t>(prev)]);
-			set_next_entity(ents_[static_cast<size_t>(chosen)], true);
+				put_prev_task_fair(prev);
+		} else if (prev == IDLE) {
+			set_next_task_fair(chosen, true);
 			if (feat(Feature::HRTICK))
-				hrtick_start_fair(ents_[static_cast<size_t>(chosen)], false);
+				hrtick_start_fair(ent(chosen), false);
+		} else if (prev != chosen) {
+			int se = chosen, pse = prev;
+			while (ent(se).cfs != ent(pse).cfs) {
+				const int sd = ent(se).depth, pd = ent(pse).depth;
+				if (sd <= pd) {
+					put_prev_entity(ent(pse));
+					pse = ent(pse).parent;
+				}
+				if (sd >= pd) {
+					set_next_entity(ent(se), true);
+					se = ent(se).parent;
+				}
+			}
+			put_prev_entity(ent(pse));
+			set_next_entity(ent(se), true);
+			if (feat(Feature::HRTICK))
+				hrtick_start_fair(ent(chosen), false);
 		}
 		return chosen;
 	}
 	// v6.6
-	if (nr_queued_ == 0) {
+	if (q().nr_queued == 0) {
 		if (prev != IDLE)
 			put_prev_entity(ents_[static_cast<size_t>(prev)]);
 		return IDLE;

@@ -13,6 +13,7 @@ namespace eevdf::oracle {
 // lag it had when its dequeue was delayed, at most 0 under DELAY_ZERO.
 bool DecisionOracle::update_entity_lag(Ent& e)
 {
+	On on(*this, e.cfs);
 	const u64 v = avg_vruntime();
 	const s64 lag = static_cast<s64>(v - e.vruntime);
 	const u64 bound = rules_->lag_clamp_max_slice ? cfs_rq_max_slice() + cfg_.tick_ns
@@ -27,8 +28,8 @@ bool DecisionOracle::update_entity_lag(Ent& e)
 	e.lagword = static_cast<u64>(vlag);
 	// A stale max_slice is some slice an entity in the tree had: a lag
 	// beyond the clamp of the smallest one may have been clamped.
-	const s64 low = static_cast<s64>(cdf(std::min(min_seen_slice_, bound) + cfg_.tick_ns, e));
-	e.slice_augment_dependent = rules_->lag_clamp_max_slice && slices_mixed_ && (lag > low || lag < -low);
+	const s64 low = static_cast<s64>(cdf(std::min(q().min_seen_slice, bound) + cfg_.tick_ns, e));
+	e.slice_augment_dependent = rules_->lag_clamp_max_slice && q().slices_mixed && (lag > low || lag < -low);
 	return v - static_cast<u64>(vlag) != e.vruntime;
 }
 
@@ -38,13 +39,14 @@ bool DecisionOracle::update_entity_lag(Ent& e)
 // PLACE_DEADLINE_INITIAL). 6.6 always resets the slice to the base slice.
 void DecisionOracle::place_entity(Ent& e, unsigned flags)
 {
+	On on(*this, e.cfs);
 	const u64 v = avg_vruntime();
 	if (!rules_->custom_slices || !e.custom)
 		e.slice = cfg_.base_slice_ns;
 	u64 vslice = cdf(e.slice, e);
 	s64 lag = 0;
 	bool heavy = false;
-	if (feat(Feature::PLACE_LAG) && nr_queued_) {
+	if (feat(Feature::PLACE_LAG) && q().nr_queued) {
 		lag = e.vlag();
 		s128 S, load;
 		sums(S, load);
@@ -57,7 +59,7 @@ void DecisionOracle::place_entity(Ent& e, unsigned flags)
 	}
 	e.vruntime = v - static_cast<u64>(lag);
 	if (heavy)  // 7.x: update_zero_vruntime(cfs_rq, -lag) for an entity heavier than the queue
-		v0_ -= static_cast<u64>(lag);
+		q().v0 -= static_cast<u64>(lag);
 	const bool rel = rules_->rel_deadline_613 ? e.rel_deadline : (feat(Feature::PLACE_REL_DEADLINE) && e.rel_deadline);
 	if (rel) {
 		e.deadline += e.vruntime;

@@ -29,7 +29,7 @@ void DecisionOracle::prio_changed_fair(const Simulation& sim, Ent& e, int old_pr
 {
 	if (!e.on_rq)
 		return;
-	if (nr_queued_ == 1)
+	if (qs_[0].nr_queued == 1)  // rq->cfs.nr_queued: the root's entities
 		return;
 	if (running_ == id_of(e)) {
 		if (120 + e.nice > old_prio)
@@ -54,12 +54,13 @@ void DecisionOracle::set_user_nice(Ent& e, int nice, const s64* model_vlag)
 {
 	if (e.nice == nice || nice < MIN_NICE || nice > MAX_NICE)
 		return;
-	const bool queued = e.on_rq, running = curr_ == id_of(e);
-	if (queued && dequeue_entity(e, DQ_SAVE))
+	const int id = id_of(e);
+	const bool queued = e.on_rq, running = running_ == id;
+	if (queued && dequeue_entities(id, DQ_SAVE) >= 0)
 		hrtick_update();
 	adopt_saved_lag(e, model_vlag);
 	if (running)
-		put_prev_entity(e);
+		put_prev_task_fair(id);
 	saved_vlag_ = e.vlag();
 	saved_old_weight_ = e.load.weight;
 	saved_old_prio_ = 120 + e.nice;
@@ -71,11 +72,11 @@ void DecisionOracle::set_user_nice(Ent& e, int nice, const s64* model_vlag)
 	else if (version_ != Version::V6_6)
 		reweight_off_queue(e, e.load);
 	if (queued) {
-		enqueue_entity(e, EN_RESTORE);
+		enqueue_task_fair(id, EN_RESTORE);
 		hrtick_update_enqueued();
 	}
 	if (running)
-		set_next_entity(e, false);
+		set_next_task_fair(id, false);
 }
 
 // sched_setattr(sched_runtime) on SCHED_OTHER (6.12+, 857b158dc5e8): no
@@ -90,12 +91,13 @@ void DecisionOracle::sched_setattr_runtime(Ent& e, u64 runtime, const s64* model
 		return;
 	if (runtime == e.slice)
 		return;
-	const bool queued = e.on_rq, running = curr_ == id_of(e);
-	if (queued && dequeue_entity(e, DQ_SAVE | DQ_MOVE))
+	const int id = id_of(e);
+	const bool queued = e.on_rq, running = running_ == id;
+	if (queued && dequeue_entities(id, DQ_SAVE | DQ_MOVE) >= 0)
 		hrtick_update();
 	adopt_saved_lag(e, model_vlag);
 	if (running)
-		put_prev_entity(e);
+		put_prev_task_fair(id);
 	if (runtime) {
 		e.custom = true;
 		e.slice = std::clamp<u64>(runtime, NSEC_PER_MSEC / 10, NSEC_PER_MSEC * 100);
@@ -105,11 +107,11 @@ void DecisionOracle::sched_setattr_runtime(Ent& e, u64 runtime, const s64* model
 	}
 	reweight_off_queue(e, e.load);
 	if (queued) {
-		enqueue_entity(e, EN_RESTORE | EN_MOVE);
+		enqueue_task_fair(id, EN_RESTORE | EN_MOVE);
 		hrtick_update_enqueued();
 	}
 	if (running)
-		set_next_entity(e, false);
+		set_next_task_fair(id, false);
 }
 
 }  // namespace eevdf::oracle

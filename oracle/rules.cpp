@@ -84,6 +84,9 @@ constexpr Rules RULES_6_6 = {
 	.vprot_split = false,
 	.delayed_floor = false,
 	.hrtick_v7 = false,
+	.buddy = Rules::Buddy::None,
+	.short_clears_buddy = false,
+	.queued_reweight = Rules::QueuedReweight::PlaceEntity,
 };
 
 // v6.12.0: the tree keyed by deadline and the 6.12 "Complete EEVDF" series.
@@ -105,6 +108,7 @@ constexpr Rules RULES_6_15 = [] {
 	Rules r = RULES_6_12;
 	r.rel_deadline_613 = true;   // 6d71a9c61604 (6.13): an off-queue reweight rescales d - v
 	r.normalized_slice = 700000; // 2ae891b82695 (6.15): 0.70 ms
+	r.buddy = Rules::Buddy::InPickNextEntity; // 2a77e4be12cb (6.14): PICK_BUDDY in pick_next_entity()
 	return r;
 }();
 
@@ -144,6 +148,7 @@ constexpr Rules RULES_6_18_17 = [] {
 	r.lag_clamp_max_slice = true;    // 6e3c0a4e1ad1
 	r.protect_first_only = true;     // bcd74b2ffdd0
 	r.avg_in_update_deadline = true; // 6.18.22
+	r.queued_reweight = Rules::QueuedReweight::PlaceEntityRelVprot; // ff38424030f9
 	return r;
 }();
 
@@ -151,6 +156,7 @@ constexpr Rules RULES_6_18_17 = [] {
 constexpr Rules RULES_6_18_33 = [] {
 	Rules r = RULES_6_18_17;
 	r.preempt = Preempt::Actions; // e837456fdca8 (stable backport)
+	r.buddy = Rules::Buddy::InPickEevdf; // e837456fdca8: the buddy test moved into __pick_eevdf()
 	return r;
 }();
 
@@ -162,6 +168,9 @@ constexpr Rules RULES_7_1_5 = [] {
 	r.vprot_split = true;   // 7.0 "Separate se->vlag from se->vprot" (80390ead2080)
 	r.delayed_floor = true; // "Prevent negative lag increase during delayed dequeue" (059258b0d424, tip)
 	r.hrtick_v7 = true;     // the 2026 hrtick rework ("Fix HRTICK duration", "Limit hrtick work", ...)
+	r.buddy = Rules::Buddy::InPickEevdfProtect;           // __pick_eevdf(): "PICK_BUDDY && protect"
+	r.short_clears_buddy = true;                          // wakeup_preempt_fair(): clear_buddies() on SHORT
+	r.queued_reweight = Rules::QueuedReweight::PreserveV; // 101f3498b4bd
 	return r;
 }();
 

@@ -31,6 +31,14 @@ struct DecisionOracle::Rules {
 	bool vprot_split;            // se->vprot is not se->vlag's union partner
 	bool delayed_floor;          // update_entity_lag(): a delayed entity's lag >= its lag at the delay
 	bool hrtick_v7;              // hrtick to the virtual deadline, deferred inside __schedule()
+	// Groups (only their entities set a buddy, so flat runs never read these):
+	// where PICK_BUDDY (2a77e4be12cb, 6.14) tests cfs_rq->next.
+	enum class Buddy { None, InPickNextEntity, InPickEevdf, InPickEevdfProtect } buddy;
+	bool short_clears_buddy;     // 7.x: a PREEMPT_WAKEUP_SHORT preemption clears curr's buddy
+	// reweight_entity() of a queued entity: lag saved and re-placed
+	// (6d71a9c61604), also keeping curr's protection relative
+	// (ff38424030f9, 6.18.17+), or V preserved (101f3498b4bd, 7.x).
+	enum class QueuedReweight { PlaceEntity, PlaceEntityRelVprot, PreserveV } queued_reweight;
 };
 
 // The rules of a release.

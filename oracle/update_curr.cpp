@@ -15,6 +15,7 @@ namespace eevdf::oracle {
 // update_curr(); 6.18.22+ pull zero_vruntime.
 bool DecisionOracle::update_deadline(Ent& e)
 {
+	On on(*this, e.cfs);
 	if (wrapped_diff(e.vruntime, e.deadline) < 0)
 		return false;
 	if (!rules_->custom_slices || !e.custom)
@@ -22,7 +23,7 @@ bool DecisionOracle::update_deadline(Ent& e)
 	e.deadline = e.vruntime + cdf(e.slice, e);
 	if (rules_->avg_in_update_deadline)
 		avg_vruntime();
-	if (version_ == Version::V6_6 && nr_queued_ > 1)
+	if (version_ == Version::V6_6 && q().nr_queued > 1)
 		resched_curr();
 	return true;
 }
@@ -54,11 +55,13 @@ void DecisionOracle::update_curr()
 	update_min_vruntime();
 	if (version_ == Version::V6_6)
 		return;
-	if (nr_queued_ == 1)
+	if (q().nr_queued == 1)
 		return;
 	const bool more = rules_->did_preempt_short ? did_preempt_short(*c) : (!rules_->stash && !protect_slice(*c));
-	if (resched || more)
+	if (resched || more) {
 		resched_curr();
+		clear_buddies(cq_, q().curr);
+	}
 }
 
 u64& DecisionOracle::prot(Ent& e) const { return rules_->vprot_split ? e.protword : e.lagword; }
@@ -67,8 +70,9 @@ u64 DecisionOracle::prot(const Ent& e) const { return rules_->vprot_split ? e.pr
 
 void DecisionOracle::set_protect_slice(Ent& e)
 {
+	On on(*this, e.cfs);
 	note_slice(e.slice);
-	e.slice_augment_dependent = slices_mixed_ && feat(Feature::RUN_TO_PARITY);
+	e.slice_augment_dependent = q().slices_mixed && feat(Feature::RUN_TO_PARITY);
 	u64 slice = feat(Feature::RUN_TO_PARITY) ? cfs_rq_min_slice() : rules_->normalized_slice;
 	slice = std::min(slice, e.slice);
 	u64 vprot = e.deadline;
@@ -79,7 +83,8 @@ void DecisionOracle::set_protect_slice(Ent& e)
 
 void DecisionOracle::update_protect_slice(Ent& e)
 {
-	e.slice_augment_dependent = e.slice_augment_dependent || slices_mixed_;
+	On on(*this, e.cfs);
+	e.slice_augment_dependent = e.slice_augment_dependent || q().slices_mixed;
 	const u64 slice = cfs_rq_min_slice();
 	prot(e) = min_vruntime(prot(e), e.vruntime + cdf(slice, e));
 }

@@ -15,7 +15,11 @@ void DecisionOracle::fork_task(const Simulation& sim, int task)
 {
 	Ent& e = ents_[static_cast<size_t>(task)];
 	const TaskSpec& spec = *sim.tasks()[static_cast<size_t>(task)].spec;
+	const Ent placed = e;  // where the hierarchy put it
 	e = Ent{};
+	e.cfs = placed.cfs;
+	e.parent = placed.parent;
+	e.depth = placed.depth;
 	e.forked = true;
 	e.nice = spec.nice;
 	e.idle = spec.policy == Policy::Idle;
@@ -28,7 +32,7 @@ void DecisionOracle::fork_task(const Simulation& sim, int task)
 	}
 	if (version_ == Version::V6_6)
 		update_curr();  // task_fork_fair(); its placement is redone by the enqueue
-	enqueue_entity(e, rules_->fork_initial ? EN_INITIAL : 0);
+	enqueue_task_fair(task, rules_->fork_initial ? EN_INITIAL : 0);
 	pending_ = {task, WF_FORK_, true, stimulus_};
 }
 

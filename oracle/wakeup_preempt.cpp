@@ -23,24 +23,49 @@ bool DecisionOracle::do_preempt_short(Ent& pse, Ent& se)
 	return false;
 }
 
+// find_matching_se(): walk se and pse up to the entities of theirs that
+// share a cfs_rq.
+void DecisionOracle::find_matching_se(int& se, int& pse) const
+{
+	int sd = ents_[static_cast<size_t>(se)].depth, pd = ents_[static_cast<size_t>(pse)].depth;
+	for (; sd > pd; sd--)
+		se = ents_[static_cast<size_t>(se)].parent;
+	for (; pd > sd; pd--)
+		pse = ents_[static_cast<size_t>(pse)].parent;
+	while (ents_[static_cast<size_t>(se)].cfs != ents_[static_cast<size_t>(pse)].cfs) {
+		se = ents_[static_cast<size_t>(se)].parent;
+		pse = ents_[static_cast<size_t>(pse)].parent;
+	}
+}
+
+// check_preempt_wakeup_fair() (wakeup_preempt_fair() in 7.x): with groups
+// curr and the wakee are compared as the entities of theirs that share a
+// cfs_rq (find_matching_se()), on that cfs_rq; an idle one of the two is
+// preempted by, and never preempts, the other.
 void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 {
-	Ent& se = ents_[static_cast<size_t>(running_)];
-	Ent& pse = ents_[static_cast<size_t>(pi)];
 	if (pi == running_)
 		return;
 	if (need_resched_)
 		return;
 	const bool v66 = version_ == Version::V6_6;
-	if (v66 && idle_curr_preempted(se, pse))
+	if (v66 && idle_curr_preempted(ent(running_), ent(pi)))
 		return;
 	if (!feat(Feature::WAKEUP_PREEMPTION))
 		return;
+	const bool wakee_normal = ent(pi).normal;
+	int si = running_;
+	find_matching_se(si, pi);
+	Ent& se = ent(si);
+	Ent& pse = ent(pi);
 	if (!v66 && idle_curr_preempted(se, pse))
 		return;
-	// "BATCH and IDLE tasks do not preempt others", before update_curr().
-	if (!pse.normal)
+	if (se_is_idle(se) != se_is_idle(pse))
 		return;
+	// "BATCH and IDLE tasks do not preempt others", before update_curr().
+	if (!wakee_normal)
+		return;
+	On on(*this, se.cfs);
 	update_curr();
 	switch (rules_->preempt) {
 	case Rules::Preempt::V66: {
@@ -86,20 +111,21 @@ void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 		if (!shrt && ((wake_flags & WF_FORK_) || pse.delayed))
 			return;
 		for (;;) {
-			const int nse = pick_eevdf(!shrt).chosen;
-			int got = nse;
-			if (nse != IDLE && ents_[static_cast<size_t>(nse)].delayed) {
-				dequeue_entity(ents_[static_cast<size_t>(nse)], DQ_SLEEP | DQ_DELAYED);
-				hrtick_update();
+			int got = pick_eevdf(!shrt).chosen;
+			if (got != IDLE && ent(got).delayed) {
+				dequeue_entities(got, DQ_SLEEP | DQ_DELAYED);
 				got = IDLE;
 			}
 			if (got == pi) {
-				if (shrt)
+				if (shrt) {
 					cancel_protect_slice(se);
+					if (rules_->short_clears_buddy)
+						clear_buddies(se.cfs, si);
+				}
 				resched_curr();
 				return;
 			}
-			if (got == IDLE && nr_queued_)
+			if (got == IDLE && q().nr_queued)
 				continue;
 			break;
 		}
@@ -117,7 +143,7 @@ void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 // protects, vprot = vruntime where vprot does.
 bool DecisionOracle::idle_curr_preempted(Ent& se, const Ent& pse)
 {
-	if (!se.idle || pse.idle)
+	if (!se_is_idle(se) || se_is_idle(pse))
 		return false;
 	if (version_ != Version::V6_6 && version_ != Version::V6_12) {
 		if (rules_->stash) {
@@ -127,6 +153,10 @@ bool DecisionOracle::idle_curr_preempted(Ent& se, const Ent& pse)
 			cancel_protect_slice(se);
 		}
 	}
+	// 7.x: and clear_buddies() on the cfs_rq of curr's task, which is se's
+	// only when se is that task or sits on the same cfs_rq.
+	if (rules_->short_clears_buddy)
+		clear_buddies(ent(running_).cfs, id_of(se));
 	resched_curr();
 	return true;
 }

@@ -9,9 +9,11 @@ namespace eevdf::oracle {
 // eligible forfeit the rest of the request: v = d, then a new request.
 void DecisionOracle::yield_task_fair()
 {
-	if (nr_queued_ == 1)
+	if (qs_[0].h_nr_queued == 1)  // rq->nr_running
 		return;
-	Ent& se = ents_[static_cast<size_t>(running_)];
+	Ent& se = ent(running_);
+	On on(*this, se.cfs);
+	clear_buddies(se.cfs, running_);
 	update_curr();
 	if (!rules_->yield_forfeit) {
 		se.deadline += cdf(se.slice, se);

@@ -150,13 +150,15 @@ Testable single_session_autogroup_is_flat(Bugs bugs)
 	};
 }
 
-Testable decision_oracle_agrees(Bugs bugs)
+namespace {
+
+Testable decision_oracle_with(Bugs bugs, rc::Gen<Config> (*configs)(), rc::Gen<Workload> (*workloads)())
 {
 	return [=] {
-		Config cfg = *gen_config();
+		Config cfg = *configs();
 		cfg.features.set(Feature::TTWU_QUEUE_DELAYED, false);
 		cfg.bugs = bugs;
-		const Workload wl = *gen_workload();
+		const Workload wl = *workloads();
 		std::string why;
 		try {
 			oracle::DecisionOracle o(cfg);
@@ -174,6 +176,15 @@ Testable decision_oracle_agrees(Bugs bugs)
 		if (!why.empty())
 			fail("decision_oracle", bugs, cfg, wl, why);
 	};
+}
+
+}  // namespace
+
+Testable decision_oracle_agrees(Bugs bugs) { return decision_oracle_with(bugs, gen_config, gen_workload); }
+
+Testable decision_oracle_agrees_with_groups(Bugs bugs)
+{
+	return decision_oracle_with(bugs, gen_group_config, gen_group_workload);
 }
 
 Testable run_length_bound(Bugs bugs) { return run_length_with("run_length_bound", bugs, false, true); }

@@ -88,6 +88,10 @@ Testable pick_matches_oracle(Bugs bugs = {});
 //    of every generated workload (TTWU_QUEUE_DELAYED off: the oracle writes
 //    mainline's wake-up of a delayed task).
 Testable decision_oracle_agrees(Bugs bugs = {});
+// ... and with task groups: the presets that model them, one CPU, any
+// workload in 1-6 groups up to 6 deep (the oracle walks the hierarchy,
+// picks level by level and matches curr and the wakee up the tree).
+Testable decision_oracle_agrees_with_groups(Bugs bugs = {});
 
 // ---- several CPUs (issue 14)
 
