@@ -134,8 +134,7 @@ std::string diff_pinned(const Genome& genome, Bugs bugs)
 std::string diff_oracle(const Genome& genome, Bugs bugs)
 {
 	Genome g = genome;
-	g.sim_cpus = 1;  // the oracle's rules are one CPU's
-	g.groups.clear();  // and a flat cfs_rq's
+	g.sim_cpus = 1;  // the oracle's rules are one CPU's (groups included)
 	Case c = build(g, bugs);
 	c.cfg.features.set(Feature::TTWU_QUEUE_DELAYED, false);  // released kernels only (props/test_decision_oracle.cpp)
 	std::optional<oracle::DecisionOracle> o;
