@@ -21,9 +21,6 @@ const EventName* find_event(std::string_view key)
 // rt-app properties the model cannot honour, with the reason.
 const char* unsupported_property(std::string_view key)
 {
-	if (key == "taskgroup")
-		return "in a phase (moving the thread to another group when the phase starts) is not modelled yet; "
-		       "give the task one \"taskgroup\"";
 	if (key == "setsid" || key == "autogroup_nice")
 		return "in a phase (a running thread starting a new session: setsid() moves it to a new autogroup, "
 		       "sched_move_task()) is not modelled; give \"setsid\" (and \"autogroup_nice\") at task level, "
@@ -73,6 +70,7 @@ Event Reader::event(const Member& m, const EventName& en, const std::string& pat
 	case Event::Kind::SetNice:
 	case Event::Kind::SetSlice:
 	case Event::Kind::SetAffinity:
+	case Event::Kind::MoveGroup:   // a phase's "taskgroup" (rtapp_read.cpp)
 	case Event::Kind::FutexBlock:  // never parsed: rt-app has no futex events
 	case Event::Kind::FutexWait:
 	case Event::Kind::FutexPost:

@@ -164,6 +164,22 @@ void Reader::group_weight_event(const Value& v, const std::string& path, Event& 
 		group_event_paths_.push_back(p);
 }
 
+// A phase's "taskgroup": the thread moves itself there when the phase
+// starts (rt-app's set_thread_taskgroup(), cgroup_attach_task()); "/" is
+// the root cpu cgroup (ref -1).
+Event Reader::move_group_event(const Value& v, const std::string& path)
+{
+	Event e{Event::Kind::MoveGroup, 0, -1, 0};
+	if (v.type == Value::Type::String && v.text == "/")
+		return e;
+	const std::string p = taskgroup(v, path);
+	auto it = std::find(group_event_paths_.begin(), group_event_paths_.end(), p);
+	e.ref = static_cast<int>(it - group_event_paths_.begin());
+	if (it == group_event_paths_.end())
+		group_event_paths_.push_back(p);
+	return e;
+}
+
 // w_.groups: every declared or used path and all their prefixes, parents
 // before children, each level in the order the file first names it.
 void Reader::finish_groups()
@@ -194,11 +210,11 @@ void Reader::finish_groups()
 				g = d;
 		w_.groups.push_back(std::move(g));
 	}
-	// A group_weight event's ref: from its path's index to the group's.
+	// A group_weight or move event's ref: from its path's index to the group's.
 	for (TaskSpec& t : w_.tasks)
 		for (Phase& ph : t.phases)
 			for (Event& e : ph.events)
-				if (e.kind == Event::Kind::SetShares)
+				if (e.kind == Event::Kind::SetShares || (e.kind == Event::Kind::MoveGroup && e.ref >= 0))
 					e.ref = static_cast<int>(
 						std::find(paths.begin(), paths.end(), group_event_paths_[static_cast<size_t>(e.ref)]) -
 						paths.begin());

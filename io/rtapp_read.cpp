@@ -13,7 +13,9 @@
 //   loops forever unless it has a "loop".
 // - Phase-level "priority" / "dl-runtime" are applied when the phase starts
 //   (set_thread_param()); here they are SetNice / SetSlice events at the start
-//   of the phase. A phase-level "policy" without "priority" resets nice to
+//   of the phase. A phase-level "taskgroup" moves the thread into that cgroup
+//   when the phase starts, after them (set_thread_taskgroup(): nothing when
+//   it is there already; "/" is the root): a MoveGroup event. A phase-level "policy" without "priority" resets nice to
 //   rt-app's default, 0 (parse_sched_data(), DEFAULT_THREAD_NICE).
 // - Thread i of a task with "instance" > 1 is named "NAME-IDX", IDX being the
 //   thread's index among all threads of the file, as rt-app names it
@@ -119,7 +121,8 @@ Reader::Fields Reader::sort_fields(const Value& obj, const std::string& path, bo
 	static const std::set<std::string_view> task_props = {"instance",  "loop",       "phases",        "policy",
 							      "priority",  "dl-runtime", "delay",         "cpus",
 							      "taskgroup", "setsid",     "autogroup_nice"};
-	static const std::set<std::string_view> phase_props = {"loop", "policy", "priority", "dl-runtime", "cpus"};
+	static const std::set<std::string_view> phase_props = {"loop", "policy",    "priority",
+							       "dl-runtime", "cpus", "taskgroup"};
 	const auto& props = task ? task_props : phase_props;
 	Fields f;
 	s64 clamps[2] = {-1, -1};  // util_min, util_max as given
@@ -242,6 +245,8 @@ Phase Reader::read_phase(const Member& pm, const std::string& path, const std::s
 		w_.cpu_sets.push_back(cpu_list(m->value, path + ".cpus"));
 		p.events.push_back(Event{Event::Kind::SetAffinity, 0, static_cast<int>(w_.cpu_sets.size() - 1), 0});
 	}
+	if (const Member* m = prop(f, "taskgroup"))
+		p.events.push_back(move_group_event(m->value, path + ".taskgroup"));
 	add_events(p, f, path, task, thread);
 	return p;
 }

@@ -107,9 +107,10 @@ private:
 	void finish_groups();
 	u64 group_shares(const Member& w, const std::string& path) const;  // shares, weight or weight.nice
 	void group_weight_event(const Value& v, const std::string& path, Event& e);
+	Event move_group_event(const Value& v, const std::string& path);  // a phase's taskgroup
 	// A task's "setsid" and "autogroup_nice" (model/autogroup.hpp).
 	void session(const Fields& f, const std::string& path, TaskSpec& t) const;
-	std::vector<std::string> group_event_paths_;  // a group_weight event's ref until finish_groups()
+	std::vector<std::string> group_event_paths_;  // a group_weight or move event's ref until finish_groups()
 	std::vector<GroupSpec> declared_groups_;  // path, shares, idle: as the file lists them
 	std::vector<std::string> used_groups_;                     // taskgroup values, first use first
 	void read_tasks(const Value& tasks);

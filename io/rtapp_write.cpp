@@ -52,6 +52,7 @@ struct Segment {
 	std::optional<int> nice;
 	std::optional<u64> slice;
 	std::optional<int> cpus;  // index into Workload::cpu_sets
+	std::optional<int> group; // a move: index into Workload::groups, -1 the root
 	std::vector<const Event*> events;
 };
 
@@ -67,13 +68,16 @@ std::vector<Segment> segments(const Phase& p, const std::string& what)
 			s.slice = ev[i++].ns;
 		if (i < ev.size() && ev[i].kind == Event::Kind::SetAffinity)
 			s.cpus = ev[i++].ref;
+		if (i < ev.size() && ev[i].kind == Event::Kind::MoveGroup)
+			s.group = ev[i++].ref;
 		for (; i < ev.size() && ev[i].kind != Event::Kind::SetNice && ev[i].kind != Event::Kind::SetSlice &&
-		       ev[i].kind != Event::Kind::SetAffinity;
+		       ev[i].kind != Event::Kind::SetAffinity && ev[i].kind != Event::Kind::MoveGroup;
 		     i++)
 			s.events.push_back(&ev[i]);
 		if (s.events.empty())
-			throw std::invalid_argument(what + ": a nice or slice change must be followed by another event "
-							   "(in that order: nice, then slice), or rt-app cannot express it");
+			throw std::invalid_argument(what + ": a nice, slice, affinity or group change must be followed by "
+							   "another event (in that order: nice, slice, cpus, taskgroup), or rt-app "
+							   "cannot express it");
 		out.push_back(std::move(s));
 	}
 	if (out.empty())
@@ -189,6 +193,12 @@ private:
 			out_ += ",\n" + ind + "\"dl-runtime\": " + us(*s.slice, what + " slice");
 		if (s.cpus && w_.cpu_sets.at(static_cast<std::size_t>(*s.cpus)) != t.cpus)
 			out_ += ",\n" + ind + "\"cpus\": " + cpus_str(w_.cpu_sets.at(static_cast<std::size_t>(*s.cpus)));
+		if (s.group) {
+			if (*s.group < -1 || *s.group >= static_cast<int>(w_.groups.size()))
+				throw std::invalid_argument(what + ": a move names no group");
+			out_ += ",\n" + ind + "\"taskgroup\": " +
+				json::quote(*s.group < 0 ? std::string("/") : w_.groups[static_cast<std::size_t>(*s.group)].path);
+		}
 		std::map<std::string, int> used;  // repeated keys get digits, as workgen writes them
 		for (std::size_t i = 0; i < s.events.size(); i++) {
 			const Event* e = s.events[i];
@@ -296,6 +306,7 @@ private:
 		case Event::Kind::SetNice:
 		case Event::Kind::SetSlice:
 		case Event::Kind::SetAffinity:
+		case Event::Kind::MoveGroup:
 			break;  // written as phase properties by segments()
 		case Event::Kind::FutexBlock:
 		case Event::Kind::FutexWait:

@@ -126,6 +126,9 @@ public:
 	void on_reweight(const Simulation& sim, u64 t, int task, s64 vlag, u64 old_weight) override;
 	void on_group_reweight(const Simulation& sim, u64 t, u32 cpu, size_t group) override;
 	void on_attr(const Simulation& sim, u64 t, int task) override;
+	// A move to another group re-queues the task there, as an attribute
+	// change does: its vruntime and deadline are placed on the new level.
+	void on_move_group(const Simulation& sim, u64 t, int task) override { on_attr(sim, t, task); }
 	void on_migrate(const Simulation& sim, u64 t, int task, u32 from, u32 to) override;
 	void on_attach(const Simulation& sim, u64 t, int task) override;
 	void on_yield(const Simulation& sim, u64 t, int task) override;

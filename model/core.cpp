@@ -424,6 +424,40 @@ void Simulation::sched_group_set_shares(size_t group, u64 shares, u32 this_cpu)
 	}
 }
 
+// sched_move_task(): the running task writes itself into another cpu
+// cgroup (rt-app does at a phase's start, and not when it is there
+// already). Under sched_change (SAVE|MOVE), task_change_group_fair():
+// detach_task_cfs_rq() takes its load out of the old group's cfs_rq,
+// set_task_rq() puts it below the new group's entity of its CPU, and the
+// enqueue that follows attaches it there (DO_ATTACH, last_update_time 0;
+// the kernel's attach_entity_cfs_rq() does it just before, at the same
+// instant). The running task is rescheduled. Under --autogroup a task
+// moved to the root cgroup goes to its session's autogroup
+// (autogroup_task_group()), as sched_change_group() decides.
+void Simulation::sched_move_task(Task& t, int group)
+{
+	TaskGroup* tg = group >= 0 ? &groups_[static_cast<size_t>(group)] : nullptr;
+	const size_t i = static_cast<size_t>(t.se.id);
+	if (!tg && task_autogroup(i))
+		tg = &group_by_path(task_autogroup(i)->path);
+	SchedEntity* parent = tg ? &tg->se[t.cpu] : nullptr;
+	if (t.se.parent == parent)
+		return;
+	CfsRq& cfs = rqs_[t.cpu].cfs;
+	const bool running = cfs.curr_task() == &t.se;
+	sched_change(&t.se, DEQUEUE_SAVE | DEQUEUE_MOVE, [&] {
+		cfs.cfs_rq_of(&t.se).detach_entity_cfs_rq(&t.se);
+		t.se.avg.last_update_time = 0;
+		t.se.parent = parent;
+		t.se.depth = parent ? parent->depth + 1 : 0;
+	});
+	if (running)
+		cfs.resched_curr();
+	touch(t.cpu);
+	event_cpu_ = t.cpu;
+	notify(&Observer::on_move_group, now_, t.se.id);
+}
+
 void Simulation::do_sched_yield(u32 cpu)
 {
 	Rq& rq = rqs_[cpu];

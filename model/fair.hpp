@@ -243,6 +243,9 @@ public:
 	// dequeue_entities(): false when se (a task) was only delayed.
 	bool dequeue_entities(SchedEntity* se, unsigned flags);
 	void task_tick_fair(bool queued);
+	// detach_entity_cfs_rq() of a task off the queue (task_change_group_fair(),
+	// on the cfs_rq it leaves): its load out of this cfs_rq's averages.
+	void detach_entity_cfs_rq(SchedEntity* se) { update_load_avg(se, DO_DETACH); }
 	// se_is_idle(): a SCHED_IDLE task, or the entity of an idle group.
 	static bool se_is_idle(const SchedEntity* se) { return se->my_q ? se->my_q->idle : se->idle_policy; }
 	// set_next_buddy(): se and its group entities become their cfs_rqs' next.

@@ -172,6 +172,18 @@ void MetricsCollector::on_tick(const Simulation& sim, u64, bool)
 	sample_lag(sim, sim.current(sim.event_cpu()));
 }
 
+// The running task moved itself: what it has used so far, the run in
+// progress included, was used in the group it leaves.
+void MetricsCollector::on_move_group(const Simulation& sim, u64 t, int task)
+{
+	ensure(sim);
+	const u32 cpu = sim.event_cpu();
+	TaskMetrics& m = tasks[static_cast<size_t>(task)];
+	const u64 partial = running_[cpu] == task && t > run_since_[cpu] ? t - run_since_[cpu] : 0;
+	const SchedEntity* parent = sim.tasks()[static_cast<size_t>(task)].se.parent;
+	m.group_moves.push_back({m.cpu_ns + partial, parent ? static_cast<int>(parent->my_q->tg->id) : -1});
+}
+
 void MetricsCollector::finish(const Simulation& sim)
 {
 	ensure(sim);

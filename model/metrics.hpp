@@ -42,6 +42,14 @@ struct TaskMetrics {
 	u64 wakeups = 0, wakeups_local = 0, wakeups_remote = 0, wakeups_migrate = 0;
 	u64 run_delay_ns = 0;
 	std::vector<u64> cpu_ns_per_cpu;   // wall time on each CPU; empty on one CPU (cpu_ns is its)
+	// Moves to another group (a phase-level taskgroup): the cpu_ns the task
+	// had used when it moved, and the group it moved to (its index in
+	// Simulation::groups(), -1: the root). Empty without moves.
+	struct GroupMove {
+		u64 cpu_ns = 0;
+		int group = -1;
+	};
+	std::vector<GroupMove> group_moves;
 };
 
 // Adds `x` into `total`: sums, merged distributions, the larger lag (the
@@ -70,6 +78,7 @@ public:
 	void finish(const Simulation& sim);
 
 	void on_ttwu(const Simulation&, u64 t, int task, int waker) override;
+	void on_move_group(const Simulation&, u64 t, int task) override;
 
 	std::vector<TaskMetrics> tasks;
 	std::vector<CpuMetrics> cpus;  // filled by finish()

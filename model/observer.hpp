@@ -42,6 +42,9 @@ struct Observer {
 	// (reweight_entity() of a queued entity; its cfs_rq's
 	// last_queued_reweight holds what it found).
 	virtual void on_group_reweight(const Simulation&, u64 /*t*/, u32 /*cpu*/, size_t /*group*/) {}
+	// The running task moved itself to another group (sched_move_task());
+	// its se.parent names the new one.
+	virtual void on_move_group(const Simulation&, u64 /*t*/, int /*task*/) {}
 	// A periodic tick (or hrtick expiry) was handled.
 	virtual void on_tick(const Simulation&, u64 /*t*/, bool /*hrtick*/) {}
 	// __schedule() ran its pick: `next` is what runs now (== prev when the

@@ -429,6 +429,9 @@ void Simulation::step_current(u32 cpu)
 		case Event::Kind::SetShares:
 			sched_group_set_shares(static_cast<size_t>(e->ref), e->ns, cpu);
 			break;
+		case Event::Kind::MoveGroup:
+			sched_move_task(t, e->ref);
+			break;
 		case Event::Kind::SetSlice:
 			sched_setattr_runtime(t, e->ns);
 			event_cpu_ = cpu;

@@ -130,6 +130,9 @@ void validate_groups(const Config& cfg, const Workload& wl)
 				for (const Event& e : p.events)
 					if (e.kind == Event::Kind::SetShares)
 						throw WorkloadError("workload: task '" + t.name + "': a group_weight event, and no groups");
+					else if (e.kind == Event::Kind::MoveGroup)
+						throw WorkloadError("workload: task '" + t.name +
+								    "': a phase-level taskgroup (a move), and no groups");
 		for (const TaskSpec& t : wl.tasks)
 			if (!t.taskgroup.empty())
 				throw WorkloadError("workload: task '" + t.name + "': taskgroup '" + t.taskgroup +
@@ -193,6 +196,11 @@ void validate_groups(const Config& cfg, const Workload& wl)
 				     e.ns < scale_load(MIN_SHARES) || e.ns > scale_load(MAX_SHARES)))
 					throw WorkloadError("workload: task '" + t.name + "': a group_weight event names no group or "
 							    "a weight outside 2..262144");
+				else if (e.kind == Event::Kind::MoveGroup &&
+					 (e.ref < -1 || e.ref >= static_cast<int>(wl.groups.size())))
+					throw WorkloadError("workload: task '" + t.name + "': a move names group " +
+							    std::to_string(e.ref) + ", not one of the " +
+							    std::to_string(wl.groups.size()) + " groups (or -1, the root)");
 	for (const TaskSpec& t : wl.tasks) {
 		if (t.taskgroup.empty())
 			continue;

@@ -53,6 +53,10 @@ struct Event {
 		// A write to cpu.shares / cpu.weight of Workload::groups[ref]: tg->shares
 		// = ns (scaled), by the running task (the model's "group_weight").
 		SetShares,
+		// The running task moves itself into Workload::groups[ref] (-1: the
+		// root group): a cgroup attach, sched_move_task() (rt-app's
+		// phase-level "taskgroup"); nothing when it is there already.
+		MoveGroup,
 	};
 	Kind kind = Kind::Run;
 	u64 ns = 0;     // duration, period or slice

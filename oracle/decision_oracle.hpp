@@ -183,6 +183,7 @@ public:
 	void on_attr(const Simulation&, u64 t, int task) override;
 	void on_event(const Simulation&, u64 t) override;
 	void on_group_reweight(const Simulation&, u64 t, u32 cpu, size_t group) override;
+	void on_move_group(const Simulation&, u64 t, int task) override;
 
 	bool agreed() const { return !first_.has_value(); }
 	const std::optional<Disagreement>& first() const { return first_; }
@@ -297,7 +298,21 @@ private:
 	Ent& ent(int i) { return ents_[static_cast<size_t>(i)]; }
 	Ent* cur() { return q().curr == IDLE ? nullptr : &ent(q().curr); }
 	int id_of(const Ent& e) const { return static_cast<int>(&e - ents_.data()); }
-	void resched_curr() { need_resched_ = true; }
+	// resched_curr(): TIF_NEED_RESCHED. resched_curr_lazy() (fair.c's, 6.13+):
+	// under PREEMPT_LAZY, for a running task, TIF_NEED_RESCHED_LAZY, which
+	// the wake-up preemption's test_tsk_need_resched() does not see.
+	void resched_curr()
+	{
+		need_resched_ = true;
+		resched_lazy_ = false;
+	}
+	void resched_curr_lazy()
+	{
+		if (need_resched_)
+			return;
+		need_resched_ = true;
+		resched_lazy_ = cfg_.preempt == Preempt::Lazy && running_ != IDLE;
+	}
 	void update_curr();
 	bool update_deadline(Ent& e);
 	bool did_preempt_short(Ent& c);
@@ -381,6 +396,7 @@ private:
 	u64 seq_ = 0;
 	u64 now_ = 0;
 	bool need_resched_ = false;
+	bool resched_lazy_ = false;  // need_resched_ is only the lazy flag
 	u64 hrtick_at_ = ~0ULL;
 	bool hrtick_cleared_by_block_ = false;
 	bool in_schedule_ = false, hrtick_pending_ = false;

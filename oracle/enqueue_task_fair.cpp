@@ -160,7 +160,7 @@ void DecisionOracle::task_tick_fair(bool queued)
 		update_curr();
 		update_cfs_group(e);
 		if (queued)
-			resched_curr();
+			resched_curr_lazy();
 	}
 }
 

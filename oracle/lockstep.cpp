@@ -185,8 +185,10 @@ void DecisionOracle::apply_pending_wakeup(const Simulation& sim, Hook next)
 		disagree(sim, std::string(kind_of_wakeup(p.wake_flags)) + ":need_resched",
 			 "wakeup preemption (need_resched after the wakeup)", need_resched_ ? "set" : "clear",
 			 sim.cfs_rq().need_resched ? "set" : "clear");
-	if (undetermined_now_ && next != Hook::Schedule)
+	if (undetermined_now_ && next != Hook::Schedule) {
 		need_resched_ = sim.cfs_rq().need_resched;
+		resched_lazy_ = sim.cfs_rq().resched_lazy;
+	}
 	stimulus_ = here;
 }
 

@@ -144,6 +144,7 @@ void DecisionOracle::resync(const Simulation& sim)
 	}
 	running_ = sim.current();
 	need_resched_ = sim.cfs_rq().need_resched;
+	resched_lazy_ = sim.cfs_rq().resched_lazy;
 	std::vector<std::pair<u64, size_t>> order;
 	for (size_t i = 0; i < ents_.size(); i++) {
 		const SchedEntity& m = model_se(sim, i);

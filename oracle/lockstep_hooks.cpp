@@ -181,6 +181,7 @@ void DecisionOracle::on_schedule(const Simulation& sim, u64 t, int prev, int nex
 	in_schedule_ = false;
 	// __schedule() clears TIF_NEED_RESCHED after the pick.
 	need_resched_ = false;
+	resched_lazy_ = false;
 	running_ = chosen;
 	if (chosen != next)
 		disagree(sim, "schedule:next", "task picked to run", who(chosen), who(next));
@@ -188,6 +189,38 @@ void DecisionOracle::on_schedule(const Simulation& sim, u64 t, int prev, int nex
 }
 
 void DecisionOracle::on_switch(const Simulation&, u64, int, int, bool, u64) {}
+
+// sched_move_task() of the running task: under sched_change (SAVE|MOVE) it
+// leaves its group's chain and joins the new one (task_change_group_fair():
+// set_task_rq() below the group the model's task now names, the move's
+// stimulus), and is rescheduled.
+void DecisionOracle::on_move_group(const Simulation& sim, u64 t, int task)
+{
+	const SchedEntity* to = sim.tasks()[static_cast<size_t>(task)].se.parent;
+	if (!begin(sim, t, "move of task " + std::to_string(task) + " to " + (to ? who_se(model_id(to)) : "the root"), true,
+		   Hook::Attr))
+		return;
+	if (task != running_) {
+		disagree(sim, "move:protocol", "moving task", who(running_), who(task));
+		end(sim, false);
+		return;
+	}
+	Ent& e = ent(task);
+	const bool queued = e.on_rq;
+	if (queued && dequeue_entities(task, DQ_SAVE | DQ_MOVE) >= 0)
+		hrtick_update();
+	put_prev_task_fair(task);
+	e.parent = model_id(to);
+	e.cfs = e.parent == IDLE ? 0 : ent(e.parent).my_q;
+	e.depth = e.parent == IDLE ? 0 : ent(e.parent).depth + 1;
+	if (queued) {
+		enqueue_task_fair(task, EN_RESTORE | EN_MOVE);
+		hrtick_update_enqueued();
+	}
+	set_next_task_fair(task, false);
+	resched_curr();
+	end(sim, true);
+}
 
 // A cpu.weight write reweighted a queued group entity: begin() has applied
 // the write (sync_group_shares()); the update_curr() of each reweight may
@@ -207,8 +240,10 @@ void DecisionOracle::on_event(const Simulation& sim, u64 t)
 		disagree(sim, "resched:not-acted-on", "need_resched at the end of the event", "a schedule",
 			 "none");
 	end(sim, true);
-	if (need_resched_ && opt_.resync)
+	if (need_resched_ && opt_.resync) {
 		need_resched_ = sim.cfs_rq().need_resched;
+		resched_lazy_ = sim.cfs_rq().resched_lazy;
+	}
 }
 
 }  // namespace eevdf::oracle

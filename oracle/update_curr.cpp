@@ -59,7 +59,7 @@ void DecisionOracle::update_curr()
 		return;
 	const bool more = rules_->did_preempt_short ? did_preempt_short(*c) : (!rules_->stash && !protect_slice(*c));
 	if (resched || more) {
-		resched_curr();
+		resched_curr_lazy();
 		clear_buddies(cq_, q().curr);
 	}
 }

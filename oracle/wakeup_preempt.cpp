@@ -46,7 +46,7 @@ void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 {
 	if (pi == running_)
 		return;
-	if (need_resched_)
+	if (need_resched_ && !resched_lazy_)  // test_tsk_need_resched(): the full flag only
 		return;
 	const bool v66 = version_ == Version::V6_6;
 	if (v66 && idle_curr_preempted(ent(running_), ent(pi)))
@@ -79,7 +79,7 @@ void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 			return;
 		}
 		if (p.chosen == pi)
-			resched_curr();
+			resched_curr_lazy();
 		return;
 	}
 	case Rules::Preempt::V612:
@@ -87,7 +87,7 @@ void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 		if (do_preempt_short(pse, se) && se.lagword == se.deadline)
 			se.lagword = se.deadline + 1;
 		if (pick_eevdf(true).chosen == pi)
-			resched_curr();
+			resched_curr_lazy();
 		return;
 	case Rules::Preempt::ProtectParam: {
 		// 6.17 .. 6.18.32: a shorter wakee picks without curr's protection.
@@ -95,7 +95,7 @@ void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 		if (pick_eevdf(!dps).chosen == pi) {
 			if (dps)
 				cancel_protect_slice(se);
-			resched_curr();
+			resched_curr_lazy();
 			return;
 		}
 		if (feat(Feature::RUN_TO_PARITY) && dps)
@@ -122,7 +122,7 @@ void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 					if (rules_->short_clears_buddy)
 						clear_buddies(se.cfs, si);
 				}
-				resched_curr();
+				resched_curr_lazy();
 				return;
 			}
 			if (got == IDLE && q().nr_queued)
@@ -157,7 +157,7 @@ bool DecisionOracle::idle_curr_preempted(Ent& se, const Ent& pse)
 	// only when se is that task or sits on the same cfs_rq.
 	if (rules_->short_clears_buddy)
 		clear_buddies(ent(running_).cfs, id_of(se));
-	resched_curr();
+	resched_curr_lazy();
 	return true;
 }
 

@@ -214,6 +214,19 @@ void add_random_groups(Workload& w)
 		e.ref = g;
 		ph.events.insert(ph.events.begin() + static_cast<std::ptrdiff_t>(at), e);
 	}
+	// A quarter of the tasks move themselves to another group (or the root)
+	// when one of their phases starts, as rt-app's phase-level "taskgroup"
+	// does (after the phase's nice, slice and affinity changes).
+	for (TaskSpec& t : w.tasks) {
+		if (t.phases.empty() || *rc::gen::inRange(0, 4) != 0)
+			continue;
+		Phase& ph = t.phases[*rc::gen::inRange<size_t>(0, t.phases.size())];
+		auto at = ph.events.begin();
+		while (at != ph.events.end() && (at->kind == Event::Kind::SetNice || at->kind == Event::Kind::SetSlice ||
+						 at->kind == Event::Kind::SetAffinity))
+			++at;
+		ph.events.insert(at, Event{Event::Kind::MoveGroup, 0, *rc::gen::inRange(-1, n), 0});
+	}
 }
 
 rc::Gen<Workload> gen_group_workload()

@@ -284,6 +284,20 @@ TEST_CASE("oracle: a cpu.weight write reweights the queued group entity per vers
 	for_every_group_preset(w, {{"/A", NICE_0_LOAD}}, "cpu-weight");
 }
 
+TEST_CASE("oracle: a task moving between groups is re-queued on the new chain", "[props]")
+{
+	// rt-app's phase-level taskgroup: /A, then /B/C, then the root, each
+	// move by the running task under sched_change, then rescheduled.
+	const Event to_a{Event::Kind::MoveGroup, 0, 0, 0}, to_c{Event::Kind::MoveGroup, 0, 2, 0},
+		to_root{Event::Kind::MoveGroup, 0, -1, 0};
+	const Workload w = workload({phased("m", {Phase{"a", 1, {to_a, run(1300 * US), sleep(300 * US)}},
+						  Phase{"c", 1, {to_c, run(900 * US)}}, Phase{"r", 1, {to_root, run(700 * US)}}}),
+				     in_group(task("a", {run(RUN_FOREVER)}), "/A"),
+				     in_group(task("c", {run(500 * US), sleep(800 * US)}), "/B/C")},
+				    60 * MS);
+	for_every_group_preset(w, {{"/A", NICE_0_LOAD}, {"/B", 2 * NICE_0_LOAD}, {"/B/C", NICE_0_LOAD}}, "move");
+}
+
 TEST_CASE("oracle: an idle group's entity yields to any non-idle wakee", "[props]")
 {
 	GroupSpec idle{"/I", NICE_0_LOAD};

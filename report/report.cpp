@@ -190,18 +190,30 @@ void write_json(const Report& r, std::ostream& os)
 	// Only with task groups: each group's weight and the CPU time of the
 	// tasks in it and below it (what its cpuacct.usage would count); the
 	// cgroups, then the autogroups.
+	static const std::string root_path;
 	std::vector<GroupSpec> groups = r.sim.workload().groups;
 	groups.insert(groups.end(), r.sim.autogroups().begin(), r.sim.autogroups().end());
 	if (!groups.empty()) {
 		ordered_json arr = ordered_json::array();
 		const u64 busy = r.sim.busy_ns();
+		// A task's CPU time by the group it ran in: one span without moves.
+		auto in_group = [](const std::string& tg, const std::string& g) {
+			return tg == g || (tg.size() > g.size() && tg.compare(0, g.size(), g) == 0 && tg[g.size()] == '/');
+		};
 		for (const GroupSpec& g : groups) {
 			u64 cpu_ns = 0;
 			for (size_t i = 0; i < specs.size(); i++) {
-				const std::string& tg = r.sim.task_group_path(i);
-				if (tg == g.path || (tg.size() > g.path.size() && tg.compare(0, g.path.size(), g.path) == 0 &&
-						     tg[g.path.size()] == '/'))
-					cpu_ns += r.metrics.tasks[i].cpu_ns;
+				const TaskMetrics& m = r.metrics.tasks[i];
+				const std::string* tg = &r.sim.task_group_path(i);
+				u64 from = 0;
+				for (const TaskMetrics::GroupMove& mv : m.group_moves) {
+					if (in_group(*tg, g.path))
+						cpu_ns += mv.cpu_ns - from;
+					from = mv.cpu_ns;
+					tg = mv.group < 0 ? &root_path : &r.sim.groups()[static_cast<size_t>(mv.group)].path;
+				}
+				if (in_group(*tg, g.path))
+					cpu_ns += m.cpu_ns - from;
 			}
 			// What cpu.shares reads: an idle group's is WEIGHT_IDLEPRIO.
 			const u64 w = g.idle ? WEIGHT_IDLEPRIO : scale_load_down(g.shares);

@@ -438,9 +438,8 @@ TEST_CASE("rtapp: unknown keys are refused, with a hint for rt-app's prefix matc
 				  Contains("followed only by digits"));
 	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"delay": 1, "run": 1}})")),
 			  Contains("tasks.t.phases.p.delay: is a task property"));
-	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"taskgroup": "/tg1", "run": 1}})")),
-			  Contains("tasks.t.phases.p.taskgroup: in a phase (moving the thread to another group when the phase "
-				   "starts) is not modelled yet"));
+	CHECK_THROWS_WITH(parse(one_task(R"("phases": {"p": {"taskgroup": "", "run": 1}})")),
+			  Contains("tasks.t.phases.p.taskgroup: a group path starts with '/'"));
 	CHECK_THROWS_WITH(parse(one_task(R"("util_min": "high", "run": 1)")), Contains("tasks.t.util_min: expected an integer 0..1024"));
 	CHECK_THROWS_WITH(parse(one_task(R"("dl-period": 100, "run": 1)")), Contains("SCHED_DEADLINE"));
 	CHECK_THROWS_WITH(parse(R"({"tasks": {"t": {"run": 1}}, "task": {}})"),
@@ -841,6 +840,29 @@ TEST_CASE("rtapp: cpu.idle other than 0 or 1, or beside a weight, is refused wit
 	CHECK_THROWS_WITH(parse(with_group(R"({"idle": -1})")), Contains("groups./A.idle: -1 is not 0 or 1"));
 	CHECK_THROWS_WITH(parse(with_group(R"({"idle": true})")), Contains("groups./A.idle"));
 	CHECK_THROWS_WITH(parse(with_group(R"({"idle": 1, "shares": 2048})")), Contains("an idle group's weight is fixed"));
+}
+
+TEST_CASE("rtapp: a phase's taskgroup moves the thread there when the phase starts", "[rtapp][groups]")
+{
+	// rt-app's set_thread_taskgroup() at each phase start, after the
+	// phase's priority: a MoveGroup event; "/" is the root cgroup.
+	const Workload w = parse(R"({"groups": {"/A": {"shares": 512}},
+		"tasks": {"t": {"taskgroup": "/A", "phases": {
+			"p": {"taskgroup": "/B/C", "priority": 3, "run": 1},
+			"q": {"taskgroup": "/", "run": 2},
+			"r": {"run": 3}}}}})");
+	REQUIRE(w.groups.size() == 3);
+	CHECK(w.groups[2].path == "/B/C");  // named only by the phase
+	const auto& ph = w.tasks[0].phases;
+	REQUIRE(ph.size() == 3);
+	REQUIRE(ph[0].events.size() == 3);
+	CHECK(ph[0].events[0].kind == Event::Kind::SetNice);
+	CHECK(ph[0].events[1].kind == Event::Kind::MoveGroup);
+	CHECK(ph[0].events[1].ref == 2);
+	CHECK(ph[1].events[0].kind == Event::Kind::MoveGroup);
+	CHECK(ph[1].events[0].ref == -1);
+	CHECK(ph[2].events[0].kind == Event::Kind::Run);  // no taskgroup: the thread stays where it is
+	CHECK(parse(to_rtapp_json(w)) == w);
 }
 
 TEST_CASE("rtapp: groups and taskgroups are written back as they are read", "[rtapp][groups]")
