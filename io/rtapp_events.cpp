@@ -66,6 +66,9 @@ Event Reader::event(const Member& m, const EventName& en, const std::string& pat
 	case Event::Kind::SetShares:
 		group_weight_event(v, path, e);
 		break;
+	case Event::Kind::SetIdle:
+		group_idle_event(v, path, e);
+		break;
 	case Event::Kind::Yield:  // rt-app ignores the value
 	case Event::Kind::SetNice:
 	case Event::Kind::SetSlice:

@@ -158,10 +158,40 @@ void Reader::group_weight_event(const Value& v, const std::string& path, Event& 
 		fail(v, path, "expected {\"group\": PATH, and one of shares, weight, weight.nice}");
 	const std::string p = taskgroup(group->value, path + ".group");
 	e.ns = group_shares(*weight, path + "." + weight->key);
+	e.ref = group_event_ref(p);
+}
+
+int Reader::group_event_ref(const std::string& p)
+{
 	auto it = std::find(group_event_paths_.begin(), group_event_paths_.end(), p);
-	e.ref = static_cast<int>(it - group_event_paths_.begin());
-	if (it == group_event_paths_.end())
+	if (it == group_event_paths_.end()) {
 		group_event_paths_.push_back(p);
+		return static_cast<int>(group_event_paths_.size() - 1);
+	}
+	return static_cast<int>(it - group_event_paths_.begin());
+}
+
+// The model's "group_idle": {"group": PATH, "idle": 0 or 1}: a write to
+// that group's cpu.idle by the running task (sched_group_set_idle()).
+void Reader::group_idle_event(const Value& v, const std::string& path, Event& e)
+{
+	const Member* group = nullptr;
+	const Member* idle = nullptr;
+	if (v.is_object() && v.members.size() == 2)
+		for (const Member& m : v.members) {
+			if (m.key == "group")
+				group = &m;
+			else if (m.key == "idle")
+				idle = &m;
+		}
+	if (!group || !idle)
+		fail(v, path, "expected {\"group\": PATH, \"idle\": 0 or 1}, got " + json::describe(v));
+	const std::string p = taskgroup(group->value, path + ".group");
+	const s64 i = integer(idle->value, path + ".idle", "0 or 1");
+	if (i != 0 && i != 1)
+		fail(idle->value, path + ".idle", "expected 0 or 1 (cpu.idle), got " + json::describe(idle->value));
+	e.value = static_cast<int>(i);
+	e.ref = group_event_ref(p);
 }
 
 // A phase's "taskgroup": the thread moves itself there when the phase
@@ -172,11 +202,7 @@ Event Reader::move_group_event(const Value& v, const std::string& path)
 	Event e{Event::Kind::MoveGroup, 0, -1, 0};
 	if (v.type == Value::Type::String && v.text == "/")
 		return e;
-	const std::string p = taskgroup(v, path);
-	auto it = std::find(group_event_paths_.begin(), group_event_paths_.end(), p);
-	e.ref = static_cast<int>(it - group_event_paths_.begin());
-	if (it == group_event_paths_.end())
-		group_event_paths_.push_back(p);
+	e.ref = group_event_ref(taskgroup(v, path));
 	return e;
 }
 
@@ -214,7 +240,8 @@ void Reader::finish_groups()
 	for (TaskSpec& t : w_.tasks)
 		for (Phase& ph : t.phases)
 			for (Event& e : ph.events)
-				if (e.kind == Event::Kind::SetShares || (e.kind == Event::Kind::MoveGroup && e.ref >= 0))
+				if (e.kind == Event::Kind::SetShares || e.kind == Event::Kind::SetIdle ||
+				    (e.kind == Event::Kind::MoveGroup && e.ref >= 0))
 					e.ref = static_cast<int>(
 						std::find(paths.begin(), paths.end(), group_event_paths_[static_cast<size_t>(e.ref)]) -
 						paths.begin());

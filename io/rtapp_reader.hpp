@@ -52,6 +52,7 @@ inline constexpr EventName EVENT_NAMES[] = {
 	{"sync", Op::Sync, {}},
 	{"barrier", Op::Model, Event::Kind::Barrier},
 	{"group_weight", Op::Model, Event::Kind::SetShares},  // the model's own (io/rtapp_groups.cpp)
+	{"group_idle", Op::Model, Event::Kind::SetIdle},      // the model's own (io/rtapp_groups.cpp)
 	{"mem", Op::Unsupported, {}, "is not supported by the model (no memory or cache model)"},
 	{"iorun", Op::Unsupported, {}, "is not supported by the model (no I/O devices; use \"sleep\" for the wait)"},
 	{"fork", Op::Unsupported, {}, "is not supported by the model yet (tasks are created at their \"delay\")"},
@@ -107,6 +108,8 @@ private:
 	void finish_groups();
 	u64 group_shares(const Member& w, const std::string& path) const;  // shares, weight or weight.nice
 	void group_weight_event(const Value& v, const std::string& path, Event& e);
+	void group_idle_event(const Value& v, const std::string& path, Event& e);
+	int group_event_ref(const std::string& group_path);  // an index into group_event_paths_
 	Event move_group_event(const Value& v, const std::string& path);  // a phase's taskgroup
 	// A task's "setsid" and "autogroup_nice" (model/autogroup.hpp).
 	void session(const Fields& f, const std::string& path, TaskSpec& t) const;

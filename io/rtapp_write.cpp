@@ -303,6 +303,13 @@ private:
 			value = "{ \"group\": " + json::quote(w_.groups[static_cast<size_t>(e.ref)].path) +
 				", \"shares\": " + std::to_string(e.ns >> 10) + " }";
 			break;
+		case Event::Kind::SetIdle:
+			if (e.ref < 0 || static_cast<size_t>(e.ref) >= w_.groups.size() || e.value < 0 || e.value > 1)
+				throw std::invalid_argument(what + ": a group_idle event names no group or no 0/1");
+			key = "group_idle";
+			value = "{ \"group\": " + json::quote(w_.groups[static_cast<size_t>(e.ref)].path) +
+				", \"idle\": " + std::to_string(e.value) + " }";
+			break;
 		case Event::Kind::SetNice:
 		case Event::Kind::SetSlice:
 		case Event::Kind::SetAffinity:

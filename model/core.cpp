@@ -403,8 +403,15 @@ bool Simulation::sched_setaffinity(u32 cpu, Task& t, const CpuMask& mask)
 // __resched_curr() sends it.
 void Simulation::sched_group_set_shares(size_t group, u64 shares, u32 this_cpu)
 {
+	if (groups_[group].idle)
+		return;
+	__sched_group_set_shares(group, shares, this_cpu);
+}
+
+void Simulation::__sched_group_set_shares(size_t group, u64 shares, u32 this_cpu)
+{
 	TaskGroup& tg = groups_[group];
-	if (tg.idle || tg.shares == shares)
+	if (tg.shares == shares)
 		return;
 	tg.shares = shares;
 	for (Rq& rq : rqs_) {
@@ -422,6 +429,34 @@ void Simulation::sched_group_set_shares(size_t group, u64 shares, u32 this_cpu)
 			notify(&Observer::on_group_reweight, now_, rq.cpu, group);
 		}
 	}
+}
+
+// sched_group_set_idle(): a write to cpu.idle mid-run. On every CPU the
+// group's cfs_rq becomes idle (or not), and the tasks queued below it that
+// were not idle already are counted as idle (or no longer) in h_nr_idle on
+// every level above its queued entity, up to the first idle level (which
+// counts them already). Then __sched_group_set_shares(): WEIGHT_IDLEPRIO,
+// or NICE_0_LOAD when the group stops being idle (not the weight it had
+// before: the kernel does not keep it), so its entities are reweighted.
+void Simulation::sched_group_set_idle(size_t group, bool idle, u32 this_cpu)
+{
+	TaskGroup& tg = groups_[group];
+	if (tg.idle == idle)
+		return;
+	tg.idle = idle;
+	for (Rq& rq : rqs_) {
+		CfsRq& g = tg.cfs_rq[rq.cpu];
+		g.idle = idle;
+		const u64 delta = g.h_nr_queued - g.h_nr_idle;
+		for (SchedEntity* se = &tg.se[rq.cpu]; se && se->on_rq; se = parent_entity(se)) {
+			CfsRq& q = rq.cfs.cfs_rq_of(se);
+			q.h_nr_idle = idle ? q.h_nr_idle + delta : q.h_nr_idle - delta;
+			if (q.idle)
+				break;
+		}
+		touch(rq.cpu);
+	}
+	__sched_group_set_shares(group, idle ? scale_load(WEIGHT_IDLEPRIO) : NICE_0_LOAD, this_cpu);
 }
 
 // sched_move_task(): the running task writes itself into another cpu

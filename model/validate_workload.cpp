@@ -130,6 +130,8 @@ void validate_groups(const Config& cfg, const Workload& wl)
 				for (const Event& e : p.events)
 					if (e.kind == Event::Kind::SetShares)
 						throw WorkloadError("workload: task '" + t.name + "': a group_weight event, and no groups");
+					else if (e.kind == Event::Kind::SetIdle)
+						throw WorkloadError("workload: task '" + t.name + "': a group_idle event, and no groups");
 					else if (e.kind == Event::Kind::MoveGroup)
 						throw WorkloadError("workload: task '" + t.name +
 								    "': a phase-level taskgroup (a move), and no groups");
@@ -196,6 +198,10 @@ void validate_groups(const Config& cfg, const Workload& wl)
 				     e.ns < scale_load(MIN_SHARES) || e.ns > scale_load(MAX_SHARES)))
 					throw WorkloadError("workload: task '" + t.name + "': a group_weight event names no group or "
 							    "a weight outside 2..262144");
+				else if (e.kind == Event::Kind::SetIdle &&
+					 (e.ref < 0 || static_cast<size_t>(e.ref) >= wl.groups.size() || e.value < 0 || e.value > 1))
+					throw WorkloadError("workload: task '" + t.name + "': a group_idle event names no group or "
+							    "an idle value other than 0 or 1");
 				else if (e.kind == Event::Kind::MoveGroup &&
 					 (e.ref < -1 || e.ref >= static_cast<int>(wl.groups.size())))
 					throw WorkloadError("workload: task '" + t.name + "': a move names group " +

@@ -57,6 +57,10 @@ struct Event {
 		// root group): a cgroup attach, sched_move_task() (rt-app's
 		// phase-level "taskgroup"); nothing when it is there already.
 		MoveGroup,
+		// A write to cpu.idle of Workload::groups[ref]: `value` 1 makes it an
+		// idle group, 0 a normal one (sched_group_set_idle(); the model's
+		// "group_idle").
+		SetIdle,
 	};
 	Kind kind = Kind::Run;
 	u64 ns = 0;     // duration, period or slice

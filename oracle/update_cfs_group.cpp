@@ -33,12 +33,15 @@ void DecisionOracle::update_cfs_group(Ent& e)
 // A cpu.weight (cpu.shares) write by the running task: tg->shares, then on
 // this CPU update_cfs_group() of the group's entity and every one above
 // it. An idle group refuses the write (the model does not change its
-// shares). The model's new value is the stimulus, read here before the
-// hook that follows the write.
+// shares). A cpu.idle write (sched_group_set_idle()) makes the group's
+// cfs_rq idle or not, then sets its shares the same way (WEIGHT_IDLEPRIO
+// or NICE_0_LOAD). The model's new values are the stimulus, read here
+// before the hook that follows the write.
 void DecisionOracle::sync_group_shares(const Simulation& sim)
 {
 	const auto& groups = sim.groups();
 	for (size_t g = 0; g < tg_shares_.size(); g++) {
+		qs_[g + 1].idle = groups[g].idle;  // a cpu.idle write: se_is_idle() of its entity from now on
 		if (groups[g].shares == tg_shares_[g])
 			continue;
 		tg_shares_[g] = groups[g].shares;

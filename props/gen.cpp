@@ -214,6 +214,16 @@ void add_random_groups(Workload& w)
 		e.ref = g;
 		ph.events.insert(ph.events.begin() + static_cast<std::ptrdiff_t>(at), e);
 	}
+	// One task in six writes a group's cpu.idle somewhere in its program
+	// (sched_group_set_idle(): the group turns idle, or back).
+	for (TaskSpec& t : w.tasks) {
+		if (t.phases.empty() || *rc::gen::inRange(0, 6) != 0)
+			continue;
+		Phase& ph = t.phases[*rc::gen::inRange<size_t>(0, t.phases.size())];
+		const size_t at = *rc::gen::inRange<size_t>(0, ph.events.size() + 1);
+		ph.events.insert(ph.events.begin() + static_cast<std::ptrdiff_t>(at),
+				 Event{Event::Kind::SetIdle, 0, *rc::gen::inRange(0, n), *rc::gen::inRange(0, 2)});
+	}
 	// A quarter of the tasks move themselves to another group (or the root)
 	// when one of their phases starts, as rt-app's phase-level "taskgroup"
 	// does (after the phase's nice, slice and affinity changes).

@@ -298,6 +298,16 @@ TEST_CASE("oracle: a task moving between groups is re-queued on the new chain", 
 	for_every_group_preset(w, {{"/A", NICE_0_LOAD}, {"/B", 2 * NICE_0_LOAD}, {"/B/C", NICE_0_LOAD}}, "move");
 }
 
+TEST_CASE("oracle: a cpu.idle write mid-run makes a group's entity idle and back", "[props]")
+{
+	const Event idle_on{Event::Kind::SetIdle, 0, 0, 1}, idle_off{Event::Kind::SetIdle, 0, 0, 0};
+	const Workload w = workload({in_group(task("bg", {run(RUN_FOREVER)}), "/G"),
+				     task("fg", {run(300 * US), sleep(2 * MS)}),
+				     task("w", {run(3 * MS), idle_on, run(5 * MS), idle_off, sleep(4 * MS)})},
+				    80 * MS);
+	for_every_group_preset(w, {{"/G", 2 * NICE_0_LOAD}}, "idle-write");
+}
+
 TEST_CASE("oracle: an idle group's entity yields to any non-idle wakee", "[props]")
 {
 	GroupSpec idle{"/I", NICE_0_LOAD};

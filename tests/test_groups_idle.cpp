@@ -155,3 +155,38 @@ TEST_CASE("a weight write to an idle group changes nothing", "[groups][idle]")
 	CHECK(sim.groups()[0].shares == scale_load(WEIGHT_IDLEPRIO));
 	CHECK(sim.groups()[0].se[0].load.weight == scale_load(WEIGHT_IDLEPRIO));
 }
+
+// A cpu.idle write mid-run (sched_group_set_idle()): /I with a hog and a
+// SCHED_IDLE task beside a root task "w" that writes cpu.idle 1 at 2 ms of
+// its CPU and 0 at 4 ms. While idle, /I's non-idle task counts as idle up
+// the chain and the group weighs WEIGHT_IDLEPRIO; made normal again, the
+// count goes back and the group weighs NICE_0_LOAD, not what it had.
+TEST_CASE("a cpu.idle write mid-run makes a group idle and back", "[groups][idle]")
+{
+	Workload wl = workload({in_group(hog("i"), "/I"), in_group(with_policy(hog("j"), Policy::Idle), "/I"),
+				task("w",
+				     {run(2 * MS), Event{Event::Kind::SetIdle, 0, 0, 1}, run(2 * MS),
+				      Event{Event::Kind::SetIdle, 0, 0, 0}, run(RUN_FOREVER)},
+				     1)});
+	wl.groups = {group_i(false, 2 * NICE_0_LOAD)};
+	wl.duration = 60 * MS;
+	Simulation sim(config("6.18.39", 250), wl);
+	InvariantChecker checker;
+	sim.add_observer(&checker);
+	const TaskGroup& tg = sim.groups()[0];
+	auto w_ran = [&] { return sim.tasks()[2].se.sum_exec_runtime; };
+	while (w_ran() < 2 * MS && !sim.finished())
+		sim.run_until(sim.now() + 100 * US);
+	sim.run_until(sim.now() + 1);  // the write's event
+	CHECK(tg.idle);
+	CHECK(tg.cfs_rq[0].idle);
+	CHECK(tg.se[0].load.weight == scale_load(WEIGHT_IDLEPRIO));
+	CHECK(sim.cfs_rq(0).h_nr_idle == 2);  // i now counts as idle above /I, j did already
+	while (w_ran() < 4 * MS && !sim.finished())
+		sim.run_until(sim.now() + 100 * US);
+	sim.run_until(sim.now() + 1);
+	CHECK_FALSE(tg.idle);
+	CHECK(tg.se[0].load.weight == NICE_0_LOAD);
+	CHECK(sim.cfs_rq(0).h_nr_idle == 1);  // only j
+	sim.run();
+}

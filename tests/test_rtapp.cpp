@@ -865,6 +865,26 @@ TEST_CASE("rtapp: a phase's taskgroup moves the thread there when the phase star
 	CHECK(parse(to_rtapp_json(w)) == w);
 }
 
+TEST_CASE("rtapp: a group_idle event writes a group's cpu.idle", "[rtapp][groups]")
+{
+	const Workload w = parse(R"({"groups": {"/A": {"shares": 512}},
+		"tasks": {"t": {"run": 1, "group_idle": {"group": "/A", "idle": 1}, "run1": 2,
+				"group_idle1": {"group": "/B", "idle": 0}}}})");
+	REQUIRE(w.groups.size() == 2);
+	const auto& ev = w.tasks[0].phases[0].events;
+	REQUIRE(ev.size() == 4);
+	CHECK(ev[1].kind == Event::Kind::SetIdle);
+	CHECK(ev[1].ref == 0);
+	CHECK(ev[1].value == 1);
+	CHECK(ev[3].ref == 1);  // /B, named only here
+	CHECK(ev[3].value == 0);
+	CHECK(parse(to_rtapp_json(w)) == w);
+	CHECK_THROWS_WITH(parse(one_task(R"("run": 1, "group_idle": {"group": "/A", "idle": 2})")),
+			  Contains("tasks.t.group_idle.idle: expected 0 or 1"));
+	CHECK_THROWS_WITH(parse(one_task(R"("run": 1, "group_idle": {"group": "/A"})")),
+			  Contains("tasks.t.group_idle: expected {\"group\": PATH, \"idle\": 0 or 1}"));
+}
+
 TEST_CASE("rtapp: groups and taskgroups are written back as they are read", "[rtapp][groups]")
 {
 	const Workload w = parse(R"({"groups": {"/B/C": {"weight": 200}, "/A": {"shares": 512}, "/I": {"idle": 1}},
