@@ -57,6 +57,20 @@ std::string replay(const std::string& name, const Config& cfg, const Workload& w
 	return why + "\ncounterexample: " + file + "\nreplay: eevdf sim " + file + " " + command_line_flags(cfg);
 }
 
+// The oracle runs `wl` under `cfg` (preset p), agrees with the model and
+// compares something; a disagreement is saved as `file`-PRESET.
+Outcome check_agrees(const KernelPreset& p, const Config& cfg, const Workload& wl, const std::string& file)
+{
+	const Outcome o = run_oracle(cfg, wl);
+	INFO("preset " << p.name);
+	INFO(o.error);
+	REQUIRE(o.error.empty());
+	INFO(replay(file + "-" + std::string(p.name), cfg, wl, o.report));
+	CHECK(o.agreed);
+	CHECK(o.counters.comparisons > 0);
+	return o;
+}
+
 // Every preset at HZ=250 with its default features, `adjust` applied.
 template <class Adjust>
 void for_every_preset(const Workload& wl, Adjust&& adjust, const char* name)
@@ -64,13 +78,7 @@ void for_every_preset(const Workload& wl, Adjust&& adjust, const char* name)
 	for (const KernelPreset& p : kernel_presets()) {
 		Config cfg = make_config(p, 250);
 		adjust(cfg);
-		const Outcome o = run_oracle(cfg, wl);
-		INFO("preset " << p.name);
-		INFO(o.error);
-		REQUIRE(o.error.empty());
-		INFO(replay(std::string("oracle-") + name + "-" + std::string(p.name), cfg, wl, o.report));
-		CHECK(o.agreed);
-		CHECK(o.counters.comparisons > 0);
+		check_agrees(p, cfg, wl, std::string("oracle-") + name);
 	}
 }
 void for_every_preset(const Workload& wl, const char* name)
@@ -185,10 +193,9 @@ TaskSpec in_group(TaskSpec t, std::string path)
 }
 
 // `wl` with its groups declared (paths, parents first, with their shares),
-// on every preset that models groups, `adjust` applied. The oracle must
-// agree, compare, and pick at a group's level.
-template <class Adjust>
-void for_every_group_preset(Workload wl, std::vector<GroupSpec> groups, Adjust&& adjust, const char* name)
+// on every preset that models groups, with exact slice augments so that
+// nothing is left undetermined. The oracle must agree and compare.
+void for_every_group_preset(Workload wl, std::vector<GroupSpec> groups, const char* name)
 {
 	wl.groups = std::move(groups);
 	int presets = 0;
@@ -198,21 +205,10 @@ void for_every_group_preset(Workload wl, std::vector<GroupSpec> groups, Adjust&&
 		presets++;
 		Config cfg = make_config(p, 250);
 		cfg.exact_tree_augments = true;
-		adjust(cfg);
-		const Outcome o = run_oracle(cfg, wl);
-		INFO("preset " << p.name);
-		INFO(o.error);
-		REQUIRE(o.error.empty());
-		INFO(replay(std::string("oracle-groups-") + name + "-" + std::string(p.name), cfg, wl, o.report));
-		CHECK(o.agreed);
-		CHECK(o.counters.comparisons > 0);
+		const Outcome o = check_agrees(p, cfg, wl, std::string("oracle-groups-") + name);
 		CHECK(o.counters.augment_skipped == 0);
 	}
 	CHECK(presets >= 6);
-}
-void for_every_group_preset(Workload wl, std::vector<GroupSpec> groups, const char* name)
-{
-	for_every_group_preset(std::move(wl), std::move(groups), [](Config&) {}, name);
 }
 
 Event set_shares(int group, u64 shares) { return Event{Event::Kind::SetShares, shares, group, 0}; }
