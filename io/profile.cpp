@@ -199,6 +199,8 @@ const CostKey cost_keys[] = {
 	{"balance_cost", &Profile::balance_cost, duration_of},
 	{"timer_delay", &Profile::timer_delay, duration_of},
 	{"timer_delay_busy", &Profile::timer_delay_busy, duration_of},
+	{"resched_delay", &Profile::resched_delay, duration_of},
+	{"resched_delay_busy", &Profile::resched_delay_busy, duration_of},
 	{"futex_wake_cost", &Profile::futex_wake_cost, duration_of},
 	{"burst_scale", &Profile::burst_scale, ppm_of},
 	{"run_scale", &Profile::run_scale, ppm_of},

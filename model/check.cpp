@@ -736,15 +736,18 @@ void InvariantChecker::check_time(const Simulation& sim, u64 t, u32 cpu) const
 		fail(sim, t, "time", "busy " + num(rq.busy_ns) + " + idle " + num(rq.idle_ns) + " != now " +
 					   num(sim.now()) + on());
 	// An idle CPU picks at once what is queued on it, unless another CPU
-	// queued it and the resched IPI is still on its way.
-	if (!cfs.curr && cfs.nr_queued && !(cfs.need_resched && rq.ipi_at != NEVER))
+	// queued it and the resched IPI is still on its way, or a timer
+	// interrupt did and its resched waits for the idle loop's exit.
+	const bool resched_on_way = rq.ipi_at != NEVER || rq.resched_at != NEVER;
+	if (!cfs.curr && cfs.nr_queued && !(cfs.need_resched && resched_on_way))
 		fail(sim, t, "idle", "the CPU is idle with " + num(cfs.nr_queued) + " queued" + on());
-	// Only a resched of another CPU may wait: for its IPI, or (PREEMPT_LAZY)
+	// Only a resched of another CPU may wait: for its IPI, a timer's for
+	// its interrupt's exit (resched_delay), or (PREEMPT_LAZY)
 	// a lazy one of a busy CPU for that CPU's next event (its tick, if it
 	// runs: NO_HZ_FULL with one task leaves the flag until the task enters
 	// the kernel, as in the kernel).
 	const bool lazy_wait = cfs.resched_lazy && sim.config().preempt == Preempt::Lazy && cfs.curr;
-	if (cfs.need_resched && rq.ipi_at == NEVER && !lazy_wait)
+	if (cfs.need_resched && !resched_on_way && !lazy_wait)
 		fail(sim, t, "resched", "a resched request was left pending after the scheduling point" + on());
 	if (rq.ttwu_pending != !rq.wake_list.empty() || (!rq.wake_list.empty() && rq.ipi_at == NEVER))
 		fail(sim, t, "wakelist", "CPU " + num(cpu) + " has " + num(rq.wake_list.size()) + " queued wake-ups, ttwu_pending " +

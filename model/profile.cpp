@@ -12,7 +12,8 @@ bool Profile::scales_bursts() const
 bool Profile::exact() const
 {
 	for (const Dist* d : {&switch_cost, &tick_jitter, &ipi_latency, &idle_exit_latency, &wakeup_irq_cost,
-			      &balance_cost, &timer_delay, &timer_delay_busy, &futex_wake_cost})
+			      &balance_cost, &timer_delay, &timer_delay_busy, &resched_delay, &resched_delay_busy,
+			      &futex_wake_cost})
 		if (!d->is_zero())
 			return false;
 	return timer_slack == 0 && !scales_bursts();
@@ -25,6 +26,7 @@ std::string Profile::invalid() const
 		{"ipi_latency", &ipi_latency},         {"idle_exit_latency", &idle_exit_latency},
 		{"wakeup_irq_cost", &wakeup_irq_cost}, {"balance_cost", &balance_cost},
 		{"timer_delay", &timer_delay},         {"timer_delay_busy", &timer_delay_busy},
+		{"resched_delay", &resched_delay},     {"resched_delay_busy", &resched_delay_busy},
 		{"burst_scale", &burst_scale},
 		{"run_scale", &run_scale},             {"futex_wake_cost", &futex_wake_cost},
 	};

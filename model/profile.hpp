@@ -26,6 +26,10 @@
 //                      vCPU, then the guest leaves idle)
 //   timer_delay_busy   the same on a CPU that runs a task (no halt exit);
 //                      a profile file without it gets timer_delay's
+//   resched_delay      a timer interrupt's wake-up onto its own idle CPU
+//                      -> that CPU's __schedule() (the idle loop's exit)
+//   resched_delay_busy the same when the wakee preempts the task running
+//                      there (the interrupt's exit to __schedule())
 //   burst_scale        each CPU burst (rt-app run, schbench's op) times a
 //                      multiplier in ppm, per task stream
 //   run_scale          every burst of the run times one multiplier in ppm,
@@ -54,6 +58,8 @@ enum class NoiseSource : u64 {
 	RunScale,
 	FutexWakeCost,
 	TimerDelayBusy,
+	ReschedDelay,
+	ReschedDelayBusy,
 };
 
 struct Profile {
@@ -80,6 +86,8 @@ struct Profile {
 	u64 timer_slack = 0;
 	Dist timer_delay;
 	Dist timer_delay_busy;
+	Dist resched_delay;
+	Dist resched_delay_busy;
 	Dist burst_scale = Dist::fixed(PPM_ONE);
 	Dist run_scale = Dist::fixed(PPM_ONE);
 	Dist futex_wake_cost;

@@ -18,7 +18,8 @@ Rq::Rq(const Config& cfg, u32 cpu_)
 	auto stream = [&](S s) { return rng_stream(cfg.seed, static_cast<u64>(s), cpu_); };
 	noise = Noise{stream(S::SwitchCost),      stream(S::TickJitter),    stream(S::IpiLatency),
 		      stream(S::IdleExitLatency), stream(S::WakeupIrqCost), stream(S::BalanceCost),
-		      stream(S::TimerDelay),      stream(S::TimerDelayBusy)};
+		      stream(S::TimerDelay),      stream(S::TimerDelayBusy), stream(S::ReschedDelay),
+		      stream(S::ReschedDelayBusy)};
 }
 
 u64 Rq::prng_next()

@@ -74,6 +74,11 @@ public:
 	bool ipi_resched = false;    // it carries a resched
 	unsigned ipi_nohz_flags = 0; // it carries a nohz idle-balance kick (nohz_csd)
 
+	// ---- a local timer wake-up's resched on its way to __schedule()
+	// (Profile::resched_delay): when this CPU's scheduling point comes,
+	// NEVER if it is not waiting. Any earlier __schedule() there ends it.
+	u64 resched_at = NEVER;
+
 	// ---- idle and balancing (sched_balance_newidle(), sched_balance_domains())
 	u64 avg_idle = 2 * SYSCTL_SCHED_MIGRATION_COST;
 	u64 idle_stamp = 0;
@@ -87,7 +92,7 @@ public:
 	// source: a cost that is 0 draws nothing.
 	struct Noise {
 		Rng switch_cost, tick_jitter, ipi_latency, idle_exit_latency, wakeup_irq_cost, balance_cost, timer_delay,
-		    timer_delay_busy;
+		    timer_delay_busy, resched_delay, resched_delay_busy;
 	} noise;
 	static u64 draw(const Dist& d, Rng& stream) { return d.is_zero() ? 0 : d.sample(stream); }
 

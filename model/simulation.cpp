@@ -3,7 +3,9 @@
 //
 // Scheduling points. The model's tasks run in user space, so a resched
 // requested on a CPU by its tick, by a wakeup or by its task itself is acted
-// on at once (return from interrupt or system call); a resched of another
+// on at once (return from interrupt or system call), or, under a profile
+// with a resched_delay, a timer wake-up's resched of its own CPU that much
+// later (defer_timer_resched()); a resched of another
 // CPU is acted on when the IPI arrives there (Knobs::ipi_latency) or at
 // that CPU's next tick or event, whichever is first. With PREEMPT_LAZY
 // (Config::preempt) the fair class's requests of a busy remote CPU send no
@@ -258,6 +260,7 @@ Simulation::CpuEvent Simulation::cpu_next_event(u32 c) const
 	if (tick_running(c))
 		consider(rq.next_tick, EventSource::Tick);
 	consider(rq.ipi_at, EventSource::Ipi);
+	consider(rq.resched_at, EventSource::Resched);
 	return e;
 }
 
@@ -358,9 +361,15 @@ void Simulation::run_until(u64 until, u64 max_events)
 			deliver_ipi(cpu);
 			break;
 		case EventSource::Wakeup: {
-			timed_wakeup(heap_pop());
+			if (timed_wakeup(heap_pop()) && defer_timer_resched(cpu)) {
+				after_event(t, cpu, true);
+				continue;
+			}
 			break;
 		}
+		case EventSource::Resched:
+			rqs_[cpu].resched_at = NEVER;
+			break;
 		}
 		after_event(t, cpu);
 	}
@@ -386,9 +395,9 @@ void Simulation::refresh_touched()
 	touched_.clear();
 }
 
-void Simulation::after_event(u64 t, u32 cpu)
+void Simulation::after_event(u64 t, u32 cpu, bool resched_deferred)
 {
-	if (rqs_[cpu].cfs.need_resched)
+	if (rqs_[cpu].cfs.need_resched && !resched_deferred)
 		schedule(cpu);
 	touch(cpu);
 	refresh_touched();

@@ -200,7 +200,8 @@ private:
 	void step_current(u32 cpu);  // run curr's program until it blocks, yields or computes
 	const Event* current_event(Task& t) const;
 	bool advance_pc(Task& t);  // false when the program has ended
-	void timed_wakeup(int task);
+	// A timer due now: fire it (true when it woke a sleeping task) or re-arm it.
+	bool timed_wakeup(int task);
 	u64 timer_delivery(u32 cpu);
 	void arm_sleep_timer(Task& t, u32 cpu, u64 soft);
 	u64 burst_work(Task& t, u64 ns);
@@ -208,7 +209,7 @@ private:
 
 	// ---- time (simulation.cpp)
 	void advance_to(u64 t);
-	enum class EventSource { Completion, Hrtick, Tick, Ipi, Wakeup };
+	enum class EventSource { Completion, Hrtick, Tick, Ipi, Wakeup, Resched };
 	EventSource next_event(u64& t, u32& cpu) const;
 	// Each CPU's earliest event, kept: an event recomputes it only for the
 	// CPUs it touched (its own, any whose rq it locked, sent an IPI or
@@ -237,7 +238,8 @@ private:
 		rq.cfs.clock_task = now_;
 		touch(rq.cpu);
 	}
-	void after_event(u64 t, u32 cpu);
+	void after_event(u64 t, u32 cpu, bool resched_deferred = false);
+	bool defer_timer_resched(u32 cpu);
 	void update_jiffies();
 
 	// ---- timed wakeups: a fixed-capacity binary heap keyed (time, task).

@@ -60,7 +60,7 @@ u64 Simulation::timer_delivery(u32 cpu)
 	return Rq::draw(p.timer_delay_busy, rq.noise.timer_delay_busy);
 }
 
-void Simulation::timed_wakeup(int task)
+bool Simulation::timed_wakeup(int task)
 {
 	Task& t = tasks_[static_cast<size_t>(task)];
 	if (t.timer_hard != NEVER) {
@@ -75,14 +75,16 @@ void Simulation::timed_wakeup(int task)
 		if (at > now_) {
 			t.wake_at = at;
 			heap_push(task);
-			return;
+			return false;
 		}
 	}
 	t.wake_at = NEVER;
-	if (t.state == TaskState::New)
+	if (t.state == TaskState::New) {
 		wake_up_new_task(task);
-	else
-		try_to_wake_up(task, IDLE, t.timer_cpu);
+		return false;
+	}
+	try_to_wake_up(task, IDLE, t.timer_cpu);
+	return true;
 }
 
 // schbench's fwait(): CAS(word, RUNNING -> BLOCKED) returns at once;

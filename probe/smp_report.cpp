@@ -46,6 +46,9 @@ struct WakeCounts {
 	size_t n = 0, on_prev = 0, on_waker = 0, target_idle = 0, moved_before_run = 0;
 	size_t in_untraced = 0;  // switched in without a sched_switch: no latency
 	std::vector<i64> waking, wakeup, waking_idle, waking_busy;
+	// Woken on the CPU that ran try_to_wake_up() (a timer's interrupt on
+	// its own CPU): the profile's resched_delay and resched_delay_busy.
+	std::vector<i64> local_idle, local_busy;
 };
 
 WakeCounts wake_counts(const SmpTaskStats &t)
@@ -67,6 +70,8 @@ WakeCounts wake_counts(const SmpTaskStats &t)
 		}
 		w.waking.push_back(x.in - x.waking);
 		(x.target_idle ? w.waking_idle : w.waking_busy).push_back(x.in - x.waking);
+		if (x.waker_cpu == x.target_cpu && x.run_cpu == x.target_cpu)
+			(x.target_idle ? w.local_idle : w.local_busy).push_back(x.in - x.waking);
 		if (x.wakeup >= 0)
 			w.wakeup.push_back(x.in - x.wakeup);
 	}
@@ -400,6 +405,15 @@ std::string make_smp_json(const SmpReport &r)
 		json_summary(j, "latency_wakeup", summarize(w.wakeup));
 		json_summary(j, "latency_waking_idle_target", summarize(w.waking_idle));
 		json_summary(j, "latency_waking_busy_target", summarize(w.waking_busy));
+		for (const auto& [key, v] : {std::pair{"latency_waking_local_idle_q101_ns", &w.local_idle},
+					     std::pair{"latency_waking_local_busy_q101_ns", &w.local_busy}}) {
+			if (v->empty())
+				continue;
+			j.key(key).arr();
+			for (i64 q : quantiles101(*v))
+				j.v(q);
+			j.end_arr();
+		}
 		j.end_obj();
 		if (t.spec.role != Role::Hog) {
 			j.key("user").obj();

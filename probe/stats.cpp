@@ -6,6 +6,19 @@
 
 namespace probe {
 
+std::vector<i64> quantiles101(std::vector<i64> v)
+{
+	std::vector<i64> q;
+	if (v.empty())
+		return q;
+	std::sort(v.begin(), v.end());
+	for (int i = 0; i <= 100; i++) {
+		const double p = std::clamp(i / 100.0, 0.001, 0.999);
+		q.push_back(v[std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5))]);
+	}
+	return q;
+}
+
 Summary summarize(std::vector<i64> v)
 {
 	Summary s;

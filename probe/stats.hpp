@@ -19,6 +19,9 @@ struct Summary {
 };
 
 Summary summarize(std::vector<i64> v);
+// 101 quantiles at equal steps of probability (p0.1, p1 ... p99, p99.9: the
+// extremes clipped), as a profile's empirical distribution takes them.
+std::vector<i64> quantiles101(std::vector<i64> v);
 // 1 ms buckets: bucket k holds lengths in [k ms, k+1 ms).
 std::map<i64, size_t> histogram_ms(const std::vector<i64> &v);
 // Run lengths rounded to the nearest whole number of ticks.
