@@ -21,10 +21,9 @@ const EventName* find_event(std::string_view key)
 // rt-app properties the model cannot honour, with the reason.
 const char* unsupported_property(std::string_view key)
 {
-	if (key == "setsid" || key == "autogroup_nice")
-		return "in a phase (a running thread starting a new session: setsid() moves it to a new autogroup, "
-		       "sched_move_task()) is not modelled; give \"setsid\" (and \"autogroup_nice\") at task level, "
-		       "where the task starts in a session of its own";
+	if (key == "autogroup_nice")
+		return "in a phase (a write to /proc/PID/autogroup mid-run) is not modelled; give \"setsid\" and "
+		       "\"autogroup_nice\" at task level, where the task starts in a session of its own";
 	if (key == "dl-period" || key == "dl-deadline" || key == "period" || key == "deadline")
 		return "only applies to SCHED_DEADLINE; the model covers the fair class (SCHED_OTHER) only";
 	if (key == "nodes_membind" || key == "membind_nodes")
@@ -74,6 +73,7 @@ Event Reader::event(const Member& m, const EventName& en, const std::string& pat
 	case Event::Kind::SetSlice:
 	case Event::Kind::SetAffinity:
 	case Event::Kind::MoveGroup:   // a phase's "taskgroup" (rtapp_read.cpp)
+	case Event::Kind::Setsid:      // a phase's "setsid" (rtapp_read.cpp)
 	case Event::Kind::FutexBlock:  // never parsed: rt-app has no futex events
 	case Event::Kind::FutexWait:
 	case Event::Kind::FutexPost:

@@ -15,7 +15,9 @@
 //   (set_thread_param()); here they are SetNice / SetSlice events at the start
 //   of the phase. A phase-level "taskgroup" moves the thread into that cgroup
 //   when the phase starts, after them (set_thread_taskgroup(): nothing when
-//   it is there already; "/" is the root): a MoveGroup event. A phase-level "policy" without "priority" resets nice to
+//   it is there already; "/" is the root): a MoveGroup event. A phase-level
+//   "setsid": true (the model's own) is a setsid() call after that: a
+//   Setsid event (model/autogroup.hpp). A phase-level "policy" without "priority" resets nice to
 //   rt-app's default, 0 (parse_sched_data(), DEFAULT_THREAD_NICE).
 // - Thread i of a task with "instance" > 1 is named "NAME-IDX", IDX being the
 //   thread's index among all threads of the file, as rt-app names it
@@ -121,8 +123,8 @@ Reader::Fields Reader::sort_fields(const Value& obj, const std::string& path, bo
 	static const std::set<std::string_view> task_props = {"instance",  "loop",       "phases",        "policy",
 							      "priority",  "dl-runtime", "delay",         "cpus",
 							      "taskgroup", "setsid",     "autogroup_nice"};
-	static const std::set<std::string_view> phase_props = {"loop", "policy",    "priority",
-							       "dl-runtime", "cpus", "taskgroup"};
+	static const std::set<std::string_view> phase_props = {"loop",       "policy", "priority", "dl-runtime",
+							       "cpus",       "taskgroup", "setsid"};
 	const auto& props = task ? task_props : phase_props;
 	Fields f;
 	s64 clamps[2] = {-1, -1};  // util_min, util_max as given
@@ -247,6 +249,14 @@ Phase Reader::read_phase(const Member& pm, const std::string& path, const std::s
 	}
 	if (const Member* m = prop(f, "taskgroup"))
 		p.events.push_back(move_group_event(m->value, path + ".taskgroup"));
+	if (const Member* m = prop(f, "setsid")) {
+		if (m->value.type != Value::Type::Bool)
+			fail(m->value, path + ".setsid",
+			     "expected true (the thread calls setsid() when the phase starts) or false, got " +
+				     json::describe(m->value));
+		if (m->value.boolean)
+			p.events.push_back(Event{Event::Kind::Setsid, 0, -1, 0});
+	}
 	add_events(p, f, path, task, thread);
 	return p;
 }

@@ -53,6 +53,7 @@ struct Segment {
 	std::optional<u64> slice;
 	std::optional<int> cpus;  // index into Workload::cpu_sets
 	std::optional<int> group; // a move: index into Workload::groups, -1 the root
+	bool setsid = false;
 	std::vector<const Event*> events;
 };
 
@@ -70,13 +71,16 @@ std::vector<Segment> segments(const Phase& p, const std::string& what)
 			s.cpus = ev[i++].ref;
 		if (i < ev.size() && ev[i].kind == Event::Kind::MoveGroup)
 			s.group = ev[i++].ref;
+		if (i < ev.size() && ev[i].kind == Event::Kind::Setsid)
+			s.setsid = ev[i++].kind == Event::Kind::Setsid;
 		for (; i < ev.size() && ev[i].kind != Event::Kind::SetNice && ev[i].kind != Event::Kind::SetSlice &&
-		       ev[i].kind != Event::Kind::SetAffinity && ev[i].kind != Event::Kind::MoveGroup;
+		       ev[i].kind != Event::Kind::SetAffinity && ev[i].kind != Event::Kind::MoveGroup &&
+		       ev[i].kind != Event::Kind::Setsid;
 		     i++)
 			s.events.push_back(&ev[i]);
 		if (s.events.empty())
 			throw std::invalid_argument(what + ": a nice, slice, affinity or group change must be followed by "
-							   "another event (in that order: nice, slice, cpus, taskgroup), or rt-app "
+							   "another event (in that order: nice, slice, cpus, taskgroup, setsid), or rt-app "
 							   "cannot express it");
 		out.push_back(std::move(s));
 	}
@@ -199,6 +203,8 @@ private:
 			out_ += ",\n" + ind + "\"taskgroup\": " +
 				json::quote(*s.group < 0 ? std::string("/") : w_.groups[static_cast<std::size_t>(*s.group)].path);
 		}
+		if (s.setsid)
+			out_ += ",\n" + ind + "\"setsid\": true";
 		std::map<std::string, int> used;  // repeated keys get digits, as workgen writes them
 		for (std::size_t i = 0; i < s.events.size(); i++) {
 			const Event* e = s.events[i];
@@ -314,6 +320,7 @@ private:
 		case Event::Kind::SetSlice:
 		case Event::Kind::SetAffinity:
 		case Event::Kind::MoveGroup:
+		case Event::Kind::Setsid:
 			break;  // written as phase properties by segments()
 		case Event::Kind::FutexBlock:
 		case Event::Kind::FutexWait:

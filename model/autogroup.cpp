@@ -14,10 +14,25 @@ std::string autogroup_path(u64 id) { return "/autogroup-" + std::to_string(id); 
 
 u64 autogroup_shares(int nice) { return scale_load(nice_to_weight(nice)); }
 
+namespace {
+
+bool has_setsid_event(const TaskSpec& t)
+{
+	for (const Phase& p : t.phases)
+		for (const Event& e : p.events)
+			if (e.kind == Event::Kind::Setsid)
+				return true;
+	return false;
+}
+
+}  // namespace
+
 Autogroups autogroup_sessions(const Workload& wl)
 {
 	Autogroups a;
 	a.of_task.assign(wl.tasks.size(), -1);
+	a.session_of_task.assign(wl.tasks.size(), 0);
+	a.setsid_group.assign(wl.tasks.size(), -1);
 	a.groups.push_back(
 		GroupSpec{autogroup_path(WORKLOAD_SESSION_AUTOGROUP), NICE_0_LOAD, WORKLOAD_SESSION_AUTOGROUP});
 	// setsid() runs when the task first runs: the tasks are created by
@@ -37,8 +52,18 @@ Autogroups autogroup_sessions(const Workload& wl)
 			session = static_cast<int>(a.groups.size() - 1);
 		}
 		// autogroup_task_group(): only a task of the root cpu cgroup.
+		a.session_of_task[i] = session;
 		if (t.taskgroup.empty())
 			a.of_task[i] = session;
+	}
+	// A phase's setsid() of a task that does not lead a session yet.
+	for (size_t i = 0; i < wl.tasks.size(); i++) {
+		const TaskSpec& t = wl.tasks[i];
+		if (t.setsid || !has_setsid_event(t))
+			continue;
+		const u64 id = a.groups.size() + 1;
+		a.groups.push_back(GroupSpec{autogroup_path(id), NICE_0_LOAD, id});
+		a.setsid_group[i] = static_cast<int>(a.groups.size() - 1);
 	}
 	return a;
 }

@@ -12,7 +12,13 @@
 // session whose autogroup takes the next id (autogroup_seq_nr), in the order
 // the tasks are created (delay, then the workload's order). The task is
 // created in that group (the kernel forks it into its parent's and moves it
-// at setsid(), sched_move_task(): not modelled). The session's nice
+// at setsid(), sched_move_task(): not modelled). A task that is not a
+// session leader yet may call setsid() in a phase (Event::Kind::Setsid):
+// its first call leads a new session, whose group is made with the others
+// and numbered after every task-level session, in the workload's order
+// (the kernel numbers it when the call runs: the ids may differ, the
+// groups do not); later calls fail (EPERM: it leads a session already)
+// and change nothing. The session's nice
 // (/proc/PID/autogroup, proc_sched_autogroup_set_nice()) sets the group's
 // shares as a task's nice sets its weight.
 #pragma once
@@ -37,6 +43,8 @@ u64 autogroup_shares(int nice);
 struct Autogroups {
 	std::vector<GroupSpec> groups;  // by id: groups[i].autogroup_id == i + 1
 	std::vector<int> of_task;  // index into groups; -1: the task names a cpu cgroup
+	std::vector<int> session_of_task;  // index into groups: the session each task starts in
+	std::vector<int> setsid_group;  // index into groups: a phase's setsid() leads this session; -1: none
 };
 
 // The sessions as autogroup_create() would number them (see above). Every

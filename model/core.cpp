@@ -499,6 +499,8 @@ void Simulation::sched_move_task(Task& t, int group)
 {
 	TaskGroup* tg = group >= 0 ? &groups_[static_cast<size_t>(group)] : nullptr;
 	const size_t i = static_cast<size_t>(t.se.id);
+	if (cfg_.autogroup)
+		autogroups_.of_task[i] = tg ? -1 : autogroups_.session_of_task[i];
 	if (!tg && task_autogroup(i))
 		tg = &group_by_path(task_autogroup(i)->path);
 	SchedEntity* parent = tg ? &tg->se[t.cpu] : nullptr;
@@ -517,6 +519,26 @@ void Simulation::sched_move_task(Task& t, int group)
 	touch(t.cpu);
 	event_cpu_ = t.cpu;
 	notify(&Observer::on_move_group, now_, t.se.id);
+}
+
+// setsid() -> sched_autogroup_create_attach(): the caller leads a new
+// session whose autogroup it joins, and autogroup_move_group() moves it
+// there (sched_move_task()) when autogroup_task_group() applies, i.e. it is
+// in the root cpu cgroup; in a cpu cgroup it stays, and a later move to the
+// root takes it to the new session's group. A session leader's setsid()
+// fails (EPERM): only a task's first call does anything
+// (Autogroups::setsid_group).
+void Simulation::sched_setsid(Task& t)
+{
+	if (!cfg_.autogroup)
+		return;
+	const size_t i = static_cast<size_t>(t.se.id);
+	const int session = autogroups_.setsid_group[i];
+	if (session < 0 || autogroups_.session_of_task[i] == session)
+		return;
+	autogroups_.session_of_task[i] = session;
+	if (autogroups_.of_task[i] >= 0)
+		sched_move_task(t, -1);
 }
 
 void Simulation::do_sched_yield(u32 cpu)

@@ -258,6 +258,7 @@ private:
 	void __sched_group_set_shares(size_t group, u64 shares, u32 this_cpu);
 	void sched_group_set_idle(size_t group, bool idle, u32 this_cpu);
 	void sched_move_task(Task& t, int group);
+	void sched_setsid(Task& t);
 	TaskGroup& group_by_path(const std::string& path);
 	int heap_pop();            // the earliest; the heap is not empty
 

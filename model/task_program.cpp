@@ -437,6 +437,9 @@ void Simulation::step_current(u32 cpu)
 		case Event::Kind::SetIdle:
 			sched_group_set_idle(static_cast<size_t>(e->ref), e->value != 0, cpu);
 			break;
+		case Event::Kind::Setsid:
+			sched_setsid(t);
+			break;
 		case Event::Kind::SetSlice:
 			sched_setattr_runtime(t, e->ns);
 			event_cpu_ = cpu;

@@ -61,6 +61,12 @@ struct Event {
 		// idle group, 0 a normal one (sched_group_set_idle(); the model's
 		// "group_idle").
 		SetIdle,
+		// The running task calls setsid() (rt-app phase-level "setsid":
+		// true, the model's own): under autogroup its first call leads a
+		// new session and, if it is in the root cpu cgroup, moves it to
+		// the session's autogroup (sched_move_task()); nothing otherwise
+		// (model/autogroup.hpp).
+		Setsid,
 	};
 	Kind kind = Kind::Run;
 	u64 ns = 0;     // duration, period or slice

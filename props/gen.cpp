@@ -273,6 +273,14 @@ rc::Gen<Workload> gen_autogroup_workload()
 			if (*rc::gen::arbitrary<bool>())
 				t.autogroup_nice = *rc::gen::inRange(MIN_NICE, MAX_NICE + 1);
 		}
+		// A quarter of the tasks call setsid() when one of their phases
+		// starts (a session leader's call fails and changes nothing).
+		for (TaskSpec& t : w.tasks) {
+			if (t.phases.empty() || *rc::gen::inRange(0, 4) != 0)
+				continue;
+			Phase& ph = t.phases[*rc::gen::inRange<size_t>(0, t.phases.size())];
+			ph.events.insert(ph.events.begin(), Event{Event::Kind::Setsid, 0, -1, 0});
+		}
 		return w;
 	});
 }

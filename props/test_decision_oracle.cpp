@@ -294,6 +294,29 @@ TEST_CASE("oracle: a task moving between groups is re-queued on the new chain", 
 	for_every_group_preset(w, {{"/A", NICE_0_LOAD}, {"/B", 2 * NICE_0_LOAD}, {"/B/C", NICE_0_LOAD}}, "move");
 }
 
+TEST_CASE("oracle: a setsid in a phase moves the task to its new session's autogroup", "[props]")
+{
+	// --autogroup on: s sleeps and runs beside two hogs in the workload's
+	// session, then calls setsid(): its own autogroup from then on.
+	const Event setsid{Event::Kind::Setsid, 0, -1, 0};
+	const Workload w = workload({phased("s", {Phase{"in", 1, {run(1300 * US), sleep(300 * US)}},
+						  Phase{"out", 1, {setsid, run(900 * US), sleep(500 * US), run(RUN_FOREVER)}}}),
+				     task("a", {run(RUN_FOREVER)}), task("b", {run(600 * US), sleep(700 * US)})},
+				    60 * MS);
+	int presets = 0;
+	for (const KernelPreset& p : kernel_presets()) {
+		if (!p.paths.group_sched_modelled)
+			continue;
+		presets++;
+		Config cfg = make_config(p, 250);
+		cfg.exact_tree_augments = true;
+		cfg.autogroup = true;
+		const Outcome o = check_agrees(p, cfg, w, "oracle-setsid");
+		CHECK(o.counters.augment_skipped == 0);
+	}
+	CHECK(presets >= 6);
+}
+
 TEST_CASE("oracle: a cpu.idle write mid-run makes a group's entity idle and back", "[props]")
 {
 	const Event idle_on{Event::Kind::SetIdle, 0, 0, 1}, idle_off{Event::Kind::SetIdle, 0, 0, 0};

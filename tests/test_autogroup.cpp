@@ -280,15 +280,123 @@ TEST_CASE("rt-app session keys are refused with file, field and value when wrong
 	CHECK_THROWS_WITH(parse(R"("setsid": true, "autogroup_nice": "x")"), Contains("tasks.a.autogroup_nice"));
 }
 
-TEST_CASE("a setsid in a phase (moving a running thread) is refused", "[autogroup][rtapp]")
+TEST_CASE("a phase-level autogroup_nice (a write mid-run) is refused", "[autogroup][rtapp]")
 {
-	for (const char* key : {"setsid", "autogroup_nice"}) {
-		CAPTURE(key);
-		const std::string text =
-			std::string(R"({"tasks": {"a": {"phases": {"p": {")") + key + R"(": true, "run": 10}}}}})";
-		CHECK_THROWS_WITH(parse_rtapp(text, "ag.json"),
-				  Contains("tasks.a.phases.p." + std::string(key)) && Contains("sched_move_task"));
+	const std::string text = R"({"tasks": {"a": {"phases": {"p": {"autogroup_nice": 3, "run": 10}}}}})";
+	CHECK_THROWS_WITH(parse_rtapp(text, "ag.json"),
+			  Contains("tasks.a.phases.p.autogroup_nice") && Contains("not modelled"));
+}
+
+TEST_CASE("rt-app files give setsid in a phase, as a Setsid event after the phase's move, and round-trip",
+	  "[autogroup][rtapp]")
+{
+	const Workload w = parse_rtapp(R"({"tasks": {"a": {"phases": {"p1": {"run": 100},
+		"p2": {"taskgroup": "/", "setsid": true, "run": 200}, "p3": {"setsid": false, "run": 300}}}}})",
+				       "ag.json");
+	REQUIRE(w.tasks.size() == 1);
+	const auto& ph = w.tasks[0].phases;
+	REQUIRE(ph.size() == 3);
+	CHECK(ph[0].events.size() == 1);
+	REQUIRE(ph[1].events.size() == 3);
+	CHECK(ph[1].events[0].kind == Event::Kind::MoveGroup);
+	CHECK(ph[1].events[1].kind == Event::Kind::Setsid);
+	CHECK(ph[1].events[2].kind == Event::Kind::Run);
+	CHECK(ph[2].events.size() == 1);
+	CHECK(parse_rtapp(to_rtapp_json(w), "back.json") == w);
+	CHECK_THROWS_WITH(parse_rtapp(R"({"tasks": {"a": {"phases": {"p": {"setsid": 1, "run": 10}}}}})", "ag.json"),
+			  Contains("tasks.a.phases.p.setsid") && Contains("got 1"));
+}
+
+namespace {
+
+// a, b, c hog one CPU in the workload's session; after 50 ms of CPU time
+// (150 ms in) c calls setsid() (once, or `calls` times).
+Workload three_hogs_one_leaves(int calls = 1)
+{
+	std::vector<Event> c = {run(50 * MS)};
+	for (int i = 0; i < calls; i++)
+		c.push_back(Event{Event::Kind::Setsid, 0, -1, 0});
+	c.push_back(run(RUN_FOREVER));
+	return workload({hog("a"), hog("b"), task("c", c)});
+}
+
+}  // namespace
+
+TEST_CASE("a setsid in a phase moves the task to its new session's autogroup", "[autogroup]")
+{
+	// 0-150 ms: one group, a third each (50 ms). Then autogroup-1 {a, b}
+	// and autogroup-2 {c}, equal weights: c half of the 850 ms left, a and
+	// b a quarter each. Within three ticks.
+	const GroupRun r = run_groups(autogroup_config("6.18.39"), three_hogs_one_leaves(), 1000 * MS, true);
+	REQUIRE(r.checked_ok());
+	const u64 c = 50 * MS + 425 * MS, ab = 50 * MS + 425 * MS / 2;
+	CHECK(r.runtime[2] + 12 * MS >= c);
+	CHECK(r.runtime[2] <= c + 12 * MS);
+	for (int i : {0, 1}) {
+		CHECK(r.runtime[static_cast<size_t>(i)] + 12 * MS >= ab);
+		CHECK(r.runtime[static_cast<size_t>(i)] <= ab + 12 * MS);
 	}
+	Workload wl = three_hogs_one_leaves();
+	wl.duration = 400 * MS;
+	Simulation sim(autogroup_config("6.18.39"), wl);
+	REQUIRE(sim.autogroups().size() == 2);
+	CHECK(sim.task_group_path(2) == "/autogroup-1");
+	sim.run();
+	CHECK(sim.task_group_path(2) == "/autogroup-2");
+	CHECK(sim.task_group_path(0) == "/autogroup-1");
+}
+
+TEST_CASE("only a task's first setsid leads a session: the next ones fail and change nothing", "[autogroup]")
+{
+	const GroupRun once = run_groups(autogroup_config("6.18.39"), three_hogs_one_leaves(1), 300 * MS);
+	const GroupRun thrice = run_groups(autogroup_config("6.18.39"), three_hogs_one_leaves(3), 300 * MS);
+	CHECK(once.rec.switches == thrice.rec.switches);
+	// a task that starts as a session leader makes no second session
+	Workload leader = three_hogs_one_leaves();
+	leader.tasks[2].setsid = true;
+	CHECK(autogroup_sessions(leader).groups.size() == 2);
+}
+
+TEST_CASE("with autogroup off, a setsid in a phase changes nothing", "[autogroup]")
+{
+	Workload none = three_hogs_one_leaves(0);
+	const GroupRun with = run_groups(config("6.18.39", 250), three_hogs_one_leaves(), 300 * MS);
+	const GroupRun without = run_groups(config("6.18.39", 250), none, 300 * MS);
+	CHECK(with.rec.switches == without.rec.switches);
+}
+
+TEST_CASE("a task in a cpu cgroup that calls setsid stays there, and a move to the root takes it to its session",
+	  "[autogroup]")
+{
+	// c starts in /A, calls setsid() at 0 (a new session, but /A is not
+	// the root cgroup: it stays), and moves to the root after 20 ms of CPU
+	// time: it goes to its new session's autogroup, not the workload's.
+	TaskSpec c = task("c", {Event{Event::Kind::Setsid, 0, -1, 0}, run(20 * MS),
+				Event{Event::Kind::MoveGroup, 0, -1, 0}, run(RUN_FOREVER)});
+	c.taskgroup = "/A";
+	// d starts in /A too and moves to the root without a setsid: to the
+	// workload's session's group.
+	TaskSpec d = task("d", {run(20 * MS), Event{Event::Kind::MoveGroup, 0, -1, 0}, run(RUN_FOREVER)});
+	d.taskgroup = "/A";
+	Workload wl = workload({hog("a"), c, d}, 400 * MS);
+	wl.groups = {{"/A", NICE_0_LOAD}};
+	Simulation sim(autogroup_config("6.18.39"), wl);
+	REQUIRE(sim.autogroups().size() == 2);
+	sim.run();
+	CHECK(sim.task_group_path(1) == "/autogroup-2");
+	CHECK(sim.task_group_path(2) == "/autogroup-1");
+	CHECK(run_groups(autogroup_config("6.18.39"), wl, 400 * MS, true).checked_ok());
+}
+
+TEST_CASE("autogroup ids: a phase's setsid sessions come after every task-level one", "[autogroup]")
+{
+	Workload wl = three_hogs_one_leaves();
+	wl.tasks.push_back(setsid(hog("leader")));
+	const Autogroups a = autogroup_sessions(wl);
+	REQUIRE(a.groups.size() == 3);
+	CHECK(a.session_of_task == std::vector<int>{0, 0, 0, 1});
+	CHECK(a.setsid_group == std::vector<int>{-1, -1, 2, -1});
+	CHECK(a.groups[2].path == "/autogroup-3");
 }
 
 TEST_CASE("the option --autogroup takes on or off, off by default", "[autogroup][cli]")
