@@ -67,8 +67,14 @@ int probe_rtapp(const std::vector<std::string>& args)
 		close(fd);
 		trace_path = tmpl;
 	}
+	// rt-app stops at its global duration, unless a task is in a run that
+	// never ends ("run": -1): the probe stops it 30 s past the duration
+	// (or after 600 s when the file has none), never hangs.
+	constexpr u64 SLACK = 30 * NSEC_PER_SEC, NO_DURATION = 600 * NSEC_PER_SEC;
+	const u64 limit = wl.duration && wl.duration <= 3570 * NSEC_PER_SEC ? wl.duration + SLACK : NO_DURATION;
+	const std::string timeout = std::to_string(limit / NSEC_PER_SEC) + "s";
 	std::string out;
-	const int rc = run_probe(path, {"--rtapp", file, "--dump-trace", trace_path}, out);
+	const int rc = run_probe(path, {"--rtapp", file, "--dump-trace", trace_path, "--timeout", timeout}, out);
 	struct Remove {
 		std::string p;
 		~Remove()
@@ -80,7 +86,10 @@ int probe_rtapp(const std::vector<std::string>& args)
 	if (rc != 0 && rc != 1)
 		return rc;
 	const nlohmann::json k = nlohmann::json::parse(out);
-	if (rc == 1)
+	if (rc == 1 && k["rtapp"].value("timed_out", false))
+		std::cerr << "eevdf: probe --rtapp: rt-app ran past --timeout " << timeout
+			  << " and was stopped; the kernel's side is what ran until then\n";
+	else if (rc == 1)
 		std::cerr << "eevdf: probe --rtapp: rt-app exited with status " << k["rtapp"]["exit_status"] << "\n";
 	const std::string release = k["kernel"]["release"].get<std::string>();
 	if (!k["kernel"]["hz"].is_number())

@@ -44,6 +44,8 @@ void usage(FILE *f)
 "  --rtapp FILE           run rt-app FILE (rt-app in PATH) with every CPU traced\n"
 "                         (sched_switch/waking/wakeup/wakeup_new/migrate_task,\n"
 "                         fork, exit); needs --dump-trace FILE for the trace\n"
+"  --timeout DURATION     stop rt-app (SIGTERM, then SIGKILL 2 s later) if it is\n"
+"                         still running after DURATION (1s..3600s; default 600s)\n"
 "multi-CPU scenarios (no pinning; with --isolate all tasks share one new\n"
 "autogroup; --duration, --warmup, --slice, --isolate, --json, --json-out,\n"
 "--dump-trace and --trace apply; sched_switch tracing is required):\n"
@@ -191,6 +193,11 @@ Options parse_args(int argc, char **argv)
 			o.dump_trace = need(i);
 		} else if (a == "--rtapp") {
 			o.rtapp = need(i);
+		} else if (a == "--timeout") {
+			auto d = duration(a, need(i));
+			if (!d || *d < kSec || *d > 3600 * kSec)
+				die("--timeout must be 1s..3600s");
+			o.rtapp_timeout_ns = *d;
 		} else if (a == "--scenario") {
 			o.scenario = need(i);
 			if (!find_scenario(o.scenario))

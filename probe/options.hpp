@@ -34,6 +34,7 @@ struct Options {
 	// --scenario NAME: unpinned tasks on every CPU (scenario.hpp)
 	std::string scenario;
 	std::string rtapp;                    // --rtapp FILE: run rt-app FILE under tracing
+	i64 rtapp_timeout_ns = 600 * kSec;    // --timeout: rt-app is stopped after this long
 	std::string pinned_only;              // the first option given that only a pinned run takes
 	i64 share_window_ns = 100 * kMs;      // CPU share measured over windows this long
 	i64 sleeper_period_ns = 10 * kMs;     // periodic sleepers: timer period

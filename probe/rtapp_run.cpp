@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 
 #include "json.hpp"
@@ -64,14 +65,33 @@ int run_rtapp(int, char **)
 		_exit(127);
 	}
 	int status = 0;
-	bool interrupted = false;
+	bool interrupted = false, timed_out = false;
+	// SIGTERM, then SIGKILL if rt-app has not gone 2 s later: a thread in
+	// a run that never ends (rt-app's "run": -1) does not look at signals.
+	auto stop = [&] {
+		kill(pid, SIGTERM);
+		const i64 deadline = now_ns() + 2 * kSec;
+		while (waitpid(pid, &status, WNOHANG) == 0) {
+			if (now_ns() >= deadline) {
+				kill(pid, SIGKILL);
+				waitpid(pid, &status, 0);
+				break;
+			}
+			const timespec ts{0, 20 * kMs};
+			nanosleep(&ts, nullptr);
+		}
+	};
 	for (;;) {
 		const pid_t w = waitpid(pid, &status, WNOHANG);
 		if (w == pid || w < 0)
 			break;
+		if (now_ns() - t0 >= o.rtapp_timeout_ns) {
+			stop();
+			timed_out = true;
+			break;
+		}
 		if (!wait_until(now_ns() + 50 * kMs, sigs, 50 * kMs)) {
-			kill(pid, SIGTERM);
-			waitpid(pid, &status, 0);
+			stop();
 			interrupted = true;
 			break;
 		}
@@ -92,6 +112,11 @@ int run_rtapp(int, char **)
 		return 2;
 	}
 	const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (timed_out)
+		std::fprintf(stderr,
+			     "eevdf-probe: --rtapp: rt-app was still running after --timeout %.0f s and was stopped "
+			     "(a task with \"run\": -1 never lets rt-app reach its duration)\n",
+			     double(o.rtapp_timeout_ns) / kSec);
 	Json j;
 	j.obj();
 	j.key("probe").v("eevdf-probe --rtapp");
@@ -104,12 +129,13 @@ int run_rtapp(int, char **)
 	j.key("rtapp").obj();
 	j.key("file").v(o.rtapp);
 	j.key("exit_status").v(rc);
+	j.key("timed_out").v(timed_out);
 	j.key("wall_ns").v(t1 - t0);
 	j.end_obj();
 	j.key("trace").v(o.dump_trace);
 	j.end_obj();
 	std::printf("%s\n", j.text().c_str());
-	return rc == 0 ? 0 : 1;
+	return rc == 0 && !timed_out ? 0 : 1;
 }
 
 }  // namespace probe
