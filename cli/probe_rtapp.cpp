@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -29,6 +30,49 @@
 #include "report/run_budget.hpp"
 
 namespace eevdf::cli {
+
+namespace {
+
+// The rt-app in PATH, or "".
+std::string rtapp_in_path()
+{
+	const char* path = std::getenv("PATH");
+	std::stringstream dirs(path ? path : "");
+	for (std::string d; std::getline(dirs, d, ':');) {
+		const std::string f = (d.empty() ? "." : d) + "/rt-app";
+		if (access(f.c_str(), X_OK) == 0)
+			return f;
+	}
+	return "";
+}
+
+// Whether that rt-app knows the "taskgroup" key: its JSON reader names it
+// (parse_thread_data()), so the binary holds the string. Debian's rt-app
+// 1.0 does not, and runs a file's taskgroups in the caller's group.
+bool rtapp_knows_taskgroup(const std::string& binary)
+{
+	std::ifstream in(binary, std::ios::binary);
+	const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	return bytes.find("taskgroup") != std::string::npos;
+}
+
+bool uses_groups(const Workload& wl)
+{
+	if (!wl.groups.empty())
+		return true;
+	for (const TaskSpec& t : wl.tasks) {
+		if (!t.taskgroup.empty())
+			return true;
+		for (const Phase& p : t.phases)
+			for (const Event& e : p.events)
+				if (e.kind == Event::Kind::MoveGroup || e.kind == Event::Kind::SetShares ||
+				    e.kind == Event::Kind::SetIdle)
+					return true;
+	}
+	return false;
+}
+
+}  // namespace
 
 int probe_rtapp(const std::vector<std::string>& args)
 {
@@ -55,6 +99,16 @@ int probe_rtapp(const std::vector<std::string>& args)
 	}
 	RtappNotes notes;
 	const Workload wl = load_rtapp_file(file, &notes);  // refused here, before anything runs on the kernel
+	// A file with task groups compares only with an rt-app that makes them:
+	// one that ignores "taskgroup" would run the kernel's side flat.
+	if (uses_groups(wl)) {
+		const std::string rtapp = rtapp_in_path();
+		if (!rtapp.empty() && !rtapp_knows_taskgroup(rtapp))
+			throw UsageError("probe --rtapp " + file + ": the file puts tasks in groups (\"taskgroup\"), and " +
+					 rtapp + " does not know the key (Debian's rt-app 1.0 ignores it): the kernel "
+					 "would run the tasks without groups. Use an rt-app with taskgroup support, or "
+					 "the group scenarios (probe/run-groups.py, docs/kernel-probe.md)");
+	}
 	const std::string path = find_companion(PROBE);
 	if (path.empty())
 		return exec_companion(PROBE, {"--rtapp", file});  // reports what is missing

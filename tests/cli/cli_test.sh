@@ -317,5 +317,13 @@ expect_exit 2 "bad-profile.json:1:44: bogus: unknown key" sim --hogs 2 --profile
 printf '{"eevdf_profile": 1, "name": "j", "tick_jitter": "1ms"}' >"$tmp/jumpy.json"
 expect_exit 2 "tick jitter up to" sim --hogs 2 --hz 1000 --profile "$tmp/jumpy.json"
 
+# probe --rtapp refuses a file with task groups when the rt-app in PATH does
+# not know "taskgroup" (Debian's 1.0 ignores it and would run them flat);
+# before anything runs on the kernel.
+mkdir -p "$tmp/oldrtapp"
+printf '#!/bin/sh\necho "rt-app 1.0"\n' >"$tmp/oldrtapp/rt-app"
+chmod +x "$tmp/oldrtapp/rt-app"
+PATH="$tmp/oldrtapp:$PATH" expect_exit 2 "does not know the key (Debian's rt-app 1.0 ignores it)" probe --rtapp "$data/rtapp/groups_two.json"
+
 echo "cli: $pass passed, $failures failed"
 [ "$failures" -eq 0 ]
