@@ -102,6 +102,13 @@ def main():
     if idle is None or busy is None:
         fail("no run has >= 100 local wake-ups onto an %s CPU (run sleeper and slice-sleeper)" %
              ("idle" if idle is None else "busy"))
+    if "timer_delay" not in prof:
+        fail("%s: timer_delay: missing (the lateness to take resched_delay out of)" % a.profile)
+    # a file without timer_delay_busy delivers to busy CPUs as to idle
+    # ones (io/profile.cpp): shift a copy, written after timer_delay
+    if "timer_delay_busy" not in prof:
+        prof = {k2: v2 for k, v in prof.items()
+                for k2, v2 in ([(k, v), ("timer_delay_busy", v)] if k == "timer_delay" else [(k, v)])}
     out = {}
     for k, v in prof.items():
         if k == "timer_delay":
@@ -114,9 +121,7 @@ def main():
                 ", ".join(sorted({d.get("scenario", {}).get("name", "?") for _, d in runs})) + \
                 " (%d traced runs)" % len(runs)
         out[k] = v
-        if k == "timer_delay_busy" or (k == "timer_delay" and "timer_delay_busy" not in prof):
-            if "timer_delay_busy" not in prof:
-                out["timer_delay_busy"] = shifted(prof["timer_delay"], busy[50], a.profile, "timer_delay")
+        if k == "timer_delay_busy":
             out["resched_delay"] = ns_list(idle)
             out["resched_delay_busy"] = ns_list(busy)
     # one key per line, as calibrate writes it

@@ -22,24 +22,7 @@ import signal
 import sys
 import time
 
-ROOT = "/sys/fs/cgroup/cpu"
-
-
-def write(path, value):
-    with open(path, "w") as f:
-        f.write(str(value))
-
-
-def schedstat(pid):
-    with open(f"/proc/{pid}/schedstat") as f:
-        cpu, delay, count = f.read().split()
-        return int(cpu), int(delay), int(count)
-
-
-def hog(cpu):
-    os.sched_setaffinity(0, {cpu})
-    while True:
-        pass
+from cgroup_v1 import ROOT, write, schedstat, hog
 
 
 def periodic(cpu, run_ns, period_ns, out_fd):

@@ -17,17 +17,7 @@ import os
 import signal
 import time
 
-ROOT = "/sys/fs/cgroup/cpu"
-
-
-def write(path, value):
-    with open(path, "w") as f:
-        f.write(str(value))
-
-
-def schedstat_ns(pid):
-    with open(f"/proc/{pid}/schedstat") as f:
-        return int(f.read().split()[0])
+from cgroup_v1 import ROOT, write, schedstat_ns
 
 
 def one_run(base, groups, hogs, seconds):

@@ -18,23 +18,7 @@ import signal
 import sys
 import time
 
-ROOT = "/sys/fs/cgroup/cpu"
-
-
-def write(path, value):
-    with open(path, "w") as f:
-        f.write(str(value))
-
-
-def schedstat_ns(pid):
-    with open(f"/proc/{pid}/schedstat") as f:
-        return int(f.read().split()[0])
-
-
-def hog(cpu):
-    os.sched_setaffinity(0, {cpu})
-    while True:
-        pass
+from cgroup_v1 import ROOT, write, schedstat_ns, hog
 
 
 def one_run(base, specs, cpu, seconds):

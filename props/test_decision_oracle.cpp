@@ -195,7 +195,9 @@ TaskSpec in_group(TaskSpec t, std::string path)
 // `wl` with its groups declared (paths, parents first, with their shares),
 // on every preset that models groups, with exact slice augments so that
 // nothing is left undetermined. The oracle must agree and compare.
-void for_every_group_preset(Workload wl, std::vector<GroupSpec> groups, const char* name)
+// `autogroup`: with --autogroup on (every task outside a cgroup in its
+// session's group).
+void for_every_group_preset(Workload wl, std::vector<GroupSpec> groups, const char* name, bool autogroup = false)
 {
 	wl.groups = std::move(groups);
 	int presets = 0;
@@ -205,6 +207,7 @@ void for_every_group_preset(Workload wl, std::vector<GroupSpec> groups, const ch
 		presets++;
 		Config cfg = make_config(p, 250);
 		cfg.exact_tree_augments = true;
+		cfg.autogroup = autogroup;
 		const Outcome o = check_agrees(p, cfg, wl, std::string("oracle-groups-") + name);
 		CHECK(o.counters.augment_skipped == 0);
 	}
@@ -303,18 +306,7 @@ TEST_CASE("oracle: a setsid in a phase moves the task to its new session's autog
 						  Phase{"out", 1, {setsid, run(900 * US), sleep(500 * US), run(RUN_FOREVER)}}}),
 				     task("a", {run(RUN_FOREVER)}), task("b", {run(600 * US), sleep(700 * US)})},
 				    60 * MS);
-	int presets = 0;
-	for (const KernelPreset& p : kernel_presets()) {
-		if (!p.paths.group_sched_modelled)
-			continue;
-		presets++;
-		Config cfg = make_config(p, 250);
-		cfg.exact_tree_augments = true;
-		cfg.autogroup = true;
-		const Outcome o = check_agrees(p, cfg, w, "oracle-setsid");
-		CHECK(o.counters.augment_skipped == 0);
-	}
-	CHECK(presets >= 6);
+	for_every_group_preset(w, {}, "setsid", true);
 }
 
 TEST_CASE("oracle: a cpu.idle write mid-run makes a group's entity idle and back", "[props]")
