@@ -126,6 +126,14 @@ const std::vector<KernelPreset>& kernel_presets()
 		p.normalized_base_slice = 700000;         // 2ae891b82695 (6.15)
 		p.lb_prefers_eligible = true;             // 873199d27bb2 (6.15)
 		p.idle_preempt_cancels_protect = true;    // f553741ac8c0 (6.15, stable 6.14.2)
+		// 6.15's group walks are 6.18's: the group fixes between 6.12.0 and
+		// 6.18.0 (66951e4860d3, 6d71a9c61604, 2a77e4be12cb, 563bc2161b94,
+		// bbce3de72be5) are all in 6.15.0; c70fc32f4443 (6.16) decides
+		// nothing (docs/model.md "Task groups"). Flat workloads never set a
+		// buddy nor reweight a queued entity, so these change nothing flat.
+		p.group_sched_modelled = true;
+		p.pick_buddy = P::PickBuddy::InPickNextEntity;       // 2a77e4be12cb (6.14)
+		p.queued_reweight = P::QueuedReweight::PlaceEntity;  // 6d71a9c61604 (6.13)
 		v.push_back({"6.15", "v6.15 (no stored source: 6.12.0 with the three commits listed): reweight rescales the "
 			     "relative deadline; 0.70 ms base slice; a SCHED_IDLE curr preempted by a waker loses its "
 			     "protection",
@@ -139,9 +147,6 @@ const std::vector<KernelPreset>& kernel_presets()
 		p.did_preempt_short = false;           // 9de74a9850b9
 		p.wakeup_preempt = P::WakeupPreempt::ProtectParam;  // 6.17
 		p.newidle_bump_on_failure = true;      // 155213a2aed4 (6.17)
-		p.group_sched_modelled = true;         // the 6.14+ hierarchy walks (c2a295bffeaf, 66951e4860d3)
-		p.pick_buddy = P::PickBuddy::InPickNextEntity;  // 2a77e4be12cb (6.14)
-		p.queued_reweight = P::QueuedReweight::PlaceEntity;  // 6d71a9c61604 (6.13)
 		v.push_back({"6.18", "v6.18.0 (= 6.18-rc5 fair.c): vprot protection limited to the min slice, resched at its "
 			     "end; yield pushes the deadline",
 			     "0b9ca2dcabc3, 052c3d87c82e, 74eec63661d4 (vprot, 6.17), 9de74a9850b9 (no did_preempt_short)",

@@ -143,7 +143,7 @@ struct KernelPaths {
 	// ---- task groups (CONFIG_FAIR_GROUP_SCHED; docs/model.md "Task groups")
 	// The hierarchy walks as 6.14 .. 7.1 do them (h_nr_runnable and
 	// set_delayed(), a group entity's slice from the min slice below it, an
-	// emptied group keeping its weight): modelled for the 6.18 presets and
+	// emptied group keeping its weight): modelled for 6.15, the 6.18 presets and
 	// 7.1.5. Older presets refuse a workload with groups.
 	bool group_sched_modelled;
 	// PICK_BUDDY (2a77e4be12cb, 6.14): cfs_rq->next is picked first if it

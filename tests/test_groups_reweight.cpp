@@ -258,6 +258,10 @@ TEST_CASE("6.18.x: reweighting the running entity ends its slice protection (F19
 //   6.18.39, t=15: v_A = 7124997 ns, 3 ns short of d_A (placed at v + 1.5 ms
 //   exactly, a division), so still protected: a runs on. t=16: v_A = 7624996
 //   ns >= d_A: d_A = v_A + 1499999 ns, resched; V = 7.08 >= v_B 6: b runs.
+//   6.15 (the same reweight form; protection is the vlag == deadline stash,
+//   and update_curr() also reschedules on did_preempt_short(): curr neither
+//   stashed nor eligible): the write leaves b's stash alone, a is stashed at
+//   its pick at 12 and stays so to 16; the same schedule.
 TEST_CASE("a cpu.weight write to a queued group: the golden schedule", "[groups][reweight][golden]")
 {
 	const std::vector<Switch> common = {
@@ -265,6 +269,7 @@ TEST_CASE("a cpu.weight write to a queued group: the golden schedule", "[groups]
 	std::vector<Switch> v618 = common, v71 = common;
 	v618.push_back({16 * MS, 0, 1});
 	v71.push_back({15 * MS, 0, 1});
+	CHECK(weight_write_switches("6.15", 1, 4500 * US, 6) == v618);
 	CHECK(weight_write_switches("6.18.39", 1, 4500 * US, 6) == v618);
 	CHECK(weight_write_switches("7.1.5", 1, 4500 * US, 6) == v71);
 }
@@ -293,6 +298,14 @@ TEST_CASE("a cpu.weight write to a queued group: the golden schedule", "[groups]
 //   4.08 >= v_B 3: b runs. t=12: v_B 6, d_B = 9; V = 5.08 >= v_A: a runs,
 //   vprot_A = 6.125. t=15: v_A 6.125 >= d_A: d_A = 7.625; V = 6.08 >= v_B 6:
 //   b runs.
+//   6.15: the same v and d as 6.18.39, and update_entity_lag() overwrites the
+//   stash (vlag != d_A): unprotected. t=7: no deadline passed, but
+//   did_preempt_short(): V = 3.53 < v_A, curr not eligible: resched, b runs.
+//   t=10: a, stashed (vlag_A = d_A); t=12: 3 ns short, stashed. t=13: d_A
+//   renewed, resched, b not eligible, a stays (prev == next: no stash).
+//   t=14: unstashed but eligible (V 5.86 >= v_A 5.79): no resched (6.18
+//   asks and picks a again). t=15: V 6.19 < v_A 6.29: did_preempt_short(),
+//   b runs. The same switches as 6.18.39, by another rule at 7 and 15.
 // So on 6.18 the write ends a's protected slice at the next tick (F19) and
 // a's next run is 5 ms; on 7.1.5 a finishes its slice and then runs 3 ms.
 TEST_CASE("a cpu.weight write to the running group: the golden schedule", "[groups][reweight][golden]")
@@ -301,6 +314,7 @@ TEST_CASE("a cpu.weight write to the running group: the golden schedule", "[grou
 	std::vector<Switch> v618 = common, v71 = common;
 	v618.insert(v618.end(), {{7 * MS, 0, 1}, {10 * MS, 1, 0}, {15 * MS, 0, 1}});
 	v71.insert(v71.end(), {{9 * MS, 0, 1}, {12 * MS, 1, 0}, {15 * MS, 0, 1}});
+	CHECK(weight_write_switches("6.15", 0, 3500 * US, 6) == v618);
 	CHECK(weight_write_switches("6.18.39", 0, 3500 * US, 6) == v618);
 	CHECK(weight_write_switches("7.1.5", 0, 3500 * US, 6) == v71);
 }

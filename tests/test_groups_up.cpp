@@ -152,12 +152,13 @@ TEST_CASE("a group's weight from cpu.weight and cpu.weight.nice is the kernel's"
 	CHECK(sched_weight_to_cgroup(262144) == 10000);
 }
 
-TEST_CASE("groups are refused on presets before 6.18, not on several CPUs", "[groups]")
+TEST_CASE("groups are refused on presets before 6.15, not on several CPUs", "[groups]")
 {
 	Workload wl = workload({in_group(hog("a"), "/A")});
 	wl.groups = {{"/A", NICE_0_LOAD}};
 	wl.duration = 10 * MS;
-	CHECK_THROWS_WITH(Simulation(config("6.12", 250), wl), Catch::Contains("6.18 presets"));
+	CHECK_THROWS_WITH(Simulation(config("6.12", 250), wl), Catch::Contains("6.15, the 6.18 presets"));
+	CHECK_NOTHROW(Simulation(config("6.15", 250), wl));
 	Config two = make_config(*find_preset("6.18.39"), 250, 2);
 	CHECK_NOTHROW(Simulation(two, wl));
 }
@@ -201,9 +202,13 @@ TEST_CASE("a group listed before its parent is refused", "[groups]")
 //   (v 3 >= d 2.7), whose resched clears the buddy: w runs at 3.
 //   6.18.39 (PICK_BUDDY in __pick_eevdf()): the wake-up's pick returns se_G,
 //   no resched; w runs at 3, the same way.
+//   6.15 (PICK_BUDDY in pick_next_entity(), the vlag==deadline protection):
+//   as 6.18.17, except that it is do_preempt_short() (0.2 < 0.7, w eligible,
+//   d 2.6 < 2.7) that cancels se_G's protection before the pick; w preempts
+//   in the wake-up, the buddy takes the CPU back, and w runs at 3.
 //   7.1.5 (only when protecting, and SHORT clears curr's buddy): the wake-up's
 //   pick returns w, which preempts at once, at 2.4.
-TEST_CASE("a short-slice waker waits for the next buddy on 6.18 and not on 7.1", "[groups][golden]")
+TEST_CASE("a short-slice waker waits for the next buddy on 6.15 .. 6.18 and not on 7.1", "[groups][golden]")
 {
 	auto a = in_group(task("a", {run(1 * MS), sleep(100 * MS)}, 1), "/G");
 	auto b = in_group(hog("b"), "/G");
@@ -219,6 +224,7 @@ TEST_CASE("a short-slice waker waits for the next buddy on 6.18 and not on 7.1",
 		REQUIRE(in.size() >= 2);  // its first pick at 0 runs zero time and sleeps
 		return in[1];
 	};
+	CHECK(w_first_run("6.15") == 3 * MS);
 	CHECK(w_first_run("6.18.17") == 3 * MS);
 	CHECK(w_first_run("6.18.39") == 3 * MS);
 	CHECK(w_first_run("7.1.5") == 2400 * US);
@@ -245,13 +251,18 @@ Workload short_slice_in_a_group()
 // d=1.5. check_preempt_wakeup_fair() matches se_A against se_B:
 // PREEMPT_SHORT (0.5 < 3) comes before the WF_FORK test and picks without
 // protection: se_A (d=1.5 < 3, both eligible at V=1): s runs at once, for
-// its 0.2 ms, and b resumes at 1.2.
+// its 0.2 ms, and b resumes at 1.2. 6.15 has no WF_FORK test; its
+// do_preempt_short() (0.5 < 3, se_A eligible and before se_B) cancels se_B's
+// vlag==deadline protection and its pick chooses se_A: the same schedule.
 TEST_CASE("a short-slice task's group entity takes its slice and preempts at fork", "[groups][golden]")
 {
-	const GroupRun r = run_groups(config("6.18.39", 250, 3 * MS), short_slice_in_a_group(), 10 * MS, true);
-	CHECK(r.checked_ok());
-	const std::vector<Switch> expect = {{0, IDLE, 0}, {1 * MS, 0, 1}, {1200 * US, 1, 0}};
-	CHECK(r.rec.switches == expect);
+	for (const char* preset : {"6.15", "6.18.39"}) {
+		INFO(preset);
+		const GroupRun r = run_groups(config(preset, 250, 3 * MS), short_slice_in_a_group(), 10 * MS, true);
+		CHECK(r.checked_ok());
+		const std::vector<Switch> expect = {{0, IDLE, 0}, {1 * MS, 0, 1}, {1200 * US, 1, 0}};
+		CHECK(r.rec.switches == expect);
+	}
 }
 
 // The same with aef6987d8954 undone (bug group-slice-base): se_A keeps the
