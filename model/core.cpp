@@ -455,6 +455,8 @@ void Simulation::__sched_group_set_shares(size_t group, u64 shares, u32 this_cpu
 			notify(&Observer::on_group_reweight, now_, rq.cpu, group);
 		}
 	}
+	event_cpu_ = this_cpu;
+	notify(&Observer::on_group_shares, now_, group);
 }
 
 // sched_group_set_idle(): a write to cpu.idle mid-run. On every CPU the

@@ -42,6 +42,10 @@ struct Observer {
 	// (reweight_entity() of a queued entity; its cfs_rq's
 	// last_queued_reweight holds what it found).
 	virtual void on_group_reweight(const Simulation&, u64 /*t*/, u32 /*cpu*/, size_t /*group*/) {}
+	// `group`'s tg->shares changed (one cpu.weight or cpu.idle write) and
+	// every CPU has reweighted its entities: one call per write, so a
+	// second write in the same event is seen apart from the first.
+	virtual void on_group_shares(const Simulation&, u64 /*t*/, size_t /*group*/) {}
 	// The running task moved itself to another group (sched_move_task());
 	// its se.parent names the new one.
 	virtual void on_move_group(const Simulation&, u64 /*t*/, int /*task*/) {}

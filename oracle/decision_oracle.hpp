@@ -183,6 +183,7 @@ public:
 	void on_attr(const Simulation&, u64 t, int task) override;
 	void on_event(const Simulation&, u64 t) override;
 	void on_group_reweight(const Simulation&, u64 t, u32 cpu, size_t group) override;
+	void on_group_shares(const Simulation&, u64 t, size_t group) override;
 	void on_move_group(const Simulation&, u64 t, int task) override;
 
 	bool agreed() const { return !first_.has_value(); }
@@ -349,6 +350,7 @@ private:
 	void check_preempt_wakeup_fair(int pse, unsigned wake_flags);
 	void wakeup_preempt(const Simulation& sim, int p, unsigned wake_flags);
 	int pick_next_task(const Simulation& sim, int model_next);
+	int pick_next_task_66(const Simulation& sim, int model_next);  // v6.6 pick_next_task_fair()
 	int resolve(const Simulation& sim, const Pick& p, int model_choice, const char* what);
 	void yield_task_fair();
 	// model_vlag: the model's lag saved at the dequeue, adopted if the

@@ -232,6 +232,16 @@ void DecisionOracle::on_group_reweight(const Simulation& sim, u64 t, u32, size_t
 	end(sim, true);
 }
 
+// Every shares write, its entities reweighted (queued or not): two writes
+// in one event are two steps, each rounding a saved lag (6.6 reweights an
+// emptied group's entity too).
+void DecisionOracle::on_group_shares(const Simulation& sim, u64 t, size_t group)
+{
+	if (!begin(sim, t, "shares write of group " + std::to_string(group), false, Hook::Attr))
+		return;
+	end(sim, true);
+}
+
 void DecisionOracle::on_event(const Simulation& sim, u64 t)
 {
 	if (!begin(sim, t, "end of event", false, Hook::Event))
