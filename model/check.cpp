@@ -924,6 +924,18 @@ void InvariantChecker::on_group_reweight(const Simulation& sim, u64 t, u32 cpu, 
 	const s64 lag = wrapped_diff(was.avg_vruntime, was.vruntime);
 	const bool clamped = lag >= static_cast<s64>(was.lag_limit) || -lag >= static_cast<s64>(was.lag_limit);
 	const u64 V = cfs.avg_vruntime();
+	if (sim.config().preset->paths.queued_reweight == KernelPaths::QueuedReweight::KeepVruntime) {
+		// 6.6.0: v is kept, d - v rescaled exactly (div_s64 truncates as
+		// the s128 quotient does); V moves with the weight.
+		if (se.vruntime != was.vruntime)
+			fail(sim, t, "reweight", who + ": v moved by " + snum(wrapped_diff(se.vruntime, was.vruntime)) +
+							" under the reweight (6.6 keeps it)");
+		const s64 d_expect = scaled(wrapped_diff(was.deadline, was.vruntime));
+		if (wrapped_diff(se.deadline, se.vruntime) != d_expect)
+			fail(sim, t, "reweight", who + ": d - v is " + snum(wrapped_diff(se.deadline, se.vruntime)) +
+							", expected (d - v) w / w' = " + snum(d_expect));
+		return;
+	}
 	if (sim.config().preset->paths.queued_reweight == KernelPaths::QueuedReweight::PreserveV) {
 		if (!clamped && !near_V(wrapped_diff(V, was.avg_vruntime), 0))
 			fail(sim, t, "reweight", who + ": V moved by " + snum(wrapped_diff(V, was.avg_vruntime)) +

@@ -81,7 +81,10 @@ constexpr KernelPaths v6_6_paths()
 		.group_sched_modelled = false,
 		.pick_buddy = P::PickBuddy::None,
 		.short_preempt_clears_buddy = false,
-		.queued_reweight = P::QueuedReweight::NotModelled,
+		.queued_reweight = P::QueuedReweight::KeepVruntime,
+		.update_cfs_group_always = true,
+		.empty_group_keeps_weight = false,
+		.tg_load_ratelimit = false,
 	};
 }
 // A structured binding must name every field, so a field added to
@@ -90,7 +93,7 @@ constexpr KernelPaths v6_6_paths()
 constexpr bool kernel_paths_fields_named()
 {
 	[[maybe_unused]] auto [f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20,
-			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36] = v6_6_paths();
+			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36, f37, f38, f39] = v6_6_paths();
 	return true;
 }
 static_assert(kernel_paths_fields_named());
@@ -103,6 +106,7 @@ const std::vector<KernelPreset>& kernel_presets()
 	static const std::vector<KernelPreset> presets = [] {
 		std::vector<KernelPreset> v;
 		KernelPaths p = v6_6_paths();
+		p.group_sched_modelled = true;  // 6.6.0's walks: no delayed entities, base-slice group entities
 		v.push_back({"6.6", "v6.6.0: first EEVDF; vruntime-keyed tree, curr keeps deadline ties; vlag==deadline protection; "
 			     "a forked task's first request is a full slice; 0.75 ms base slice",
 			     "147f3efaa241 (EEVDF), b01db23d5923, 8dafa9d0eb1a", p, features_of(F66)});
@@ -114,6 +118,10 @@ const std::vector<KernelPreset>& kernel_presets()
 		p.idle_preempt_first = false;     // the idle-curr preemption after the WAKEUP_PREEMPTION test
 		p.custom_slices = true;           // 857b158dc5e8
 		p.did_preempt_short = true;       // 85e511df3cec (PREEMPT_SHORT)
+		p.group_sched_modelled = false;   // 6.12.0's group walks are not modelled (docs/model.md)
+		p.queued_reweight = P::QueuedReweight::NotModelled;  // eab03c23c2a1 (6.7): reweight_eevdf()
+		p.update_cfs_group_always = false;                   // eab03c23c2a1 (6.7)
+		p.tg_load_ratelimit = true;                          // 1528c661c24b (6.7)
 		v.push_back({"6.12", "v6.12.0: deadline-keyed tree, delayed dequeue, PREEMPT_SHORT, custom slices; "
 			     "an off-queue reweight keeps the relative deadline unscaled; 0.75 ms base slice",
 			     "2227a957e1d5 (tree by deadline), 152e11f6df29 (DELAY_DEQUEUE), 857b158dc5e8 (custom slices), "
@@ -134,6 +142,7 @@ const std::vector<KernelPreset>& kernel_presets()
 		p.group_sched_modelled = true;
 		p.pick_buddy = P::PickBuddy::InPickNextEntity;       // 2a77e4be12cb (6.14)
 		p.queued_reweight = P::QueuedReweight::PlaceEntity;  // 6d71a9c61604 (6.13)
+		p.empty_group_keeps_weight = true;                   // 66951e4860d3 (6.13)
 		v.push_back({"6.15", "v6.15 (no stored source: 6.12.0 with the three commits listed): reweight rescales the "
 			     "relative deadline; 0.70 ms base slice; a SCHED_IDLE curr preempted by a waker loses its "
 			     "protection",

@@ -130,7 +130,9 @@ struct KernelPaths {
 	// task touches nothing of its entity.
 	bool idle_policy_reweights;
 	// v6.6 check_preempt_wakeup(): the "idle curr, non-idle wakee" preemption
-	// comes before the WAKEUP_PREEMPTION test; 6.12+ after it.
+	// comes before the WAKEUP_PREEMPTION test, and the batch/idle waker's
+	// return with it, both on the tasks before find_matching_se(); 6.12+
+	// test both on the matched entities, after it.
 	bool idle_preempt_first;
 	// f553741ac8c0 (v6.15, stable 6.14.2): that preemption also cancels the
 	// idle curr's slice protection, so the pick after it cannot hand the CPU
@@ -143,8 +145,9 @@ struct KernelPaths {
 	// ---- task groups (CONFIG_FAIR_GROUP_SCHED; docs/model.md "Task groups")
 	// The hierarchy walks as 6.14 .. 7.1 do them (h_nr_runnable and
 	// set_delayed(), a group entity's slice from the min slice below it, an
-	// emptied group keeping its weight): modelled for 6.15, the 6.18 presets and
-	// 7.1.5. Older presets refuse a workload with groups.
+	// emptied group keeping its weight), and 6.6.0's (the switches below):
+	// modelled for 6.6, 6.15, the 6.18 presets and 7.1.5. 6.12 refuses a
+	// workload with groups.
 	bool group_sched_modelled;
 	// PICK_BUDDY (2a77e4be12cb, 6.14): cfs_rq->next is picked first if it
 	// is eligible. Only groups set a buddy: a task's sleep makes its group's
@@ -159,10 +162,29 @@ struct KernelPaths {
 	// 7.x: a short-slice wake-up preemption also clears curr's buddy.
 	bool short_preempt_clears_buddy;
 	// reweight_entity() of a queued entity (a group entity's share change):
-	// NotModelled before 6.13 (refused with groups), PlaceEntity (6d71a9c61604:
-	// save the lag, re-place), PlaceEntityRelVprot (ff38424030f9, 6.18.17+:
-	// and keep curr's protection), PreserveV (101f3498b4bd, 7.x).
-	enum class QueuedReweight { NotModelled, PlaceEntity, PlaceEntityRelVprot, PreserveV } queued_reweight;
+	// KeepVruntime (6.6.0: v stays, d - v rescaled, the node updated in
+	// place), NotModelled (6.7 .. 6.12's reweight_eevdf(); refused with
+	// groups), PlaceEntity (6d71a9c61604, 6.13: save the lag, re-place),
+	// PlaceEntityRelVprot (ff38424030f9, 6.18.17+: and keep curr's
+	// protection), PreserveV (101f3498b4bd, 7.x).
+	enum class QueuedReweight {
+		KeepVruntime,
+		NotModelled,
+		PlaceEntity,
+		PlaceEntityRelVprot,
+		PreserveV
+	} queued_reweight;
+	// update_cfs_group() reweights even when the share is unchanged (6.6.0;
+	// eab03c23c2a1, 6.7, returns then), so a group entity that is its
+	// level's curr has that level's update_curr() run at every enqueue or
+	// dequeue below it.
+	bool update_cfs_group_always;
+	// An emptied group keeps its entity's weight (66951e4860d3, 6.13);
+	// before, update_cfs_group() reweights it from its load_avg.
+	bool empty_group_keeps_weight;
+	// update_tg_load_avg() at most once per ms per cfs_rq (1528c661c24b,
+	// 6.7); 6.6.0 folds every change past 1/64.
+	bool tg_load_ratelimit;
 };
 
 struct KernelPreset {

@@ -109,6 +109,10 @@ void CfsRq::reweight_entity(SchedEntity* se, const LoadWeight& lw)
 //   and d' = V + (d - V) w / w', vprot likewise: no placement.
 void CfsRq::reweight_entity_queued(SchedEntity* se, const LoadWeight& lw)
 {
+	if (paths_->queued_reweight == KernelPaths::QueuedReweight::KeepVruntime) {
+		reweight_entity_queued_66(se, lw);
+		return;
+	}
 	const bool is_curr = curr == se;
 	const s64 old_w = static_cast<s64>(se->load.weight);
 	const s64 new_w = static_cast<s64>(lw.weight);
@@ -175,6 +179,36 @@ void CfsRq::reweight_entity_queued(SchedEntity* se, const LoadWeight& lw)
 	if (!is_curr)
 		enqueue_in_tree(se);
 	nr_queued++;
+}
+
+// 6.6.0 (before eab03c23c2a1): the entity keeps its v, and only its
+// request is rescaled to the new slope: d' = v + (d - v) w / w', so the
+// real time left in the request is kept. Its lag w (V - v) is not: V moves
+// with the new weight (a queued entity's term w (v - v0) is taken out at the
+// old weight and put back at the new). The node keeps its place in the
+// vruntime-keyed tree; only the min_deadline augment above it is redone.
+// curr is charged first (update_curr()); the others are not.
+void CfsRq::reweight_entity_queued_66(SchedEntity* se, const LoadWeight& lw)
+{
+	const bool is_curr = curr == se;
+	if (is_curr)
+		update_curr();
+	last_queued_reweight = {se, avg_vruntime(), se->vruntime, se->deadline, se->load.weight, lag_limit(se), is_curr};
+	if (!is_curr)
+		avg_vruntime_sub(se);
+	load -= se->load.weight;
+	const s64 old_w = static_cast<s64>(se->load.weight);
+	const s64 new_w = static_cast<s64>(lw.weight);
+	if (tracks_load())
+		reweight_entity_load_avg(avg, se->avg, se_weight_of(se->load), se_weight_of(lw));
+	se->load = lw;
+	const s64 rel = wrapped_diff(se->deadline, se->vruntime);
+	se->deadline = se->vruntime + static_cast<u64>(div_s64(wmul(rel, old_w), new_w));
+	if (!is_curr)
+		timeline.propagate(se);
+	load += se->load.weight;
+	if (!is_curr)
+		avg_vruntime_add(se);
 }
 
 void CfsRq::update_group_shares(SchedEntity* group_se)

@@ -47,6 +47,11 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 		return;
 	if (paths_->idle_preempt_first && preempt_idle_curr(pse, se))
 		return;
+	// 6.6.0 also returns for a batch or idle waker here, before the matched
+	// entities' idle test (6.12+ test the policy after it): with groups, a
+	// batch task never preempts a curr whose group is idle.
+	if (paths_->idle_preempt_first && !pse->normal_policy)
+		return;
 	if (!feat(Feature::WAKEUP_PREEMPTION))
 		return;
 	const SchedEntity* p = pse;

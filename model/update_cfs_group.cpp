@@ -35,7 +35,8 @@ void CfsRq::update_tg_load_avg()
 	// steal time). A cfs_rq that never updated is due, as the kernel's are:
 	// their sched_clock is far past 1 ms at boot.
 	const u64 now = rq_root().clock_task;
-	if (last_update_tg_load_avg != ~0ULL && now - last_update_tg_load_avg < NSEC_PER_MSEC)
+	if (paths_->tg_load_ratelimit && last_update_tg_load_avg != ~0ULL &&
+	    now - last_update_tg_load_avg < NSEC_PER_MSEC)
 		return;
 	const s64 delta = static_cast<s64>(avg.avg.load_avg) - tg_load_avg_contrib;
 	const s64 abs_delta = delta < 0 ? -delta : delta;
@@ -59,15 +60,24 @@ u64 CfsRq::calc_group_shares() const
 	return static_cast<u64>(std::clamp<s128>(shares, static_cast<s128>(MIN_SHARES), tg_shares));
 }
 
-// update_cfs_group() (6.13+, 66951e4860d3): an emptied group keeps its
-// weight, which matters for a delayed group entity.
+// update_cfs_group(). 6.13+ (66951e4860d3): an emptied group keeps its
+// weight, which matters for a delayed group entity. Before, the share of
+// an emptied group comes from its load_avg alone: on several CPUs the
+// model ages it; on one it does not, and takes tg->shares, which is what
+// (2) gives whenever that load_avg is above 0 (the kernel's blocked load
+// decays over hundreds of ms; docs/model.md says when it would not be).
+// 6.6.0 reweights even at an unchanged share (its update_curr() for curr).
 void CfsRq::update_group_entity_shares(SchedEntity* se)
 {
 	const CfsRq* g = se->my_q;
-	if (!g->load)
+	u64 shares;
+	if (g->load)
+		shares = g->calc_group_shares();
+	else if (paths_->empty_group_keeps_weight)
 		return;
-	const u64 shares = g->calc_group_shares();
-	if (se->load.weight != shares)
+	else
+		shares = tracks_load() ? g->calc_group_shares() : g->tg->shares;
+	if (se->load.weight != shares || paths_->update_cfs_group_always)
 		reweight_entity(se, LoadWeight{shares, 0});
 }
 

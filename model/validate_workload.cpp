@@ -144,7 +144,7 @@ void validate_groups(const Config& cfg, const Workload& wl)
 	// With autogroup every task outside a cpu cgroup is in a group.
 	const std::string groups = cfg.autogroup ? "task groups (--autogroup on)" : "task groups";
 	if (!cfg.preset->paths.group_sched_modelled)
-		throw WorkloadError("workload: " + groups + " are modelled for 6.15, the 6.18 presets and 7.1.5 only, not " +
+		throw WorkloadError("workload: " + groups + " are modelled for 6.6, 6.15, the 6.18 presets and 7.1.5 only, not " +
 				    std::string(cfg.preset->name) + " (docs/model.md, \"Task groups\")");
 	const size_t autogroups = cfg.autogroup ? autogroup_sessions(wl).groups.size() : 0;
 	if ((wl.groups.size() + autogroups) * cfg.cpus > MAX_GROUP_ENTITIES)

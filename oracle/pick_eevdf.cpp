@@ -71,7 +71,7 @@ DecisionOracle::Pick DecisionOracle::pick_eevdf_66()
 		return {q().curr, {}};
 	std::vector<int> elig;
 	for (size_t i = 0; i < ents_.size(); i++)
-		if (ents_[i].in_tree && entity_eligible(ents_[i]))
+		if (ents_[i].in_tree && ents_[i].cfs == cq_ && entity_eligible(ents_[i]))
 			elig.push_back(static_cast<int>(i));
 	if (elig.empty()) {
 		if (c)
@@ -79,7 +79,7 @@ DecisionOracle::Pick DecisionOracle::pick_eevdf_66()
 		// pick_eevdf()'s "EEVDF scheduling fail, picking leftmost" (v6.6)
 		int left = IDLE;
 		for (size_t i = 0; i < ents_.size(); i++)
-			if (ents_[i].in_tree &&
+			if (ents_[i].in_tree && ents_[i].cfs == cq_ &&
 			    (left == IDLE || wrapped_diff(ents_[i].vruntime, ents_[static_cast<size_t>(left)].vruntime) < 0))
 				left = static_cast<int>(i);
 		return {left, {}};
@@ -177,24 +177,66 @@ int DecisionOracle::pick_next_task(const Simulation& sim, int model_next)
 		}
 		return chosen;
 	}
-	// v6.6
-	if (q().nr_queued == 0) {
+	return pick_next_task_66(sim, model_next);
+}
+
+// v6.6 pick_next_task_fair(): from the idle task (its "simple" path) every
+// level is picked and set on the way down, with no update_curr(); from a
+// fair prev each level's curr is charged and the pick walks down, then the
+// levels that change are put and set as above. Ties of the vruntime tree's
+// walk are settled by the model's choice at that level (the ancestor of its
+// task there). The hrtick is armed at every pick.
+int DecisionOracle::pick_next_task_66(const Simulation& sim, int model_next)
+{
+	const int prev = running_;
+	if (qs_[0].nr_queued == 0) {
 		if (prev != IDLE)
-			put_prev_entity(ents_[static_cast<size_t>(prev)]);
+			put_prev_task_fair(prev);
 		return IDLE;
 	}
-	if (cur() && cur()->on_rq)
-		update_curr();
-	chosen = resolve(sim, pick_eevdf(true), model_next, "pick");
-	if (chosen == IDLE)
-		return IDLE;
-	if (prev != chosen) {
-		if (prev != IDLE)
-			put_prev_entity(ents_[static_cast<size_t>(prev)]);
-		set_next_entity(ents_[static_cast<size_t>(chosen)], true);
+	auto model_at = [&](int level) {
+		int se = model_next;
+		while (se != IDLE && ent(se).cfs != level)
+			se = ent(se).parent;
+		return se;
+	};
+	int chosen = IDLE;
+	for (int level = 0;;) {
+		int se;
+		{
+			On on(*this, level);
+			if (prev != IDLE && cur() && cur()->on_rq)
+				update_curr();
+			se = resolve(sim, pick_eevdf(true), model_at(level), "pick");
+			if (se == IDLE)
+				return IDLE;
+			if (prev == IDLE)
+				set_next_entity(ent(se), true);
+		}
+		if (ent(se).my_q < 0) {
+			chosen = se;
+			break;
+		}
+		level = ent(se).my_q;
+	}
+	if (prev != IDLE && prev != chosen) {
+		int se = chosen, pse = prev;
+		while (ent(se).cfs != ent(pse).cfs) {
+			const int sd = ent(se).depth, pd = ent(pse).depth;
+			if (sd <= pd) {
+				put_prev_entity(ent(pse));
+				pse = ent(pse).parent;
+			}
+			if (sd >= pd) {
+				set_next_entity(ent(se), true);
+				se = ent(se).parent;
+			}
+		}
+		put_prev_entity(ent(pse));
+		set_next_entity(ent(se), true);
 	}
 	if (feat(Feature::HRTICK))
-		hrtick_start_fair(ents_[static_cast<size_t>(chosen)], chosen == prev);
+		hrtick_start_fair(ent(chosen), chosen == prev);
 	return chosen;
 }
 

@@ -86,7 +86,9 @@ constexpr Rules RULES_6_6 = {
 	.hrtick_v7 = false,
 	.buddy = Rules::Buddy::None,
 	.short_clears_buddy = false,
-	.queued_reweight = Rules::QueuedReweight::PlaceEntity,
+	.queued_reweight = Rules::QueuedReweight::KeepVruntime,
+	.cfs_group_always = true,
+	.empty_group_keeps = false,
 };
 
 // v6.12.0: the tree keyed by deadline and the 6.12 "Complete EEVDF" series.
@@ -99,6 +101,7 @@ constexpr Rules RULES_6_12 = [] {
 	r.fork_initial = true;       // 6.8: wake_up_new_task() passes ENQUEUE_INITIAL
 	r.preempt = Preempt::V612;   // 85e511df3cec: a shorter wakee cancels curr's protection
 	r.hrtick_every_pick = false; // 6.12: armed in __set_next_task_fair(first), for a new task only
+	r.cfs_group_always = false;  // eab03c23c2a1 (6.7): update_cfs_group() returns at an unchanged share
 	return r;
 }();
 
@@ -109,6 +112,8 @@ constexpr Rules RULES_6_15 = [] {
 	r.rel_deadline_613 = true;   // 6d71a9c61604 (6.13): an off-queue reweight rescales d - v
 	r.normalized_slice = 700000; // 2ae891b82695 (6.15): 0.70 ms
 	r.buddy = Rules::Buddy::InPickNextEntity; // 2a77e4be12cb (6.14): PICK_BUDDY in pick_next_entity()
+	r.queued_reweight = Rules::QueuedReweight::PlaceEntity; // 6d71a9c61604 (6.13)
+	r.empty_group_keeps = true;  // 66951e4860d3 (6.13)
 	return r;
 }();
 

@@ -35,10 +35,13 @@ struct DecisionOracle::Rules {
 	// where PICK_BUDDY (2a77e4be12cb, 6.14) tests cfs_rq->next.
 	enum class Buddy { None, InPickNextEntity, InPickEevdf, InPickEevdfProtect } buddy;
 	bool short_clears_buddy;     // 7.x: a PREEMPT_WAKEUP_SHORT preemption clears curr's buddy
-	// reweight_entity() of a queued entity: lag saved and re-placed
-	// (6d71a9c61604), also keeping curr's protection relative
-	// (ff38424030f9, 6.18.17+), or V preserved (101f3498b4bd, 7.x).
-	enum class QueuedReweight { PlaceEntity, PlaceEntityRelVprot, PreserveV } queued_reweight;
+	// reweight_entity() of a queued entity: v kept, d - v rescaled (6.6.0),
+	// lag saved and re-placed (6d71a9c61604, 6.13), also keeping curr's
+	// protection relative (ff38424030f9, 6.18.17+), or V preserved
+	// (101f3498b4bd, 7.x).
+	enum class QueuedReweight { KeepVruntime, PlaceEntity, PlaceEntityRelVprot, PreserveV } queued_reweight;
+	bool cfs_group_always;       // 6.6.0: update_cfs_group() reweights at an unchanged share too
+	bool empty_group_keeps;      // 6.13+ (66951e4860d3): update_cfs_group() skips an empty group
 };
 
 // The rules of a release.

@@ -7,10 +7,13 @@
 // tg_load_avg_contrib + load), clamped to [MIN_SHARES, tg->shares]. With
 // one CPU, tg->load_avg is that CPU's contribution alone, so the
 // denominator is load and the share is tg->shares whenever load > 0; and
-// update_cfs_group() returns early on an empty group cfs_rq (66951e4860d3:
-// an emptied group keeps its weight), where load could be 0. So on one
-// CPU a group's entity weighs tg->shares from its first enqueue on, with
-// no PELT: the oracle needs no load averages to decide.
+// from 6.13 update_cfs_group() returns early on an empty group cfs_rq
+// (66951e4860d3: an emptied group keeps its weight), where load could be 0.
+// So on one CPU a group's entity weighs tg->shares from its first enqueue
+// on, with no PELT: the oracle needs no load averages to decide. 6.6.0
+// reweights an emptied group too, by its load_avg alone: tg->shares while
+// that is above 0, which the oracle assumes as the model does (it changes
+// no decision: the entity is off the queue; docs/model.md).
 #include "oracle/internal.hpp"
 
 #include <algorithm>
@@ -19,10 +22,12 @@ namespace eevdf::oracle {
 
 void DecisionOracle::update_cfs_group(Ent& e)
 {
-	if (e.my_q < 0 || !qs_[static_cast<size_t>(e.my_q)].nr_queued)
+	if (e.my_q < 0)
+		return;
+	if (!qs_[static_cast<size_t>(e.my_q)].nr_queued && rules_->empty_group_keeps)
 		return;
 	const u64 shares = tg_shares_[static_cast<size_t>(e.my_q - 1)];
-	if (e.load.weight == shares)
+	if (e.load.weight == shares && !rules_->cfs_group_always)
 		return;
 	if (e.on_rq)
 		reweight_queued(e, LoadWeight{shares, 0});
@@ -71,6 +76,18 @@ void DecisionOracle::reweight_queued(Ent& e, const LoadWeight& lw)
 {
 	On on(*this, e.cfs);
 	const bool is_curr = q().curr == id_of(e);
+	if (rules_->queued_reweight == Rules::QueuedReweight::KeepVruntime) {
+		// 6.6.0: update_curr() for curr only; v stays, d - v is rescaled
+		// by w / w'; the entity keeps its place (and insertion order).
+		if (is_curr)
+			update_curr();
+		const s128 p = static_cast<s128>(static_cast<s64>(e.deadline - e.vruntime)) *
+			       static_cast<s128>(e.load.weight);
+		need_s64(p);
+		e.deadline = e.vruntime + static_cast<u64>(static_cast<s64>(p / static_cast<s128>(lw.weight)));
+		e.load = lw;
+		return;
+	}
 	update_curr();
 	const auto form = rules_->queued_reweight;
 	u64 avruntime = 0;

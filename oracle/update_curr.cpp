@@ -23,8 +23,10 @@ bool DecisionOracle::update_deadline(Ent& e)
 	e.deadline = e.vruntime + cdf(e.slice, e);
 	if (rules_->avg_in_update_deadline)
 		avg_vruntime();
-	if (version_ == Version::V6_6 && q().nr_queued > 1)
+	if (version_ == Version::V6_6 && q().nr_queued > 1) {
 		resched_curr();
+		clear_buddies(cq_, id_of(e));  // 6.6: here, with the resched
+	}
 	return true;
 }
 

@@ -49,16 +49,21 @@ void DecisionOracle::check_preempt_wakeup_fair(int pi, unsigned wake_flags)
 	if (need_resched_ && !resched_lazy_)  // test_tsk_need_resched(): the full flag only
 		return;
 	const bool v66 = version_ == Version::V6_6;
+	const bool wakee_normal = ent(pi).normal;
+	// 6.6.0: the idle-curr preemption and the batch/idle waker's return on
+	// the tasks, before find_matching_se(); the matched entities' idle test
+	// follows all the same.
 	if (v66 && idle_curr_preempted(ent(running_), ent(pi)))
+		return;
+	if (v66 && !wakee_normal)
 		return;
 	if (!feat(Feature::WAKEUP_PREEMPTION))
 		return;
-	const bool wakee_normal = ent(pi).normal;
 	int si = running_;
 	find_matching_se(si, pi);
 	Ent& se = ent(si);
 	Ent& pse = ent(pi);
-	if (!v66 && idle_curr_preempted(se, pse))
+	if (idle_curr_preempted(se, pse))
 		return;
 	if (se_is_idle(se) != se_is_idle(pse))
 		return;

@@ -221,11 +221,11 @@ TEST_CASE("with autogroup off, setsid changes nothing", "[autogroup]")
 	CHECK(Simulation(config("6.18.39", 250), longer).groups().empty());
 }
 
-TEST_CASE("autogroup is refused where groups are: presets before 6.15", "[autogroup]")
+TEST_CASE("autogroup is refused where groups are: 6.12", "[autogroup]")
 {
 	const Workload wl = workload({hog("a")}, 10 * MS);
 	CHECK_THROWS_WITH(Simulation(autogroup_config("6.12"), wl),
-			  Contains("6.15, the 6.18 presets") && Contains("--autogroup on"));
+			  Contains("6.6, 6.15, the 6.18 presets") && Contains("--autogroup on"));
 	Config two = make_config(*find_preset("6.18.39"), 250, 2);
 	two.autogroup = true;
 	CHECK_NOTHROW(Simulation(two, wl));  // several CPUs: modelled

@@ -108,6 +108,42 @@ TEST_CASE("6.18.x: reweighting a queued entity re-places it with its lag", "[gro
 	}
 }
 
+// 6.6.0 (before eab03c23c2a1): a queued entity keeps its v; only d - v is
+// rescaled, and V moves with the weight. Rq3 at t=3: v0 = 3 ms (curr), v1 =
+// v2 = 0, d1 = 3; V = 3 x 1024 / 3072 = 1 ms. e1 to weight 2048: v1 = 0,
+// d1 = 0 + 3 x 1024 / 2048 = 1.5; V' = 3 x 1024 / 4096 = 0.75 ms. So e1's
+// lag w (V - v) goes from 1 ms to 2048 x 0.75 / 1024 = 1.5 ms: the defect
+// eab03c23c2a1 mended.
+TEST_CASE("6.6: reweighting a queued entity keeps its vruntime and rescales its request", "[groups][reweight][6.6]")
+{
+	Rq3 r("6.6");
+	const u64 v1 = r.se[1].vruntime;
+	REQUIRE(wrapped_diff(r.cfs.avg_vruntime(), v1) == 1000000);
+	REQUIRE(wrapped_diff(r.se[1].deadline, v1) == 3000000);
+	r.cfs.reweight_entity(&r.se[1], LoadWeight{2 * NICE_0_LOAD, 0});
+	CHECK(r.se[1].on_rq);
+	CHECK(r.se[1].vruntime == v1);
+	CHECK(wrapped_diff(r.se[1].deadline, v1) == 1500000);
+	CHECK(wrapped_diff(r.cfs.avg_vruntime(), v1) == 750000);
+	CHECK(r.lag(r.se[1]) == 1500000);
+	CHECK(r.cfs.timeline.size() == 2);
+	CHECK(r.cfs.load == 4 * NICE_0_LOAD);
+}
+
+// The running entity: update_curr() first (at t=3 it renews e0's request:
+// v0 = d0 = 3, d0 = 6), then d - v = 3 ms at 1024 becomes 6 at 512; v0 stays.
+TEST_CASE("6.6: reweighting the running entity charges it and rescales its request in place", "[groups][reweight][6.6]")
+{
+	Rq3 r("6.6");
+	const u64 v0 = r.se[0].vruntime;
+	r.cfs.reweight_entity(&r.se[0], LoadWeight{NICE_0_LOAD / 2, 0});
+	CHECK(r.cfs.curr == &r.se[0]);
+	CHECK(r.se[0].vruntime == v0);
+	CHECK(wrapped_diff(r.se[0].deadline, v0) == 6000000);
+	CHECK(r.cfs.timeline.size() == 2);
+	CHECK(r.cfs.load == 2 * NICE_0_LOAD + NICE_0_LOAD / 2);
+}
+
 TEST_CASE("reweighting the running entity keeps it running and out of the tree", "[groups][reweight]")
 {
 	for (const char* preset : {"6.18.39", "7.1.5"}) {

@@ -152,12 +152,13 @@ TEST_CASE("a group's weight from cpu.weight and cpu.weight.nice is the kernel's"
 	CHECK(sched_weight_to_cgroup(262144) == 10000);
 }
 
-TEST_CASE("groups are refused on presets before 6.15, not on several CPUs", "[groups]")
+TEST_CASE("groups are refused on 6.12, not on several CPUs", "[groups]")
 {
 	Workload wl = workload({in_group(hog("a"), "/A")});
 	wl.groups = {{"/A", NICE_0_LOAD}};
 	wl.duration = 10 * MS;
-	CHECK_THROWS_WITH(Simulation(config("6.12", 250), wl), Catch::Contains("6.15, the 6.18 presets"));
+	CHECK_THROWS_WITH(Simulation(config("6.12", 250), wl), Catch::Contains("6.6, 6.15, the 6.18 presets"));
+	CHECK_NOTHROW(Simulation(config("6.6", 250), wl));
 	CHECK_NOTHROW(Simulation(config("6.15", 250), wl));
 	Config two = make_config(*find_preset("6.18.39"), 250, 2);
 	CHECK_NOTHROW(Simulation(two, wl));
