@@ -71,7 +71,7 @@ TEST_CASE("a genome without groups has no trailer, and unmarked bytes after the 
 	CHECK(d.tasks.size() == 3);
 }
 
-TEST_CASE("a genome's groups become cgroups on presets that model them, and nothing before 6.18")
+TEST_CASE("a genome's groups become cgroups on presets that model them, and nothing on 6.12")
 {
 	const Case c = build(grouped("6.18.39"), Bugs{});
 	REQUIRE(c.wl.groups.size() == 2);

@@ -78,7 +78,7 @@ constexpr KernelPaths v6_6_paths()
 		.idle_preempt_first = true,
 		.idle_preempt_cancels_protect = false,
 		.sched_idle_skips_idle_wakee = false,
-		.group_sched_modelled = false,
+		.group_sched_modelled = true,  // 6.6.0's walks: no delayed entities, base-slice group entities
 		.pick_buddy = P::PickBuddy::None,
 		.short_preempt_clears_buddy = false,
 		.queued_reweight = P::QueuedReweight::KeepVruntime,
@@ -106,7 +106,6 @@ const std::vector<KernelPreset>& kernel_presets()
 	static const std::vector<KernelPreset> presets = [] {
 		std::vector<KernelPreset> v;
 		KernelPaths p = v6_6_paths();
-		p.group_sched_modelled = true;  // 6.6.0's walks: no delayed entities, base-slice group entities
 		v.push_back({"6.6", "v6.6.0: first EEVDF; vruntime-keyed tree, curr keeps deadline ties; vlag==deadline protection; "
 			     "a forked task's first request is a full slice; 0.75 ms base slice",
 			     "147f3efaa241 (EEVDF), b01db23d5923, 8dafa9d0eb1a", p, features_of(F66)});

@@ -131,8 +131,8 @@ struct KernelPaths {
 	bool idle_policy_reweights;
 	// v6.6 check_preempt_wakeup(): the "idle curr, non-idle wakee" preemption
 	// comes before the WAKEUP_PREEMPTION test, and the batch/idle waker's
-	// return with it, both on the tasks before find_matching_se(); 6.12+
-	// test both on the matched entities, after it.
+	// return with it, both before find_matching_se(); 6.12+ test the matched
+	// entities' idleness first and the waking task's policy after it.
 	bool idle_preempt_first;
 	// f553741ac8c0 (v6.15, stable 6.14.2): that preemption also cancels the
 	// idle curr's slice protection, so the pick after it cannot hand the CPU

@@ -288,7 +288,7 @@ public:
 	// calc_group_shares() of this group cfs_rq (model/update_cfs_group.cpp).
 	u64 calc_group_shares() const;
 	// update_tg_load_avg(): fold this cfs_rq's load_avg change into
-	// tg->load_avg, at most once per ms and only past 1/64 of the last.
+	// tg->load_avg, only past 1/64 of the last (6.7+: at most once per ms).
 	void update_tg_load_avg();
 	// se_update_runnable(): a group's entity caches its cfs_rq's h_nr_runnable.
 	static void se_update_runnable(SchedEntity* se)

@@ -176,7 +176,8 @@ bool CfsRq::dequeue_entity(SchedEntity* se, unsigned flags)
 	nr_queued--;
 	if (se->is_task())
 		rq_root().list_del_task(se);  // account_entity_dequeue()
-	// An emptied group keeps its weight (66951e4860d3, 6.13+).
+	// update_cfs_group(): an emptied group keeps its weight from 6.13
+	// (66951e4860d3; update_group_entity_shares() decides per release).
 	if (se->my_q)
 		update_cfs_group(se);
 

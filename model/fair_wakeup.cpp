@@ -48,8 +48,8 @@ void CfsRq::check_preempt_wakeup_fair(SchedEntity* pse, unsigned wake_flags)
 	if (paths_->idle_preempt_first && preempt_idle_curr(pse, se))
 		return;
 	// 6.6.0 also returns for a batch or idle waker here, before the matched
-	// entities' idle test (6.12+ test the policy after it): with groups, a
-	// batch task never preempts a curr whose group is idle.
+	// entities' idle test (6.12+ test the task's policy after it): with
+	// groups, a batch task never preempts a curr whose group is idle.
 	if (paths_->idle_preempt_first && !pse->normal_policy)
 		return;
 	if (!feat(Feature::WAKEUP_PREEMPTION))
@@ -90,9 +90,10 @@ void CfsRq::check_preempt_matched(SchedEntity* pse, SchedEntity* se, const Sched
 	if (se_is_idle(se) != se_is_idle(pse))
 		return;
 	// Batch and idle tasks do not preempt (their preemption is driven by the
-	// tick): check_preempt_wakeup_fair() returns before update_curr(), 6.6
-	// to 7.1. An idle wakee with a non-idle curr returns here too (6.12+
-	// return one test earlier, on cse_is_idle != pse_is_idle: the same).
+	// tick): check_preempt_wakeup_fair() returns before update_curr(), 6.12
+	// to 7.1 (6.6 returned before find_matching_se(), above). An idle wakee
+	// with a non-idle curr returns one test earlier, on cse_is_idle !=
+	// pse_is_idle: the same.
 	if (!p->normal_policy)
 		return;
 

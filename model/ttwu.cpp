@@ -283,19 +283,6 @@ void Simulation::wake_up_new_task(int task)
 	t.state = TaskState::Runnable;
 	t.se.vlag = 0;
 	const u32 parent_cpu = t.cpu;
-	// v6.6 task_fork_fair(): the forking task's own cfs_rq is charged
-	// (update_curr()) before the child is placed there; the placement is
-	// redone by the enqueue below. The forker is whatever runs on the
-	// parent's CPU. Flat, the enqueue's update_curr() at the same instant
-	// charges the same level; with groups the child's level may differ.
-	if (!cfg_.preset->paths.fork_enqueue_initial) {
-		Rq& prq = rqs_[parent_cpu];
-		if (SchedEntity* forker = prq.cfs.curr_task()) {
-			set_clock(prq);
-			prq.cfs.cfs_rq_of(forker).update_curr();
-			touch(parent_cpu);
-		}
-	}
 	t.recent_used_cpu = static_cast<int>(t.cpu);
 	unsigned wake_flags = WF_FORK;
 	t.cpu = select_task_rq(t, t.cpu, wake_flags, parent_cpu);  // __set_task_cpu(): no migration

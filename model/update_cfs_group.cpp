@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// A group's weight on each CPU (kernel/sched/fair.c, 6.18.44 and 7.1.5 alike):
-// update_tg_load_avg(), calc_group_shares(), update_cfs_group().
+// A group's weight on each CPU (kernel/sched/fair.c; 6.18.44 and 7.1.5 alike,
+// 6.6.0 where noted): update_tg_load_avg(), calc_group_shares(),
+// update_cfs_group().
 //
 // A group with tg->shares S and load L_i on CPU i should weigh on CPU i
 //
@@ -8,7 +9,8 @@
 //
 // so that its entities together weigh S. Σ_j L_j is global: each CPU keeps
 // only its own part current (tg->load_avg, updated differentially, at most
-// once per ms per cfs_rq, and only when the part moved by more than 1/64),
+// once per ms per cfs_rq from 6.7 (1528c661c24b), and only when the part
+// moved by more than 1/64),
 // and calc_group_shares() replaces its own stale contribution by its
 // current load, floored by the instantaneous weight so that a group just
 // woken on an idle CPU is not divided by ~0:

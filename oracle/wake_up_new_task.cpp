@@ -30,12 +30,9 @@ void DecisionOracle::fork_task(const Simulation& sim, int task)
 		e.custom = true;
 		e.slice = std::clamp<u64>(spec.custom_slice, NSEC_PER_MSEC / 10, NSEC_PER_MSEC * 100);
 	}
-	if (version_ == Version::V6_6 && running_ != IDLE) {
-		// task_fork_fair(): update_curr() of the forker's (curr's) cfs_rq;
-		// its placement is redone by the enqueue
-		On on(*this, ent(running_).cfs);
-		update_curr();
-	}
+	// 6.6's task_fork_fair() charges the forker's own level and places the
+	// child there; the enqueue redoes the placement. The forker (rt-app's
+	// main thread) is not modelled, so neither is its charge (docs/model.md).
 	enqueue_task_fair(task, rules_->fork_initial ? EN_INITIAL : 0);
 	pending_ = {task, WF_FORK_, true, stimulus_};
 }

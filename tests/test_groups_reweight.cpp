@@ -128,18 +128,23 @@ TEST_CASE("6.6: reweighting a queued entity keeps its vruntime and rescales its 
 	CHECK(r.lag(r.se[1]) == 1500000);
 	CHECK(r.cfs.timeline.size() == 2);
 	CHECK(r.cfs.load == 4 * NICE_0_LOAD);
+	// In place: e1 and e2 share the key v = 0 and e1 went in first; an
+	// erase and insert would put it after e2 (equal keys go right).
+	CHECK(r.cfs.timeline.leftmost() == &r.se[1]);
 }
 
-// The running entity: update_curr() first (at t=3 it renews e0's request:
-// v0 = d0 = 3, d0 = 6), then d - v = 3 ms at 1024 becomes 6 at 512; v0 stays.
+// The running entity at t=3.5: update_curr() first charges it the 0.5 ms
+// since Rq3's last update (v0 = 3.5; its request, renewed at 3 to d0 = 6,
+// is not used up), then d - v = 2.5 ms at 1024 becomes 5 at 512; v0 stays.
 TEST_CASE("6.6: reweighting the running entity charges it and rescales its request in place", "[groups][reweight][6.6]")
 {
 	Rq3 r("6.6");
 	const u64 v0 = r.se[0].vruntime;
+	r.cfs.clock_task = 3500 * US;
 	r.cfs.reweight_entity(&r.se[0], LoadWeight{NICE_0_LOAD / 2, 0});
 	CHECK(r.cfs.curr == &r.se[0]);
-	CHECK(r.se[0].vruntime == v0);
-	CHECK(wrapped_diff(r.se[0].deadline, v0) == 6000000);
+	CHECK(r.se[0].vruntime == v0 + 500 * US);
+	CHECK(wrapped_diff(r.se[0].deadline, r.se[0].vruntime) == 5000000);
 	CHECK(r.cfs.timeline.size() == 2);
 	CHECK(r.cfs.load == 2 * NICE_0_LOAD + NICE_0_LOAD / 2);
 }

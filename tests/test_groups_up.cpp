@@ -204,9 +204,11 @@ TEST_CASE("a group listed before its parent is refused", "[groups]")
 //   6.18.39 (PICK_BUDDY in __pick_eevdf()): the wake-up's pick returns se_G,
 //   no resched; w runs at 3, the same way.
 //   6.15 (PICK_BUDDY in pick_next_entity(), the vlag==deadline protection):
-//   as 6.18.17, except that it is do_preempt_short() (0.2 < 0.7, w eligible,
-//   d 2.6 < 2.7) that cancels se_G's protection before the pick; w preempts
-//   in the wake-up, the buddy takes the CPU back, and w runs at 3.
+//   as 6.18.17. se_G's stash (vlag = d = 0.7 at its pick at 0) differs from
+//   its deadline since the renewals at the ticks (2.7 now), so it is not
+//   protected; the wake-up's pick_eevdf() returns w (d 2.6 < 2.7) and asks
+//   for the resched, the schedule's pick_next_entity() takes the eligible
+//   buddy se_G back, and w runs at 3.
 //   7.1.5 (only when protecting, and SHORT clears curr's buddy): the wake-up's
 //   pick returns w, which preempts at once, at 2.4.
 TEST_CASE("a short-slice waker waits for the next buddy on 6.15 .. 6.18 and not on 7.1", "[groups][golden]")
