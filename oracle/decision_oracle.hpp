@@ -351,6 +351,7 @@ private:
 	void wakeup_preempt(const Simulation& sim, int p, unsigned wake_flags);
 	int pick_next_task(const Simulation& sim, int model_next);
 	int pick_next_task_66(const Simulation& sim, int model_next);  // v6.6 pick_next_task_fair()
+	void switch_levels(int prev, int next);  // put prev's levels, set next's
 	int resolve(const Simulation& sim, const Pick& p, int model_choice, const char* what);
 	void yield_task_fair();
 	// model_vlag: the model's lag saved at the dequeue, adopted if the

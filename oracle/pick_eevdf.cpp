@@ -119,6 +119,27 @@ int DecisionOracle::pick_next_entity(const Simulation& sim, int model_next, bool
 	return se;
 }
 
+// pick_next_task_fair()'s walk from prev to next (6.6 .. 7.1.5 alike): put
+// prev's levels and set next's, deepest first, until both stand on the
+// cfs_rq they share, then put and set there.
+void DecisionOracle::switch_levels(int prev, int next)
+{
+	int se = next, pse = prev;
+	while (ent(se).cfs != ent(pse).cfs) {
+		const int sd = ent(se).depth, pd = ent(pse).depth;
+		if (sd <= pd) {
+			put_prev_entity(ent(pse));
+			pse = ent(pse).parent;
+		}
+		if (sd >= pd) {
+			set_next_entity(ent(se), true);
+			se = ent(se).parent;
+		}
+	}
+	put_prev_entity(ent(pse));
+	set_next_entity(ent(se), true);
+}
+
 // __schedule()'s pick: pick_next_task_fair() with CONFIG_FAIR_GROUP_SCHED
 // (prev stays curr during the pick): pick_task_fair() walks down from
 // rq->cfs, charging each level's curr; then only the levels that change
@@ -158,20 +179,7 @@ int DecisionOracle::pick_next_task(const Simulation& sim, int model_next)
 			if (feat(Feature::HRTICK))
 				hrtick_start_fair(ent(chosen), false);
 		} else if (prev != chosen) {
-			int se = chosen, pse = prev;
-			while (ent(se).cfs != ent(pse).cfs) {
-				const int sd = ent(se).depth, pd = ent(pse).depth;
-				if (sd <= pd) {
-					put_prev_entity(ent(pse));
-					pse = ent(pse).parent;
-				}
-				if (sd >= pd) {
-					set_next_entity(ent(se), true);
-					se = ent(se).parent;
-				}
-			}
-			put_prev_entity(ent(pse));
-			set_next_entity(ent(se), true);
+			switch_levels(prev, chosen);
 			if (feat(Feature::HRTICK))
 				hrtick_start_fair(ent(chosen), false);
 		}
@@ -219,22 +227,8 @@ int DecisionOracle::pick_next_task_66(const Simulation& sim, int model_next)
 		}
 		level = ent(se).my_q;
 	}
-	if (prev != IDLE && prev != chosen) {
-		int se = chosen, pse = prev;
-		while (ent(se).cfs != ent(pse).cfs) {
-			const int sd = ent(se).depth, pd = ent(pse).depth;
-			if (sd <= pd) {
-				put_prev_entity(ent(pse));
-				pse = ent(pse).parent;
-			}
-			if (sd >= pd) {
-				set_next_entity(ent(se), true);
-				se = ent(se).parent;
-			}
-		}
-		put_prev_entity(ent(pse));
-		set_next_entity(ent(se), true);
-	}
+	if (prev != IDLE && prev != chosen)
+		switch_levels(prev, chosen);
 	if (feat(Feature::HRTICK))
 		hrtick_start_fair(ent(chosen), chosen == prev);
 	return chosen;
