@@ -354,16 +354,15 @@ Case build(const Genome& g, Bugs bugs)
 			t.nice = g.hog_nice;
 		return c;
 	}
-	// The cgroups, where the preset models them: /g0, /g0/g2, ...
+	// The cgroups: /g0, /g0/g2, ...
 	std::vector<std::string> paths;
-	if (c.cfg.preset->paths.group_sched_modelled)
-		for (size_t i = 0; i < g.groups.size(); i++) {
-			const GroupGene& gg = g.groups[i];
-			paths.push_back((gg.parent ? paths[gg.parent - 1u] : "") + "/g" + std::to_string(i));
-			GroupSpec spec{paths.back(), scale_load(sched_weight_from_cgroup(GROUP_WEIGHTS[gg.weight_code & 7]))};
-			spec.idle = gg.idle;
-			w.groups.push_back(spec);
-		}
+	for (size_t i = 0; i < g.groups.size(); i++) {
+		const GroupGene& gg = g.groups[i];
+		paths.push_back((gg.parent ? paths[gg.parent - 1u] : "") + "/g" + std::to_string(i));
+		GroupSpec spec{paths.back(), scale_load(sched_weight_from_cgroup(GROUP_WEIGHTS[gg.weight_code & 7]))};
+		spec.idle = gg.idle;
+		w.groups.push_back(spec);
+	}
 	using K = Event::Kind;
 	for (size_t i = 0; i < g.tasks.size(); i++) {
 		const Gene& e = g.tasks[i];

@@ -71,7 +71,7 @@ TEST_CASE("a genome without groups has no trailer, and unmarked bytes after the 
 	CHECK(d.tasks.size() == 3);
 }
 
-TEST_CASE("a genome's groups become cgroups on presets that model them, and nothing on 6.12")
+TEST_CASE("a genome's groups become cgroups, on every preset")
 {
 	const Case c = build(grouped("6.18.39"), Bugs{});
 	REQUIRE(c.wl.groups.size() == 2);
@@ -83,8 +83,6 @@ TEST_CASE("a genome's groups become cgroups on presets that model them, and noth
 	CHECK(c.wl.tasks[1].taskgroup == "/g0/g1");
 	CHECK(c.wl.tasks[2].taskgroup == "/g0");
 
-	const Case flat = build(grouped("6.12"), Bugs{});
-	CHECK(flat.wl.groups.empty());
-	for (const TaskSpec& t : flat.wl.tasks)
-		CHECK(t.taskgroup.empty());
+	for (const KernelPreset& p : kernel_presets())
+		CHECK(build(grouped(p.name), Bugs{}).wl.groups == c.wl.groups);
 }

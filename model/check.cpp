@@ -59,10 +59,17 @@ struct Augment {
 //  - each value is a slice some entity of the run can have had: the base
 //    slice or a clamped custom slice of the workload; max_slice may also be
 //    0, what a new entity's leftover is before its first time in the tree.
+// v6.12.0 breaks the first for a group's entity: its slice changes in the
+// tree with no propagation (KernelPaths::group_slice_tree_stale), so its
+// own min_slice may exceed its new slice; and a delayed group entity can
+// take slice 0 (KernelPaths::delayed_break_keeps_slice), a possible value.
+// The model's max_slice (no such field in 6.12) goes stale with min_slice.
 struct TreeRules {
 	bool min_slice_exact, max_slice_exact;
 	const Simulation& sim;
 	mutable std::vector<u64> slices;  // filled on first need
+	bool group_slices_stale = false;
+	bool slice_zero = false;
 
 	bool possible_slice(u64 s) const
 	{
@@ -72,6 +79,8 @@ struct TreeRules {
 				return std::clamp<u64>(ns, NSEC_PER_MSEC / 10, NSEC_PER_MSEC * 100);
 			};
 			slices.push_back(c.base_slice_ns);
+			if (slice_zero)
+				slices.push_back(0);
 			for (const TaskSpec& t : sim.workload().tasks) {
 				if (t.custom_slice)
 					slices.push_back(clamp(t.custom_slice));
@@ -122,7 +131,7 @@ bool recompute(const SchedEntity* n, const TreeRules& rules, Augment& out, std::
 	a.black_height = black_height[0] + (n->rb_black ? 1 : 0);
 	const bool min_slice_ok = rules.min_slice_exact
 					  ? n->min_slice == a.min_slice
-					  : n->min_slice <= n->slice &&
+					  : (n->min_slice <= n->slice || (rules.group_slices_stale && n->my_q)) &&
 						    (n->min_slice == a.min_slice || rules.possible_slice(n->min_slice));
 	const bool max_slice_ok = rules.max_slice_exact ? n->max_slice == a.max_slice
 							: n->max_slice == a.max_slice || n->max_slice == 0 ||
@@ -395,7 +404,11 @@ void InvariantChecker::check_tree(const Simulation& sim, u64 t, const CfsRq& cfs
 		if (!root->rb_black || root->rb_parent)
 			fail(sim, t, "tree", "red-black: the root, " + id_of(root) + ", is " +
 					     (root->rb_black ? "black" : "red") + " with parent link " + id_of(root->rb_parent));
-		const TreeRules rules{tl.min_slice_exact(), tl.max_slice_exact(), sim, {}};
+		TreeRules rules{tl.min_slice_exact(), tl.max_slice_exact(), sim, {}};
+		rules.group_slices_stale = sim.config().preset->paths.group_slice_tree_stale && !tl.min_slice_exact();
+		// max_slice, which 6.12 does not have, goes stale with min_slice.
+		rules.max_slice_exact = rules.max_slice_exact && !rules.group_slices_stale;
+		rules.slice_zero = sim.config().preset->paths.delayed_break_keeps_slice;
 		Augment a;
 		std::string why;
 		if (!recompute(root, rules, a, why))
@@ -523,9 +536,13 @@ void InvariantChecker::check_group_rqs(const Simulation& sim, u64 t, u32 cpu)
 		// A queued group entity's slice is some task's: a custom slice
 		// (clamped to 0.1 .. 100 ms) or the base slice, never the U64_MAX
 		// that cfs_rq_min_slice() gives for an empty cfs_rq (bbce3de72be5).
+		// v6.12.0 also gives 0: a delayed break keeps the task dequeue's
+		// slice (KernelPaths::delayed_break_keeps_slice). Its U64_MAX needs
+		// a cgroup's removal, which the model has not: it is rejected here.
 		const u64 base = sim.config().base_slice_ns;
 		const u64 lo = std::min(clamp_custom_slice(0), base), hi = std::max(clamp_custom_slice(~0ULL), base);
-		if (se.on_rq && (se.slice < lo || se.slice > hi))
+		const bool zero_ok = sim.config().preset->paths.delayed_break_keeps_slice && se.slice == 0;
+		if (se.on_rq && (se.slice < lo || se.slice > hi) && !zero_ok)
 			fail(sim, t, "hierarchy", "group " + tg.path + "'s entity has slice " + num(se.slice) +
 							  " ns, no task's slice (" + num(lo) + " .. " + num(hi) + " ns)");
 		// cpu.idle: every CPU's cfs_rq of the group is idle with it, and an
@@ -894,8 +911,9 @@ void InvariantChecker::on_reweight(const Simulation& sim, u64 t, int task, s64 v
 // A group entity reweighted while queued (reweight_entity() after a
 // cpu.weight write). With x' = x w / w' (truncated) and the values
 // update_curr() left just before:
-//   7.x: v' = V - vl', d' = V + (d - V)': V' = V, since Σ w_j (V - v_j) = 0
-//        still holds with the entity's w' (V - v') = w (V - v);
+//   7.x and 6.7 .. 6.12 (reweight_eevdf()): v' = V - vl', d' = V + (d - V)':
+//        V' = V, since Σ w_j (V - v_j) = 0 still holds with the entity's
+//        w' (V - v') = w (V - v);
 //   6.13 .. 6.18.44: v' placed with vl' (lag inflation), d' = v' + (d - v)'.
 // The saved lag is clamped: on 7.x v' follows from the clamped lag exactly;
 // on 6.18 a clamped lag is not held, nor is a running entity's, whose
@@ -936,16 +954,34 @@ void InvariantChecker::on_group_reweight(const Simulation& sim, u64 t, u32 cpu, 
 							", expected (d - v) w / w' = " + snum(d_expect));
 		return;
 	}
-	if (sim.config().preset->paths.queued_reweight == KernelPaths::QueuedReweight::PreserveV) {
-		if (!clamped && !near_V(wrapped_diff(V, was.avg_vruntime), 0))
+	const auto form = sim.config().preset->paths.queued_reweight;
+	if (form == KernelPaths::QueuedReweight::PreserveV || form == KernelPaths::QueuedReweight::ReweightEevdf) {
+		const char* const release = form == KernelPaths::QueuedReweight::PreserveV ? "7.x" : "6.12";
+		// V' = V when the sums weigh w itself (7.x). 6.12's weigh
+		// a(w) = scale_load_down(w), max(2, w >> 10), not w / 1024 (a
+		// MIN_SHARES entity of weight 2 counts as 2048): the entity's term
+		// a(w) x becomes a(w') x', x = V - v and x' = x w / w', so V moves
+		// by (a(w) x - a(w') x') / W', W' the sums' new weight.
+		s64 dV = 0;
+		if (!sim.config().preset->paths.avg_full_weight) {
+			const s128 W_a = static_cast<s128>(cfs.avg_load) +
+					 (cfs.curr && cfs.curr->on_rq ? static_cast<s128>(scale_load_down(cfs.curr->load.weight)) : 0);
+			const s128 term = static_cast<s128>(scale_load_down(was.old_weight)) * lag -
+					  static_cast<s128>(scale_load_down(se.load.weight)) * scaled(lag);
+			if (W_a > 0)
+				dV = static_cast<s64>(term / W_a);
+		}
+		if (!clamped && !near_V(wrapped_diff(V, was.avg_vruntime), dV))
 			fail(sim, t, "reweight", who + ": V moved by " + snum(wrapped_diff(V, was.avg_vruntime)) +
-							" under the reweight (7.x keeps it)");
+							" under the reweight, expected " + snum(dV) + " (" + release +
+							" keeps V up to its sums' weights)");
 		const s64 d_expect = scaled(wrapped_diff(was.deadline, was.avg_vruntime));
 		if (!near(wrapped_diff(se.deadline, was.avg_vruntime), d_expect))
 			fail(sim, t, "reweight", who + ": d - V is " + snum(wrapped_diff(se.deadline, was.avg_vruntime)) +
 							", expected (d - V) w / w' = " + snum(d_expect));
 		// v' = V - vl w / w' exactly, vl the lag clamped by entity_lag();
-		// 7.x never consults PLACE_LAG here, and a clamp is no exception.
+		// 7.x and 6.12 never consult PLACE_LAG here, and a clamp is no
+		// exception (6.12 skips the lag at v == V, where vl is 0 anyway).
 		const s64 limit = static_cast<s64>(was.lag_limit);
 		const s64 vl = lag < -limit ? -limit : (lag > limit ? limit : lag);
 		if (wrapped_diff(was.avg_vruntime, se.vruntime) != scaled(vl))

@@ -78,7 +78,8 @@ constexpr KernelPaths v6_6_paths()
 		.idle_preempt_first = true,
 		.idle_preempt_cancels_protect = false,
 		.sched_idle_skips_idle_wakee = false,
-		.group_sched_modelled = true,  // 6.6.0's walks: no delayed entities, base-slice group entities
+		.delayed_break_keeps_slice = false,  // 6.6.0: no delayed entities
+		.group_slice_tree_stale = false,     // 6.6.0: no min_slice augment, every slice the base slice
 		.pick_buddy = P::PickBuddy::None,
 		.short_preempt_clears_buddy = false,
 		.queued_reweight = P::QueuedReweight::KeepVruntime,
@@ -93,7 +94,7 @@ constexpr KernelPaths v6_6_paths()
 constexpr bool kernel_paths_fields_named()
 {
 	[[maybe_unused]] auto [f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20,
-			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36, f37, f38, f39] = v6_6_paths();
+			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36, f37, f38, f39, f40] = v6_6_paths();
 	return true;
 }
 static_assert(kernel_paths_fields_named());
@@ -117,8 +118,9 @@ const std::vector<KernelPreset>& kernel_presets()
 		p.idle_preempt_first = false;     // the idle-curr preemption after the WAKEUP_PREEMPTION test
 		p.custom_slices = true;           // 857b158dc5e8
 		p.did_preempt_short = true;       // 85e511df3cec (PREEMPT_SHORT)
-		p.group_sched_modelled = false;   // 6.12.0's group walks are not modelled (docs/model.md)
-		p.queued_reweight = P::QueuedReweight::NotModelled;  // eab03c23c2a1 (6.7): reweight_eevdf()
+		p.delayed_break_keeps_slice = true;  // 152e11f6df29 / aef6987d8954 (6.12): dequeue_entities()
+		p.group_slice_tree_stale = true;     // aef6987d8954 (6.12): se->slice = slice, no propagation
+		p.queued_reweight = P::QueuedReweight::ReweightEevdf;  // eab03c23c2a1 (6.7): reweight_eevdf()
 		p.update_cfs_group_always = false;                   // eab03c23c2a1 (6.7)
 		p.tg_load_ratelimit = true;                          // 1528c661c24b (6.7)
 		v.push_back({"6.12", "v6.12.0: deadline-keyed tree, delayed dequeue, PREEMPT_SHORT, custom slices; "
@@ -138,7 +140,8 @@ const std::vector<KernelPreset>& kernel_presets()
 		// bbce3de72be5) are all in 6.15.0; c70fc32f4443 (6.16) decides
 		// nothing (docs/model.md "Task groups"). Flat workloads never set a
 		// buddy nor reweight a queued entity, so these change nothing flat.
-		p.group_sched_modelled = true;
+		p.delayed_break_keeps_slice = false;  // bbce3de72be5 (6.15)
+		p.group_slice_tree_stale = false;     // 563bc2161b94 (6.15)
 		p.pick_buddy = P::PickBuddy::InPickNextEntity;       // 2a77e4be12cb (6.14)
 		p.queued_reweight = P::QueuedReweight::PlaceEntity;  // 6d71a9c61604 (6.13)
 		p.empty_group_keeps_weight = true;                   // 66951e4860d3 (6.13)

@@ -145,10 +145,19 @@ struct KernelPaths {
 	// ---- task groups (CONFIG_FAIR_GROUP_SCHED; docs/model.md "Task groups")
 	// The hierarchy walks as 6.14 .. 7.1 do them (h_nr_runnable and
 	// set_delayed(), a group entity's slice from the min slice below it, an
-	// emptied group keeping its weight), and 6.6.0's (the switches below):
-	// modelled for 6.6, 6.15, the 6.18 presets and 7.1.5. 6.12 refuses a
-	// workload with groups.
-	bool group_sched_modelled;
+	// emptied group keeping its weight), 6.12.0's and 6.6.0's (the switches
+	// below), for every preset.
+	//
+	// v6.12.0 dequeue_entities() (bbce3de72be5, 6.15, fixed both): a group
+	// entity's dequeue starts `slice` at its own cfs_rq's min slice, and a
+	// delayed break leaves `slice` as it was, so the delayed entity and the
+	// levels above whose curr it is take 0 (a task's dequeue) or that min
+	// slice; 6.15 takes the delayed entity's cfs_rq's min slice there.
+	bool delayed_break_keeps_slice;
+	// A queued group entity's new slice is not propagated into its tree
+	// (563bc2161b94, 6.15, added min_vruntime_cb_propagate() there): the
+	// min_slice augments above it keep the old value.
+	bool group_slice_tree_stale;
 	// PICK_BUDDY (2a77e4be12cb, 6.14): cfs_rq->next is picked first if it
 	// is eligible. Only groups set a buddy: a task's sleep makes its group's
 	// entity the buddy on every level above (set_next_buddy()). Where the
@@ -163,13 +172,13 @@ struct KernelPaths {
 	bool short_preempt_clears_buddy;
 	// reweight_entity() of a queued entity (a group entity's share change):
 	// KeepVruntime (6.6.0: v stays, d - v rescaled, the node updated in
-	// place), NotModelled (6.7 .. 6.12's reweight_eevdf(); refused with
-	// groups), PlaceEntity (6d71a9c61604, 6.13: save the lag, re-place),
+	// place), ReweightEevdf (eab03c23c2a1, 6.7 .. 6.12: v and d rescaled
+	// about V, the vlag stash untouched), PlaceEntity (6d71a9c61604, 6.13: save the lag, re-place),
 	// PlaceEntityRelVprot (ff38424030f9, 6.18.17+: and keep curr's
 	// protection), PreserveV (101f3498b4bd, 7.x).
 	enum class QueuedReweight {
 		KeepVruntime,
-		NotModelled,
+		ReweightEevdf,
 		PlaceEntity,
 		PlaceEntityRelVprot,
 		PreserveV

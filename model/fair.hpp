@@ -366,6 +366,7 @@ private:
 	void propagate_slice(SchedEntity* se);
 	void reweight_entity_queued(SchedEntity* se, const LoadWeight& lw);
 	void reweight_entity_queued_66(SchedEntity* se, const LoadWeight& lw);  // 6.6.0: v kept
+	void reweight_eevdf(SchedEntity* se, const LoadWeight& lw);             // 6.7 .. 6.12: v, d about V
 	void util_est_sample(SchedEntity* se);
 	// update_load_avg(cfs_rq, se, flags) at clock_task (= clock_pelt here).
 	void update_load_avg(SchedEntity* se, int flags);

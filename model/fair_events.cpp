@@ -113,6 +113,10 @@ void CfsRq::reweight_entity_queued(SchedEntity* se, const LoadWeight& lw)
 		reweight_entity_queued_66(se, lw);
 		return;
 	}
+	if (paths_->queued_reweight == KernelPaths::QueuedReweight::ReweightEevdf) {
+		reweight_eevdf(se, lw);
+		return;
+	}
 	const bool is_curr = curr == se;
 	const s64 old_w = static_cast<s64>(se->load.weight);
 	const s64 new_w = static_cast<s64>(lw.weight);
@@ -209,6 +213,46 @@ void CfsRq::reweight_entity_queued_66(SchedEntity* se, const LoadWeight& lw)
 	load += se->load.weight;
 	if (!is_curr)
 		avg_vruntime_add(se);
+}
+
+// reweight_eevdf() (eab03c23c2a1, 6.7 .. 6.12): the queued entity keeps
+// its lag about V, sampled with the entity still in the sums. Taking
+// w_i (V - v_i) = w'_i (V' - v'_i) with V' = V (the derivation in the 6.7
+// comment: V' (W - w + w') = W V - w v + w' v' holds with V' = V exactly
+// when v' = V - (V - v) w / w'), so
+//
+//   v' = V - clamp(V - v) w / w'   (only if v != V; clamped as entity_lag())
+//   d' = V + (d - V) w / w'        (the request's real time, about V)
+//
+// se->vlag is not written, so a running entity's vlag == deadline stash
+// breaks unless d' == d; nr_queued is untouched; update_min_vruntime()
+// follows (an exact shift of the sums' reference). No resched.
+void CfsRq::reweight_eevdf(SchedEntity* se, const LoadWeight& lw)
+{
+	const bool is_curr = curr == se;
+	update_curr();
+	const u64 avruntime = avg_vruntime();
+	last_queued_reweight = {se, avruntime, se->vruntime, se->deadline, se->load.weight, lag_limit(se), is_curr};
+	if (!is_curr)
+		dequeue_from_tree(se);
+	load -= se->load.weight;
+	const s64 old_w = static_cast<s64>(se->load.weight);
+	const s64 new_w = static_cast<s64>(lw.weight);
+	if (avruntime != se->vruntime) {
+		const s64 limit = static_cast<s64>(lag_limit(se));  // at the old weight
+		const s64 raw = wrapped_diff(avruntime, se->vruntime);
+		const s64 vlag = raw < -limit ? -limit : (raw > limit ? limit : raw);
+		se->vruntime = avruntime - static_cast<u64>(div_s64(wmul(vlag, old_w), new_w));
+	}
+	const s64 vslice = wrapped_diff(se->deadline, avruntime);
+	se->deadline = avruntime + static_cast<u64>(div_s64(wmul(vslice, old_w), new_w));
+	if (tracks_load())
+		reweight_entity_load_avg(avg, se->avg, se_weight_of(se->load), se_weight_of(lw));
+	se->load = lw;
+	load += se->load.weight;
+	if (!is_curr)
+		enqueue_in_tree(se);
+	update_min_vruntime();
 }
 
 void CfsRq::update_group_shares(SchedEntity* group_se)

@@ -266,12 +266,18 @@ void CfsRq::set_group_slice(SchedEntity* se, u64 slice)
 }
 
 // min_vruntime_cb_propagate() after a level's slice changed: the tree's
-// min_slice/max_slice above the entity are recomputed (563bc2161b94, 6.15;
-// bug GROUP_SLICE_STALE_TREE leaves them as 6.12-6.14 did).
+// min_slice/max_slice above the entity are recomputed (563bc2161b94, 6.15).
+// 6.12 .. 6.14 leave them (KernelPaths::group_slice_tree_stale), unless the
+// model keeps exact augments (Config::exact_tree_augments, its own fix:
+// every augment the true subtree extremum). Bug GROUP_SLICE_STALE_TREE
+// undoes the fix on a later preset, exact augments or not.
 void CfsRq::propagate_slice(SchedEntity* se)
 {
-	if (se != curr && !bug(Bug::GROUP_SLICE_STALE_TREE))
-		timeline.propagate(se);
+	if (se == curr || bug(Bug::GROUP_SLICE_STALE_TREE))
+		return;
+	if (paths_->group_slice_tree_stale && !timeline.min_slice_exact())
+		return;
+	timeline.propagate(se);
 }
 
 void CfsRq::enqueue_task_fair(SchedEntity* se, unsigned flags)
@@ -353,9 +359,18 @@ bool CfsRq::dequeue_entities(SchedEntity* se, unsigned flags)
 	SchedEntity* const p = se->is_task() ? se : nullptr;
 	u64 h_nr_queued_sub = 0, h_nr_delayed_sub = 0, h_nr_idle_sub = 0;
 	u64 slice = 0;
-	// bbce3de72be5 undone: a group entity's dequeue (a delayed one picked)
-	// started from its own cfs_rq's min slice, U64_MAX since it is empty.
-	if (!p && bug(Bug::GROUP_SLICE_U64_MAX))
+	// v6.12.0 (KernelPaths::delayed_break_keeps_slice; bug
+	// GROUP_SLICE_U64_MAX on a later preset): a group entity's dequeue (a
+	// delayed one picked) starts from its own cfs_rq's min slice, U64_MAX
+	// since it is empty, and a delayed break below keeps `slice` as it is:
+	// 0 from a task's dequeue, so the delayed entity takes slice 0, and so
+	// does every level above whose curr it is (cfs_rq_min_slice() reads
+	// curr's slice). The U64_MAX reaches loop 2 only if the parent of the
+	// emptied group is delayed in the same walk, which a pick's dequeue
+	// cannot do (the pick just found that parent eligible): only a
+	// cgroup's removal, not modelled. The checker rejects the value.
+	const bool keeps_slice = paths_->delayed_break_keeps_slice || bug(Bug::GROUP_SLICE_U64_MAX);
+	if (!p && keeps_slice)
 		slice = se->my_q->cfs_rq_min_slice();
 	if (p) {
 		h_nr_queued_sub = 1;
@@ -372,7 +387,7 @@ bool CfsRq::dequeue_entities(SchedEntity* se, unsigned flags)
 		if (!q.dequeue_entity(e, flags)) {
 			if (e == p)
 				return false;
-			if (!bug(Bug::GROUP_SLICE_U64_MAX))
+			if (!keeps_slice)
 				slice = q.cfs_rq_min_slice();
 			break;  // a group's entity delayed: loop 2 starts at it
 		}

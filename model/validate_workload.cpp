@@ -120,8 +120,7 @@ bool phase_consumes_time(const Phase& p) { return std::any_of(p.events.begin(), 
 
 // Task groups: each path "/A/B" names its parent "/A" (listed before it),
 // the shares are those __sched_group_set_shares() accepts, and each task's
-// taskgroup is listed. The hierarchy is modelled for the presets whose
-// group paths are implemented (KernelPaths::group_sched_modelled).
+// taskgroup is listed.
 void validate_groups(const Config& cfg, const Workload& wl)
 {
 	if (wl.groups.empty() && !cfg.autogroup) {
@@ -142,10 +141,6 @@ void validate_groups(const Config& cfg, const Workload& wl)
 		return;
 	}
 	// With autogroup every task outside a cpu cgroup is in a group.
-	const std::string groups = cfg.autogroup ? "task groups (--autogroup on)" : "task groups";
-	if (!cfg.preset->paths.group_sched_modelled)
-		throw WorkloadError("workload: " + groups + " are modelled for 6.6, 6.15, the 6.18 presets and 7.1.5 only, not " +
-				    std::string(cfg.preset->name) + " (docs/model.md, \"Task groups\")");
 	const size_t autogroups = cfg.autogroup ? autogroup_sessions(wl).groups.size() : 0;
 	if ((wl.groups.size() + autogroups) * cfg.cpus > MAX_GROUP_ENTITIES)
 		throw WorkloadError("workload: " + std::to_string(wl.groups.size() + autogroups) + " groups on " +

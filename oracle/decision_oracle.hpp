@@ -381,6 +381,7 @@ private:
 	void sync_group_shares(const Simulation& sim);
 	void update_cfs_group(Ent& e);
 	void reweight_queued(Ent& e, const LoadWeight& lw);
+	void reweight_eevdf(Ent& e, const LoadWeight& lw, bool is_curr);  // 6.7 .. 6.12
 	void note_stale_lag_clamp(bool dependent);
 
 	const Config cfg_;

@@ -23,10 +23,17 @@ u64 DecisionOracle::min_slice_of(int cfs)
 // (Config::exact_tree_augments) nothing is compared from then on
 // (OracleCounters::augment_skipped): a group slice is read again at every
 // renewal and placement, so adopting the model's value once would not do.
+//
+// 6.12 sets the slice of an entity in its tree without propagating it
+// (563bc2161b94 came in 6.15): the min_slice augments above it keep the
+// old slice, so its cfs_rq's min slice is undetermined from then on, as
+// with mixed slices (the model propagates only under exact augments).
 void DecisionOracle::set_group_slice(Ent& e, u64 slice, int from)
 {
+	if (rules_->slice_tree_stale && e.in_tree && e.slice != slice)
+		qs_[static_cast<size_t>(e.cfs)].slices_mixed = true;
 	e.slice = slice;
-	if (!cfg_.exact_tree_augments && qs_[static_cast<size_t>(from)].slices_mixed)
+	if (!cfg_.exact_tree_augments && from >= 0 && qs_[static_cast<size_t>(from)].slices_mixed)
 		stale_augment_ = true;
 }
 
@@ -68,7 +75,9 @@ void DecisionOracle::enqueue_task_fair(int task, unsigned flags)
 // empty (the levels above with DEQUEUE_SLEEP); a delayed entity stops the
 // walk (-1 if it is the task itself). A sleeping task's group, left with
 // other entities, becomes the next buddy on every level above. The levels
-// above take the new min slice below them.
+// above take the new min slice below them. v6.12.0: a group entity's
+// dequeue starts from its own cfs_rq's min slice, and a delayed break
+// keeps `slice` (0 after a task's dequeue) for the delayed entity.
 int DecisionOracle::dequeue_entities(int se, unsigned flags)
 {
 	const bool is_task = ent(se).my_q < 0;
@@ -76,13 +85,16 @@ int DecisionOracle::dequeue_entities(int se, unsigned flags)
 	const bool task_sleep = flags & DQ_SLEEP, task_delayed = flags & DQ_DELAYED;
 	const u64 h = is_task ? 1 : 0;
 	u64 slice = 0;
-	int from = 0;  // the cfs_rq slice is the min slice of
+	int from = -1;  // the cfs_rq slice is the min slice of (-1: none, a constant)
+	if (!is_task && rules_->break_keeps_slice)
+		slice = min_slice_of(from = ent(se).my_q);
 	for (; se != IDLE; se = ent(se).parent) {
 		Ent& e = ent(se);
 		if (!dequeue_entity(e, flags)) {
 			if (se == task)
 				return -1;
-			slice = min_slice_of(from = e.cfs);
+			if (!rules_->break_keeps_slice)
+				slice = min_slice_of(from = e.cfs);
 			break;
 		}
 		Q& cq = qs_[static_cast<size_t>(e.cfs)];

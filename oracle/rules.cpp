@@ -89,6 +89,8 @@ constexpr Rules RULES_6_6 = {
 	.queued_reweight = Rules::QueuedReweight::KeepVruntime,
 	.cfs_group_always = true,
 	.empty_group_keeps = false,
+	.break_keeps_slice = false,  // no delayed entities
+	.slice_tree_stale = false,   // no min_slice augment
 };
 
 // v6.12.0: the tree keyed by deadline and the 6.12 "Complete EEVDF" series.
@@ -102,6 +104,9 @@ constexpr Rules RULES_6_12 = [] {
 	r.preempt = Preempt::V612;   // 85e511df3cec: a shorter wakee cancels curr's protection
 	r.hrtick_every_pick = false; // 6.12: armed in __set_next_task_fair(first), for a new task only
 	r.cfs_group_always = false;  // eab03c23c2a1 (6.7): update_cfs_group() returns at an unchanged share
+	r.queued_reweight = Rules::QueuedReweight::ReweightEevdf; // eab03c23c2a1 (6.7)
+	r.break_keeps_slice = true;  // aef6987d8954 (6.12) as 6.12.0 has it; bbce3de72be5 (6.15)
+	r.slice_tree_stale = true;   // aef6987d8954 (6.12); 563bc2161b94 (6.15)
 	return r;
 }();
 
@@ -114,6 +119,8 @@ constexpr Rules RULES_6_15 = [] {
 	r.buddy = Rules::Buddy::InPickNextEntity; // 2a77e4be12cb (6.14): PICK_BUDDY in pick_next_entity()
 	r.queued_reweight = Rules::QueuedReweight::PlaceEntity; // 6d71a9c61604 (6.13)
 	r.empty_group_keeps = true;  // 66951e4860d3 (6.13)
+	r.break_keeps_slice = false; // bbce3de72be5 (6.15)
+	r.slice_tree_stale = false;  // 563bc2161b94 (6.15)
 	return r;
 }();
 

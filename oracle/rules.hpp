@@ -39,9 +39,12 @@ struct DecisionOracle::Rules {
 	// lag saved and re-placed (6d71a9c61604, 6.13), also keeping curr's
 	// protection relative (ff38424030f9, 6.18.17+), or V preserved
 	// (101f3498b4bd, 7.x).
-	enum class QueuedReweight { KeepVruntime, PlaceEntity, PlaceEntityRelVprot, PreserveV } queued_reweight;
+	// reweight_eevdf() (eab03c23c2a1, 6.7 .. 6.12): v and d rescaled about V.
+	enum class QueuedReweight { KeepVruntime, ReweightEevdf, PlaceEntity, PlaceEntityRelVprot, PreserveV } queued_reweight;
 	bool cfs_group_always;       // 6.6.0: update_cfs_group() reweights at an unchanged share too
 	bool empty_group_keeps;      // 6.13+ (66951e4860d3): update_cfs_group() skips an empty group
+	bool break_keeps_slice;      // 6.12: dequeue_entities() keeps `slice` at a delayed break (bbce3de72be5)
+	bool slice_tree_stale;       // 6.12: a queued entity's new slice is not propagated (563bc2161b94)
 };
 
 // The rules of a release.

@@ -67,6 +67,8 @@ void DecisionOracle::note_stale_lag_clamp(bool dependent)
 }
 
 // reweight_entity() of a queued entity: update_curr(); then
+//  - 6.6.0: v kept, d - v rescaled (curr charged only);
+//  - 6.7 .. 6.12: reweight_eevdf() below;
 //  - 6.13 .. 6.18.16 (6d71a9c61604): save the lag (update_entity_lag())
 //    and d - v, rescale both by w_old / w_new, place again by the lag;
 //  - 6.18.17+ (ff38424030f9): also curr's protection, as vprot - v;
@@ -89,6 +91,10 @@ void DecisionOracle::reweight_queued(Ent& e, const LoadWeight& lw)
 		return;
 	}
 	update_curr();
+	if (rules_->queued_reweight == Rules::QueuedReweight::ReweightEevdf) {
+		reweight_eevdf(e, lw, is_curr);
+		return;
+	}
 	const auto form = rules_->queued_reweight;
 	u64 avruntime = 0;
 	bool rel_vprot = false;
@@ -146,6 +152,35 @@ void DecisionOracle::reweight_queued(Ent& e, const LoadWeight& lw)
 	if (!is_curr)
 		tree_insert(e);
 	q().nr_queued++;
+}
+
+// reweight_eevdf() (6.7 .. 6.12), after update_curr(): with V sampled
+// while the entity is still in the sums, v = V - clamp(V - v) w / w' (only
+// if v != V; clamped at the old weight, max(2 slice, TICK)) and
+// d = V + (d - V) w / w'. se->vlag (the stash) is not written; the
+// tree is updated, then update_min_vruntime().
+void DecisionOracle::reweight_eevdf(Ent& e, const LoadWeight& lw, bool is_curr)
+{
+	const u64 avruntime = avg_vruntime();
+	if (!is_curr)
+		tree_erase(e);
+	const s128 old_w = static_cast<s128>(e.load.weight), new_w = static_cast<s128>(lw.weight);
+	auto rescale = [&](s64 x) {
+		const s128 p = static_cast<s128>(x) * old_w;
+		need_s64(p);
+		return static_cast<s64>(p / new_w);
+	};
+	if (avruntime != e.vruntime) {
+		const u64 r = std::max<u64>(2 * e.slice, cfg_.tick_ns);
+		const s64 limit = static_cast<s64>(cdf(r, e));
+		const s64 lag = static_cast<s64>(avruntime - e.vruntime);
+		e.vruntime = avruntime - static_cast<u64>(rescale(std::clamp(lag, -limit, limit)));
+	}
+	e.deadline = avruntime + static_cast<u64>(rescale(static_cast<s64>(e.deadline - avruntime)));
+	e.load = lw;
+	if (!is_curr)
+		tree_insert(e);
+	update_min_vruntime();
 }
 
 }  // namespace eevdf::oracle

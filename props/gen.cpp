@@ -47,11 +47,8 @@ rc::Gen<Config> gen_config()
 rc::Gen<Config> gen_group_config()
 {
 	return rc::gen::exec([] {
-		std::vector<const KernelPreset*> modelled;
-		for (const KernelPreset& p : kernel_presets())
-			if (p.paths.group_sched_modelled)
-				modelled.push_back(&p);
-		Config cfg = config_for(*modelled[*rc::gen::inRange<size_t>(0, modelled.size())]);
+		const auto& presets = kernel_presets();
+		Config cfg = config_for(presets[*rc::gen::inRange<size_t>(0, presets.size())]);
 		// Half the runs with exact augmented slices, where the checker can
 		// hold each group's slice to the smallest queued below it.
 		cfg.exact_tree_augments = *rc::gen::arbitrary<bool>();
@@ -246,11 +243,6 @@ rc::Gen<Workload> gen_group_workload()
 		add_random_groups(w);
 		return w;
 	});
-}
-
-rc::Gen<Config> gen_smp_group_config()
-{
-	return rc::gen::suchThat(gen_smp_config(), [](const Config& c) { return c.preset->paths.group_sched_modelled; });
 }
 
 rc::Gen<Workload> gen_smp_group_workload(u32 cpus)

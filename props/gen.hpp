@@ -32,16 +32,15 @@ rc::Gen<Config> gen_smp_config();
 // non-empty subset of `cpus` (as rt-app's "cpus").
 rc::Gen<Workload> gen_smp_workload(u32 cpus);
 
-// gen_config() over the presets that model task groups, half of the time
+// gen_config() over every preset (all model task groups), half of the time
 // with exact augmented min/max slices (Config::exact_tree_augments).
 rc::Gen<Config> gen_group_config();
 
 // gen_workload() in task groups: 1-6 groups up to 6 levels deep with any
 // cpu.weight, each task in the root or in one of them.
 rc::Gen<Workload> gen_group_workload();
-// The same on several CPUs: gen_smp_config() over the presets that model
-// groups, and gen_smp_workload() put in random groups as above.
-rc::Gen<Config> gen_smp_group_config();
+// The same on several CPUs (with gen_smp_config()): gen_smp_workload()
+// put in random groups as above.
 rc::Gen<Workload> gen_smp_group_workload(u32 cpus);
 
 // For --autogroup on: gen_workload() or gen_group_workload(), a third of

@@ -46,7 +46,7 @@ Testable smp_checker_holds(Bugs bugs)
 // tg->load_avg the sum of the per-CPU contributions (tg-load).
 Testable smp_groups_checker_holds(Bugs bugs)
 {
-	return checker_on("smp_groups_checker_holds", bugs, gen_smp_group_config, gen_smp_group_workload);
+	return checker_on("smp_groups_checker_holds", bugs, gen_smp_config, gen_smp_group_workload);
 }
 
 namespace {

@@ -221,15 +221,19 @@ TEST_CASE("with autogroup off, setsid changes nothing", "[autogroup]")
 	CHECK(Simulation(config("6.18.39", 250), longer).groups().empty());
 }
 
-TEST_CASE("autogroup is refused where groups are: 6.12", "[autogroup]")
+TEST_CASE("autogroup runs on every preset, one CPU or several", "[autogroup]")
 {
 	const Workload wl = workload({hog("a")}, 10 * MS);
-	CHECK_THROWS_WITH(Simulation(autogroup_config("6.12"), wl),
-			  Contains("6.6, 6.15, the 6.18 presets") && Contains("--autogroup on"));
-	Config two = make_config(*find_preset("6.18.39"), 250, 2);
-	two.autogroup = true;
-	CHECK_NOTHROW(Simulation(two, wl));  // several CPUs: modelled
-	CHECK_NOTHROW(Simulation(config("6.12", 250), wl));  // off: flat as ever
+	for (const KernelPreset& p : kernel_presets()) {
+		INFO(p.name);
+		Config one = make_config(p, 250);
+		one.autogroup = true;
+		CHECK(Simulation(one, wl).groups().size() == 1);
+		Config two = make_config(p, 250, 2);
+		two.autogroup = true;
+		CHECK(Simulation(two, wl).groups().size() == 1);
+		CHECK(Simulation(make_config(p, 250), wl).groups().empty());  // off: flat as ever
+	}
 }
 
 TEST_CASE("a cgroup named as an autogroup is refused with autogroup on", "[autogroup]")

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // A group's weight changed mid-run (a cpu.weight write): reweight_entity() of
 // a queued, possibly running, group entity, in each release's form
-// (fair_events.cpp reweight_entity_queued()): 6.18.x saves the lag and
-// re-places the entity; 7.1.5 keeps V and moves v and d about it.
+// (fair_events.cpp reweight_entity_queued()): 6.6 keeps v; 6.12 and 7.1.5
+// keep V and move v and d about it; 6.13 .. 6.18.x save the lag and
+// re-place the entity.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -131,6 +132,48 @@ TEST_CASE("6.6: reweighting a queued entity keeps its vruntime and rescales its 
 	// In place: e1 and e2 share the key v = 0 and e1 went in first; an
 	// erase and insert would put it after e2 (equal keys go right).
 	CHECK(r.cfs.timeline.leftmost() == &r.se[1]);
+}
+
+// v6.12.0's reweight_eevdf() (eab03c23c2a1): V is kept, v and d move about
+// it. Rq3 at t=3: V = 1 ms, e1 at v1 = 0, d1 = 3, lag 1 ms (within the
+// clamp, max(2 x 3, 1) = 6 ms). e1 to weight 2048: v1 = V - 1 x 1024 / 2048
+// = 0.5, d1 = V + (3 - 1) x 1024 / 2048 = 2; V' = (3 + 2 x 0.5 + 0) / 4 =
+// 1 ms, e1's lag 2048 x 0.5 / 1024 = 1 ms: both kept. e1 (d 2) now leads
+// e2 (d 3) in the deadline-keyed tree; its vlag field is not written.
+TEST_CASE("6.12: reweighting a queued entity keeps V and moves v and d about it", "[groups][reweight][6.12]")
+{
+	Rq3 r("6.12");
+	REQUIRE(r.cfs.avg_vruntime() == r.se[1].vruntime + 1000000);
+	const u64 V = r.cfs.avg_vruntime();
+	const s64 vlag = r.se[1].vlag;
+	r.cfs.reweight_entity(&r.se[1], LoadWeight{2 * NICE_0_LOAD, 0});
+	CHECK(r.se[1].on_rq);
+	CHECK(wrapped_diff(V, r.se[1].vruntime) == 500000);
+	CHECK(wrapped_diff(r.se[1].deadline, V) == 1000000);
+	CHECK(r.cfs.avg_vruntime() == V);
+	CHECK(r.lag(r.se[1]) == 1000000);
+	CHECK(r.se[1].vlag == vlag);
+	CHECK(r.cfs.timeline.leftmost() == &r.se[1]);
+	CHECK(r.cfs.load == 4 * NICE_0_LOAD);
+	CHECK(r.cfs.nr_queued == 3);
+}
+
+// The running entity at t=3.5 (6.12): update_curr() charges it to v0 =
+// 3.5 (d0 = 6 from its renewal at 3); V = 3.5 / 3 = 1166666 ns (floored);
+// lag V - v0 = -2333334 ns, at 512: -4666668, so v0 = V + 4666668 =
+// 5833334; d0 = V + (6000000 - 1166666) x 2 = 10833334. It stays curr,
+// out of the tree.
+TEST_CASE("6.12: reweighting the running entity charges it and moves it about V", "[groups][reweight][6.12]")
+{
+	Rq3 r("6.12");
+	const u64 base = r.se[1].vruntime;  // v = 0 of this queue
+	r.cfs.clock_task = 3500 * US;
+	r.cfs.reweight_entity(&r.se[0], LoadWeight{NICE_0_LOAD / 2, 0});
+	CHECK(r.cfs.curr == &r.se[0]);
+	CHECK(wrapped_diff(r.se[0].vruntime, base) == 5833334);
+	CHECK(wrapped_diff(r.se[0].deadline, base) == 10833334);
+	CHECK(r.cfs.timeline.size() == 2);
+	CHECK(r.cfs.load == 2 * NICE_0_LOAD + NICE_0_LOAD / 2);
 }
 
 // The running entity at t=3.5: update_curr() first charges it the 0.5 ms
@@ -303,6 +346,9 @@ TEST_CASE("6.18.x: reweighting the running entity ends its slice protection (F19
 //   and update_curr() also reschedules on did_preempt_short(): curr neither
 //   stashed nor eligible): the write leaves b's stash alone, a is stashed at
 //   its pick at 12 and stays so to 16; the same schedule.
+//   6.12 (reweight_eevdf(): V = 5.25 kept, v_A = V + 0.75 / 2 = 5.625, d_A =
+//   V + (9 - 5.25) / 2 = 7.125, 7.1.5's entity; b's stash untouched): from
+//   12 on 6.15's steps with 6.18.39's arithmetic: a runs 12 .. 16.
 TEST_CASE("a cpu.weight write to a queued group: the golden schedule", "[groups][reweight][golden]")
 {
 	const std::vector<Switch> common = {
@@ -310,6 +356,7 @@ TEST_CASE("a cpu.weight write to a queued group: the golden schedule", "[groups]
 	std::vector<Switch> v618 = common, v71 = common;
 	v618.push_back({16 * MS, 0, 1});
 	v71.push_back({15 * MS, 0, 1});
+	CHECK(weight_write_switches("6.12", 1, 4500 * US, 6) == v618);
 	CHECK(weight_write_switches("6.15", 1, 4500 * US, 6) == v618);
 	CHECK(weight_write_switches("6.18.39", 1, 4500 * US, 6) == v618);
 	CHECK(weight_write_switches("7.1.5", 1, 4500 * US, 6) == v71);
@@ -347,6 +394,14 @@ TEST_CASE("a cpu.weight write to a queued group: the golden schedule", "[groups]
 //   t=14: unstashed but eligible (V 5.86 >= v_A 5.79): no resched (6.18
 //   asks and picks a again). t=15: V 6.19 < v_A 6.29: did_preempt_short(),
 //   b runs. The same switches as 6.18.39, by another rule at 7 and 15.
+//   6.12: reweight_eevdf() about V = 3.25: v_A = 3.375, d_A = 4.625 (7.1.5's
+//   entity), the stash (vlag_A = 6) broken. t=7: v_A = 3.375 + 249999 ns
+//   (0.5 ms at 2048, truncated) = 3624999 ns, V = (3 + 2 x 3.624999) / 3 =
+//   3.42 < v_A: did_preempt_short(), b runs (stash 6). t=10: d_B = 9; V =
+//   4.42, a (d 4.625), stashed. t=12: v_A = 4624997 ns, 3 ns short. t=13:
+//   v_A = 5124996: d_A = 6624995, resched, b (v 6) not eligible, a stays
+//   unstashed. t=14: v_A 5.62 <= V 5.75: runs on. t=15: v_A 6.12 > V 6.08:
+//   did_preempt_short(), b. 6.15's switches, from other values.
 // So on 6.18 the write ends a's protected slice at the next tick (F19) and
 // a's next run is 5 ms; on 7.1.5 a finishes its slice and then runs 3 ms.
 TEST_CASE("a cpu.weight write to the running group: the golden schedule", "[groups][reweight][golden]")
@@ -355,6 +410,7 @@ TEST_CASE("a cpu.weight write to the running group: the golden schedule", "[grou
 	std::vector<Switch> v618 = common, v71 = common;
 	v618.insert(v618.end(), {{7 * MS, 0, 1}, {10 * MS, 1, 0}, {15 * MS, 0, 1}});
 	v71.insert(v71.end(), {{9 * MS, 0, 1}, {12 * MS, 1, 0}, {15 * MS, 0, 1}});
+	CHECK(weight_write_switches("6.12", 0, 3500 * US, 6) == v618);
 	CHECK(weight_write_switches("6.15", 0, 3500 * US, 6) == v618);
 	CHECK(weight_write_switches("6.18.39", 0, 3500 * US, 6) == v618);
 	CHECK(weight_write_switches("7.1.5", 0, 3500 * US, 6) == v71);
