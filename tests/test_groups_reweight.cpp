@@ -349,6 +349,17 @@ TEST_CASE("6.18.x: reweighting the running entity ends its slice protection (F19
 //   6.12 (reweight_eevdf(): V = 5.25 kept, v_A = V + 0.75 / 2 = 5.625, d_A =
 //   V + (9 - 5.25) / 2 = 7.125, 7.1.5's entity; b's stash untouched): from
 //   12 on 6.15's steps with 6.18.39's arithmetic: a runs 12 .. 16.
+//   6.6: at t=6 the deadlines tie and 6.6's pick keeps curr (best starts
+//   as curr, a tree entity replaces it only with an earlier deadline): b
+//   runs on to 9 (v_B 6, renewed to 9; V 4.5: a). So b's 4.5 ms of CPU end
+//   at 7.5, se_A queued at v 3, d 6: v kept, d_A = 3 + 3 / 2 = 4.5 (only
+//   se_A's level touched, b is not charged). t=9: V = (6 + 2 x 3) / 3 = 4,
+//   a, stashed. 0.5 ms of vruntime per ms, less 1 ns: t=12 v_A = 4499997
+//   ns, 3 short; t=13 d_A = 6499995 ns, resched, V 5.33, only se_A
+//   eligible: a stays, unstashed (and 6.6 has no did_preempt_short()).
+//   t=16: 2 short; t=17: V 6.67, b (v 6, d 9) runs; t=20: d_B = 12, V
+//   7.67: a (v 7, d 8.499991); t=24: v_A 8999988 ns, renewed, but V =
+//   8999992 ns: a stays; t=28: b.
 TEST_CASE("a cpu.weight write to a queued group: the golden schedule", "[groups][reweight][golden]")
 {
 	const std::vector<Switch> common = {
@@ -356,6 +367,9 @@ TEST_CASE("a cpu.weight write to a queued group: the golden schedule", "[groups]
 	std::vector<Switch> v618 = common, v71 = common;
 	v618.push_back({16 * MS, 0, 1});
 	v71.push_back({15 * MS, 0, 1});
+	CHECK(weight_write_switches("6.6", 1, 4500 * US, 6) ==
+	      std::vector<Switch>{{0, IDLE, 0}, {3 * MS, 0, 1}, {9 * MS, 1, 0}, {17 * MS, 0, 1}, {20 * MS, 1, 0},
+				  {28 * MS, 0, 1}});
 	CHECK(weight_write_switches("6.12", 1, 4500 * US, 6) == v618);
 	CHECK(weight_write_switches("6.15", 1, 4500 * US, 6) == v618);
 	CHECK(weight_write_switches("6.18.39", 1, 4500 * US, 6) == v618);
@@ -402,6 +416,14 @@ TEST_CASE("a cpu.weight write to a queued group: the golden schedule", "[groups]
 //   v_A = 5124996: d_A = 6624995, resched, b (v 6) not eligible, a stays
 //   unstashed. t=14: v_A 5.62 <= V 5.75: runs on. t=15: v_A 6.12 > V 6.08:
 //   did_preempt_short(), b. 6.15's switches, from other values.
+//   6.6: b runs on at the tie at 6 (above), a again at 9 (v_A 3, d_A 6,
+//   stashed), so a's 3.5 ms of CPU end at 9.5: update_curr() (v_A = 3.5),
+//   v kept, d_A = 3.5 + 2.5 / 2 = 4.75, the stash broken; 6.6 has no
+//   did_preempt_short(), so a runs to its deadline: t=12 v_A = 4749997 ns,
+//   3 short; t=13 d_A = 6749995 ns, resched, V 5.5, b (v 6) not eligible:
+//   a stays. t=16: 2 short; t=17: renewed, V 6.83: b (v 6, d 9). t=20:
+//   d_B = 12, V 7.83: a (v 7.25, d 8.749991). t=24: renewed, V 9.17 <
+//   v_A 9.25: b.
 // So on 6.18 the write ends a's protected slice at the next tick (F19) and
 // a's next run is 5 ms; on 7.1.5 a finishes its slice and then runs 3 ms.
 TEST_CASE("a cpu.weight write to the running group: the golden schedule", "[groups][reweight][golden]")
@@ -410,6 +432,9 @@ TEST_CASE("a cpu.weight write to the running group: the golden schedule", "[grou
 	std::vector<Switch> v618 = common, v71 = common;
 	v618.insert(v618.end(), {{7 * MS, 0, 1}, {10 * MS, 1, 0}, {15 * MS, 0, 1}});
 	v71.insert(v71.end(), {{9 * MS, 0, 1}, {12 * MS, 1, 0}, {15 * MS, 0, 1}});
+	CHECK(weight_write_switches("6.6", 0, 3500 * US, 6) ==
+	      std::vector<Switch>{{0, IDLE, 0}, {3 * MS, 0, 1}, {9 * MS, 1, 0}, {17 * MS, 0, 1}, {20 * MS, 1, 0},
+				  {24 * MS, 0, 1}});
 	CHECK(weight_write_switches("6.12", 0, 3500 * US, 6) == v618);
 	CHECK(weight_write_switches("6.15", 0, 3500 * US, 6) == v618);
 	CHECK(weight_write_switches("6.18.39", 0, 3500 * US, 6) == v618);
