@@ -80,6 +80,7 @@ constexpr KernelPaths v6_6_paths()
 		.sched_idle_skips_idle_wakee = false,
 		.delayed_break_keeps_slice = false,  // 6.6.0: no delayed entities
 		.group_slice_tree_stale = false,     // 6.6.0: no min_slice augment, every slice the base slice
+		.pelt_runnable_skips_delayed = false,  // 6.6.0: no delayed tasks
 		.pick_buddy = P::PickBuddy::None,
 		.short_preempt_clears_buddy = false,
 		.queued_reweight = P::QueuedReweight::KeepVruntime,
@@ -94,7 +95,7 @@ constexpr KernelPaths v6_6_paths()
 constexpr bool kernel_paths_fields_named()
 {
 	[[maybe_unused]] auto [f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17, f18, f19, f20,
-			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36, f37, f38, f39, f40] = v6_6_paths();
+			       f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31, f32, f33, f34, f35, f36, f37, f38, f39, f40, f41] = v6_6_paths();
 	return true;
 }
 static_assert(kernel_paths_fields_named());
@@ -140,6 +141,7 @@ const std::vector<KernelPreset>& kernel_presets()
 		// bbce3de72be5) are all in 6.15.0; c70fc32f4443 (6.16) decides
 		// nothing (docs/model.md "Task groups"). Flat workloads never set a
 		// buddy nor reweight a queued entity, so these change nothing flat.
+		p.pelt_runnable_skips_delayed = true;  // 76f2f783294d (6.13): h_nr_delayed
 		p.delayed_break_keeps_slice = false;  // bbce3de72be5 (6.15)
 		p.group_slice_tree_stale = false;     // 563bc2161b94 (6.15)
 		p.pick_buddy = P::PickBuddy::InPickNextEntity;       // 2a77e4be12cb (6.14)

@@ -158,6 +158,11 @@ struct KernelPaths {
 	// (563bc2161b94, 6.15, added min_vruntime_cb_propagate() there): the
 	// min_slice augments above it keep the old value.
 	bool group_slice_tree_stale;
+	// PELT's runnable counts leave delayed tasks out (h_nr_delayed,
+	// 76f2f783294d, 6.13): a cfs_rq's runnable is h_nr_queued minus its
+	// delayed tasks, a group entity's runnable_weight likewise. v6.12.0
+	// counts them (h_nr_running); on one CPU PELT decides nothing.
+	bool pelt_runnable_skips_delayed;
 	// PICK_BUDDY (2a77e4be12cb, 6.14): cfs_rq->next is picked first if it
 	// is eligible. Only groups set a buddy: a task's sleep makes its group's
 	// entity the buddy on every level above (set_next_buddy()). Where the

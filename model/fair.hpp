@@ -290,11 +290,17 @@ public:
 	// update_tg_load_avg(): fold this cfs_rq's load_avg change into
 	// tg->load_avg, only past 1/64 of the last (6.7+: at most once per ms).
 	void update_tg_load_avg();
-	// se_update_runnable(): a group's entity caches its cfs_rq's h_nr_runnable.
+	// PELT's runnable count: h_nr_runnable (6.13+), h_nr_running (6.12,
+	// delayed tasks included: KernelPaths::pelt_runnable_skips_delayed).
+	u32 pelt_runnable() const
+	{
+		return static_cast<u32>(h_nr_queued - (paths_->pelt_runnable_skips_delayed ? nr_delayed : 0));
+	}
+	// se_update_runnable(): a group's entity caches its cfs_rq's count.
 	static void se_update_runnable(SchedEntity* se)
 	{
 		if (se->my_q)
-			se->my_q->se_runnable_weight = static_cast<u32>(se->my_q->h_nr_queued - se->my_q->nr_delayed);
+			se->my_q->se_runnable_weight = se->my_q->pelt_runnable();
 	}
 	// update_cfs_rq_h_load() of this cfs_rq and every one above it (top
 	// down, at most once per jiffy each), then task_h_load() of a task

@@ -447,7 +447,7 @@ void CfsRq::update_load_avg(SchedEntity* se, int flags)
 		st.runnable = se->sched_delayed ? 0 : se->my_q->se_runnable_weight;
 		g = GroupCfsRq{&se->my_q->avg, se->my_q->load};
 	}
-	const CfsRqLoad rq{load, static_cast<u32>(h_nr_queued - nr_delayed), curr != nullptr};
+	const CfsRqLoad rq{load, pelt_runnable(), curr != nullptr};
 	if (eevdf::update_load_avg(avg, se->avg, pelt_now(), se_weight_of(se->load), st, rq, flags,
 				   PeltFeatures{feat(Feature::UTIL_EST), true}, g))
 		update_tg_load_avg();
@@ -532,7 +532,7 @@ bool CfsRq::cfs_rq_is_decayed() const
 // above take in what it propagates. Returns cfs_rq_has_blocked().
 bool CfsRq::update_blocked_averages()
 {
-	const CfsRqLoad rq{load, static_cast<u32>(h_nr_queued - nr_delayed), curr != nullptr};
+	const CfsRqLoad rq{load, pelt_runnable(), curr != nullptr};
 	if (update_cfs_rq_load_avg(pelt_now(), avg, rq))  // cfs_rq_clock_pelt()
 		update_tg_load_avg();
 	if (tg_se && !skip_blocked_update(tg_se->avg, avg))

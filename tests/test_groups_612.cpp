@@ -6,9 +6,11 @@
 // hrtick off. Times and virtual times in ms.
 #include <catch2/catch.hpp>
 
+#include <string_view>
 #include <vector>
 
 #include "group_helpers.hpp"
+#include "model/fair.hpp"
 
 using namespace eevdf;
 using namespace eevdf::test;
@@ -102,5 +104,34 @@ TEST_CASE("6.12: a group entity of slice 0 renews its request at every tick", "[
 		std::vector<Switch> first = r.rec.switches;
 		first.resize(std::min(first.size(), common.size() + 1));
 		CHECK(first == (std::string_view(preset) == "6.12" ? v612 : v615));
+	}
+}
+
+// v6.12.0 has no h_nr_delayed (76f2f783294d, 6.13): PELT's runnable count
+// of a cfs_rq is h_nr_running, a delayed task included (a group entity's
+// runnable_weight likewise). e0 runs 2 ms against e1's 0: V = 1 ms, e0
+// is not eligible, so its sleep is delayed and it stays queued.
+TEST_CASE("6.12: a delayed task still counts as runnable for PELT", "[pelt][6.12]")
+{
+	for (const char* preset : {"6.12", "6.15"}) {
+		CAPTURE(preset);
+		const Config cfg = config(preset, 1000, 3 * MS);
+		CfsRq cfs(cfg);
+		std::vector<SchedEntity> se(2);
+		for (size_t i = 0; i < se.size(); i++) {
+			se[i].id = static_cast<int>(i);
+			se[i].load = task_load_weight(0);
+			se[i].slice = cfg.base_slice_ns;
+		}
+		cfs.clock_task = 0;
+		for (SchedEntity& e : se)
+			cfs.enqueue_task_fair(&e, ENQUEUE_WAKEUP);
+		REQUIRE(cfs.pick_next_task_fair() == &se[0]);
+		cfs.clock_task = 2 * MS;
+		cfs.update_curr();
+		REQUIRE_FALSE(cfs.dequeue_task_fair(&se[0], DEQUEUE_SLEEP));
+		REQUIRE(se[0].sched_delayed);
+		CHECK(cfs.h_nr_queued == 2);
+		CHECK(cfs.pelt_runnable() == (std::string_view(preset) == "6.12" ? 2u : 1u));
 	}
 }
