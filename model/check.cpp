@@ -961,17 +961,24 @@ void InvariantChecker::on_group_reweight(const Simulation& sim, u64 t, u32 cpu, 
 		// a(w) = scale_load_down(w), max(2, w >> 10), not w / 1024 (a
 		// MIN_SHARES entity of weight 2 counts as 2048): the entity's term
 		// a(w) x becomes a(w') x', x = V - v and x' = x w / w', so V moves
-		// by (a(w) x - a(w') x') / W', W' the sums' new weight.
-		s64 dV = 0;
+		// by (a(w) x - a(w') x') / A', A' the sums' new weight. V itself
+		// is floor(S / A): taken about V, S = r in [0, A - 1], so V' - V =
+		// floor((r + term) / A'), within (A - 1) / A' + 1 of term / A'.
+		s64 dV = 0, v_slack = slack;
 		if (!sim.config().preset->paths.avg_full_weight) {
-			const s128 W_a = static_cast<s128>(cfs.avg_load) +
-					 (cfs.curr && cfs.curr->on_rq ? static_cast<s128>(scale_load_down(cfs.curr->load.weight)) : 0);
-			const s128 term = static_cast<s128>(scale_load_down(was.old_weight)) * lag -
-					  static_cast<s128>(scale_load_down(se.load.weight)) * scaled(lag);
-			if (W_a > 0)
-				dV = static_cast<s64>(term / W_a);
+			const s128 a_old = static_cast<s128>(scale_load_down(was.old_weight));
+			const s128 a_new = static_cast<s128>(scale_load_down(se.load.weight));
+			const s128 A_new = static_cast<s128>(cfs.avg_load) +
+					   (cfs.curr && cfs.curr->on_rq ? static_cast<s128>(scale_load_down(cfs.curr->load.weight)) : 0);
+			const s128 A_old = A_new - a_new + a_old;
+			const s128 term = a_old * lag - a_new * scaled(lag);
+			if (A_new > 0) {
+				dV = static_cast<s64>(term / A_new);
+				v_slack = static_cast<s64>(2 + (A_old - 1 + A_new - 1) / A_new);
+			}
 		}
-		if (!clamped && !near_V(wrapped_diff(V, was.avg_vruntime), dV))
+		auto near_dV = [&](s64 a) { return a - dV <= v_slack && dV - a <= v_slack; };
+		if (!clamped && !near_dV(wrapped_diff(V, was.avg_vruntime)))
 			fail(sim, t, "reweight", who + ": V moved by " + snum(wrapped_diff(V, was.avg_vruntime)) +
 							" under the reweight, expected " + snum(dV) + " (" + release +
 							" keeps V up to its sums' weights)");
