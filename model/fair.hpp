@@ -388,6 +388,7 @@ private:
 	u64& vprot_of(SchedEntity* se) const;
 	u64 vprot_of(const SchedEntity* se) const;
 	u64 lag_limit(SchedEntity* se) const;
+	s64 entity_lag(u64 avruntime, SchedEntity* se) const;
 	bool feat(Feature f) const { return cfg_->features[f]; }
 	bool buddy_in_pick_eevdf(bool protect) const
 	{

@@ -135,9 +135,7 @@ void CfsRq::reweight_entity_queued(SchedEntity* se, const LoadWeight& lw)
 		if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
 			update_zero_vruntime();
 		avruntime = avg_vruntime();
-		const s64 limit = static_cast<s64>(lag_limit(se));
-		const s64 raw = wrapped_diff(avruntime, se->vruntime);
-		se->vlag = raw < -limit ? -limit : (raw > limit ? limit : raw);  // entity_lag()
+		se->vlag = entity_lag(avruntime, se);
 		se->deadline -= avruntime;
 		if (is_curr && protect_slice(se)) {
 			vprot_of(se) -= avruntime;
@@ -238,12 +236,8 @@ void CfsRq::reweight_eevdf(SchedEntity* se, const LoadWeight& lw)
 	load -= se->load.weight;
 	const s64 old_w = static_cast<s64>(se->load.weight);
 	const s64 new_w = static_cast<s64>(lw.weight);
-	if (avruntime != se->vruntime) {
-		const s64 limit = static_cast<s64>(lag_limit(se));  // at the old weight
-		const s64 raw = wrapped_diff(avruntime, se->vruntime);
-		const s64 vlag = raw < -limit ? -limit : (raw > limit ? limit : raw);
-		se->vruntime = avruntime - static_cast<u64>(div_s64(wmul(vlag, old_w), new_w));
-	}
+	if (avruntime != se->vruntime)  // entity_lag() at the old weight
+		se->vruntime = avruntime - static_cast<u64>(div_s64(wmul(entity_lag(avruntime, se), old_w), new_w));
 	const s64 vslice = wrapped_diff(se->deadline, avruntime);
 	se->deadline = avruntime + static_cast<u64>(div_s64(wmul(vslice, old_w), new_w));
 	if (tracks_load())

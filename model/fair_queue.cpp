@@ -78,17 +78,21 @@ u64 CfsRq::lag_limit(SchedEntity* se) const
 	return vdelta(cfs_rq_max_slice() + tick, se->load);
 }
 
+// entity_lag(): V - v clamped to +-lag_limit(se) (minmax.h's clamp order).
+s64 CfsRq::entity_lag(u64 avruntime, SchedEntity* se) const
+{
+	const s64 raw = wrapped_diff(avruntime, se->vruntime);
+	const s64 limit = static_cast<s64>(lag_limit(se));
+	return raw < -limit ? -limit : (raw > limit ? limit : raw);
+}
+
 bool CfsRq::update_entity_lag(SchedEntity* se)
 {
 	warn().on(Warn::UPDATE_ENTITY_LAG_NOT_QUEUED, !se->on_rq);
 	if (paths_->ref_point == KernelPaths::RefPoint::ZeroVruntimeAtAvg)
 		update_zero_vruntime();
 	const u64 v = avg_vruntime();
-	const s64 raw = wrapped_diff(v, se->vruntime);
-	const s64 limit = static_cast<s64>(lag_limit(se));
-	s64 vlag = raw < -limit ? -limit : (raw > limit ? limit : raw);
-	if (bug(Bug::NO_LAG_CLAMP))
-		vlag = raw;
+	s64 vlag = bug(Bug::NO_LAG_CLAMP) ? wrapped_diff(v, se->vruntime) : entity_lag(v, se);
 	// 7.x: delayed dequeue exists to burn off negative lag, so the lag it
 	// leaves with is never below what it had when the dequeue was delayed
 	// (se->vlag, saved then), and DELAY_ZERO forfeits any positive lag.

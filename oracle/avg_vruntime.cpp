@@ -44,6 +44,13 @@ void DecisionOracle::need_s64(s128 x)
 		overflow_ = true;
 }
 
+s64 DecisionOracle::wscale(s64 x, u64 old_w, u64 new_w)
+{
+	const s128 p = static_cast<s128>(x) * static_cast<s128>(old_w);
+	need_s64(p);
+	return static_cast<s64>(p / static_cast<s128>(new_w));
+}
+
 // The tree's entities and curr if it is on the queue: the terms of
 // cfs_rq->avg_vruntime (+ curr's, added by avg_vruntime()/vruntime_eligible()).
 // Both for an entity in the tree that is still curr: put_prev_entity()

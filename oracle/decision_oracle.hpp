@@ -278,6 +278,8 @@ private:
 	u64 avg_w(const Ent& e) const;
 	void sums(s128& S, s128& W) const;
 	void need_s64(s128 x);
+	// div_s64(x * w_old, w_new) of a reweight: truncated, an s64 overflow noted.
+	s64 wscale(s64 x, u64 old_w, u64 new_w);
 	u64 v_now();
 	u64 avg_vruntime();
 	bool vruntime_eligible(u64 v);

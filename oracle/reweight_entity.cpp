@@ -12,15 +12,9 @@ namespace eevdf::oracle {
 // w_old / w_new; from 6.13 (6d71a9c61604) a kept relative deadline too.
 void DecisionOracle::reweight_off_queue(Ent& e, const LoadWeight& lw)
 {
-	const s128 old_w = static_cast<s128>(e.load.weight), new_w = static_cast<s128>(lw.weight);
-	const s128 pv = static_cast<s128>(e.vlag()) * old_w;
-	need_s64(pv);
-	e.lagword = static_cast<u64>(static_cast<s64>(pv / new_w));
-	if (rules_->rel_deadline_613 && e.rel_deadline) {
-		const s128 pd = static_cast<s128>(static_cast<s64>(e.deadline)) * old_w;
-		need_s64(pd);
-		e.deadline = static_cast<u64>(static_cast<s64>(pd / new_w));
-	}
+	e.lagword = static_cast<u64>(wscale(e.vlag(), e.load.weight, lw.weight));
+	if (rules_->rel_deadline_613 && e.rel_deadline)
+		e.deadline = static_cast<u64>(wscale(static_cast<s64>(e.deadline), e.load.weight, lw.weight));
 	e.load = lw;
 }
 

@@ -83,10 +83,8 @@ void DecisionOracle::reweight_queued(Ent& e, const LoadWeight& lw)
 		// by w / w'; the entity keeps its place (and insertion order).
 		if (is_curr)
 			update_curr();
-		const s128 p = static_cast<s128>(static_cast<s64>(e.deadline - e.vruntime)) *
-			       static_cast<s128>(e.load.weight);
-		need_s64(p);
-		e.deadline = e.vruntime + static_cast<u64>(static_cast<s64>(p / static_cast<s128>(lw.weight)));
+		e.deadline = e.vruntime + static_cast<u64>(wscale(static_cast<s64>(e.deadline - e.vruntime), e.load.weight,
+								  lw.weight));
 		e.load = lw;
 		return;
 	}
@@ -125,12 +123,8 @@ void DecisionOracle::reweight_queued(Ent& e, const LoadWeight& lw)
 	q().nr_queued--;
 	if (!is_curr)
 		tree_erase(e);
-	const s128 old_w = static_cast<s128>(e.load.weight), new_w = static_cast<s128>(lw.weight);
-	auto rescale = [&](s64 x) {
-		const s128 p = static_cast<s128>(x) * old_w;
-		need_s64(p);
-		return static_cast<s64>(p / new_w);
-	};
+	const u64 old_w = e.load.weight;
+	auto rescale = [&](s64 x) { return wscale(x, old_w, lw.weight); };
 	e.lagword = static_cast<u64>(rescale(e.vlag()));
 	e.deadline = static_cast<u64>(rescale(static_cast<s64>(e.deadline)));
 	if (rel_vprot && form == Rules::QueuedReweight::PreserveV)
@@ -164,12 +158,8 @@ void DecisionOracle::reweight_eevdf(Ent& e, const LoadWeight& lw, bool is_curr)
 	const u64 avruntime = avg_vruntime();
 	if (!is_curr)
 		tree_erase(e);
-	const s128 old_w = static_cast<s128>(e.load.weight), new_w = static_cast<s128>(lw.weight);
-	auto rescale = [&](s64 x) {
-		const s128 p = static_cast<s128>(x) * old_w;
-		need_s64(p);
-		return static_cast<s64>(p / new_w);
-	};
+	const u64 old_w = e.load.weight;
+	auto rescale = [&](s64 x) { return wscale(x, old_w, lw.weight); };
 	if (avruntime != e.vruntime) {
 		const u64 r = std::max<u64>(2 * e.slice, cfg_.tick_ns);
 		const s64 limit = static_cast<s64>(cdf(r, e));

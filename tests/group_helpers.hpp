@@ -7,12 +7,35 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/check.hpp"
 #include "sim_helpers.hpp"
 
 namespace eevdf::test {
+
+// The golden schedules' setting: one CPU at `hz`, 3 ms slices, hrtick off
+// (every decision at a tick or an event, none at an hrtick expiry).
+inline Config golden_config(std::string_view preset, u32 hz)
+{
+	Config cfg = config(preset, hz, 3 * MS);
+	cfg.features.set(Feature::HRTICK, false);
+	return cfg;
+}
+
+// `n` nice-0 task entities with the config's base slice, ids 0 .. n-1, for
+// tests that drive one cfs_rq by hand.
+inline std::vector<SchedEntity> nice0_entities(size_t n, const Config& cfg)
+{
+	std::vector<SchedEntity> se(n);
+	for (size_t i = 0; i < n; i++) {
+		se[i].id = static_cast<int>(i);
+		se[i].load = task_load_weight(0);
+		se[i].slice = cfg.base_slice_ns;
+	}
+	return se;
+}
 
 inline TaskSpec in_group(TaskSpec t, std::string path)
 {

@@ -17,13 +17,6 @@ using namespace eevdf::test;
 
 namespace {
 
-Config cfg_3ms(const char* preset)
-{
-	Config cfg = config(preset, 1000, 3 * MS);
-	cfg.features.set(Feature::HRTICK, false);
-	return cfg;
-}
-
 // t (task 0) in /A/B runs 2.5 ms and sleeps; u (task 1) is a hog in /A; x
 // (task 2) a root hog. All cpu.weight 100.
 Workload sleeper_below_a_hog()
@@ -63,7 +56,7 @@ TEST_CASE("6.12: a delayed group entity and its running ancestors take slice 0",
 		CAPTURE(preset);
 		Workload wl = sleeper_below_a_hog();
 		wl.duration = 2600 * US;
-		Simulation sim(cfg_3ms(preset), wl);
+		Simulation sim(golden_config(preset, 1000), wl);
 		InvariantChecker checker;
 		sim.add_observer(&checker);
 		sim.run();
@@ -98,7 +91,7 @@ TEST_CASE("6.12: a group entity of slice 0 renews its request at every tick", "[
 	v615.push_back({7 * MS, 1, 2});
 	for (const char* preset : {"6.12", "6.15"}) {
 		CAPTURE(preset);
-		const GroupRun r = run_groups(cfg_3ms(preset), sleeper_below_a_hog(), 20 * MS, true);
+		const GroupRun r = run_groups(golden_config(preset, 1000), sleeper_below_a_hog(), 20 * MS, true);
 		CAPTURE(r.violation);
 		CHECK(r.checked_ok());
 		std::vector<Switch> first = r.rec.switches;
@@ -117,12 +110,7 @@ TEST_CASE("6.12: a delayed task still counts as runnable for PELT", "[pelt][6.12
 		CAPTURE(preset);
 		const Config cfg = config(preset, 1000, 3 * MS);
 		CfsRq cfs(cfg);
-		std::vector<SchedEntity> se(2);
-		for (size_t i = 0; i < se.size(); i++) {
-			se[i].id = static_cast<int>(i);
-			se[i].load = task_load_weight(0);
-			se[i].slice = cfg.base_slice_ns;
-		}
+		std::vector<SchedEntity> se = nice0_entities(2, cfg);
 		cfs.clock_task = 0;
 		for (SchedEntity& e : se)
 			cfs.enqueue_task_fair(&e, ENQUEUE_WAKEUP);

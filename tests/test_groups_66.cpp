@@ -15,13 +15,6 @@ using namespace eevdf::test;
 
 namespace {
 
-Config cfg_3ms(const char* preset)
-{
-	Config cfg = config(preset, 250, 3 * MS);
-	cfg.features.set(Feature::HRTICK, false);
-	return cfg;
-}
-
 // a: a hog in /A; r: a root hog; s: forked into /A at 3.5 ms (100 us of
 // work, then a long sleep). Wake-up preemption is off, so only the walks
 // decide.
@@ -36,7 +29,7 @@ Workload hog_in_a_then_fork_into_a()
 // The first switch away from a.
 u64 first_switch_from_a(const char* preset)
 {
-	Config cfg = cfg_3ms(preset);
+	Config cfg = golden_config(preset, 250);
 	cfg.features.set(Feature::WAKEUP_PREEMPTION, false);
 	const GroupRun r = run_groups(cfg, hog_in_a_then_fork_into_a(), 20 * MS, true);
 	CHECK(r.checked_ok());
@@ -94,7 +87,7 @@ TEST_CASE("6.6: a batch waker does not preempt a task of an idle group; 6.15 doe
 		GroupSpec idle{"/I", NICE_0_LOAD};
 		idle.idle = true;
 		wl.groups = {idle};
-		Config cfg = cfg_3ms(preset);
+		Config cfg = golden_config(preset, 250);
 		cfg.features.set(Feature::RUN_TO_PARITY, false);
 		const GroupRun r = run_groups(cfg, wl, 20 * MS, true);
 		CHECK(r.checked_ok());

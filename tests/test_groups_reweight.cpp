@@ -26,13 +26,9 @@ struct Rq3 {
 	CfsRq cfs;
 	std::vector<SchedEntity> se;
 
-	explicit Rq3(std::string_view preset, u64 slice = 3 * MS) : cfg(config(preset, 1000, slice)), cfs(cfg), se(3)
+	explicit Rq3(std::string_view preset, u64 slice = 3 * MS)
+		: cfg(config(preset, 1000, slice)), cfs(cfg), se(nice0_entities(3, cfg))
 	{
-		for (size_t i = 0; i < se.size(); i++) {
-			se[i].id = static_cast<int>(i);
-			se[i].load = task_load_weight(0);
-			se[i].slice = cfg.base_slice_ns;
-		}
 		cfs.clock_task = 0;
 		for (SchedEntity& e : se)
 			cfs.enqueue_entity(&e, ENQUEUE_WAKEUP);
@@ -63,8 +59,7 @@ std::vector<Switch> weight_write_switches(std::string_view preset, int writer, u
 	};
 	Workload wl = workload({hog_in("a", 0, "/A"), hog_in("b", 1, "/B")});
 	wl.groups = {{"/A", NICE_0_LOAD}, {"/B", NICE_0_LOAD}};
-	Config cfg = config(preset, 1000, 3 * MS);
-	cfg.features.set(Feature::HRTICK, false);
+	const Config cfg = golden_config(preset, 1000);
 	const GroupRun r = run_groups(cfg, wl, 30 * MS, true);
 	CAPTURE(r.violation);
 	CHECK(r.checked_ok());
