@@ -102,11 +102,14 @@ std::string mechanism(const std::string& scenario, const std::string& metric, co
 		       "kernel charges the whole stay), the model's takes 1 ms; the spread is bimodal across runs";
 	const bool per_hog = r.scope.rfind("hog", 0) == 0;
 	// The issue-35 scenarios (docs/kernel-probe.md), as far as known.
-	if (scenario == "pipe-pingpong")
-		return "likely WF_SYNC: pipe_write() wakes the reader with wake_up_interruptible_sync_poll(), so "
-		       "wake_affine_idle() keeps the wakee on the waker's CPU, which the waker is about to leave, and "
-		       "the kernel's pair shares one CPU with ~1 us local hand-offs; the model's workload wakes "
-		       "without WF_SYNC (model/task_program.cpp), onto the idle CPU";
+	// Not WF_SYNC: pipe_write()'s sync wake-up makes wake_affine_idle()
+	// choose the waker's CPU, but select_idle_sibling() then returns the
+	// wakee's idle previous CPU first, as for a futex (the kernel's pair
+	// wakes on its previous CPU 99.9 % of the time).
+	if (scenario == "pipe-pingpong" || scenario == "pingpong")
+		return "the hand-off's costs on a VM: the waker's IPI send (~20 us of its time, ipi_send_cost), the "
+		       "IPI's delivery and the halt exit of the partner's idle CPU; the exact model charges none of "
+		       "them (compare --profile vm-6.18.44-hz250)";
 	if (scenario == "forks" && r.scope == "child" && metric.rfind("woken", 0) == 0)
 		return "each kernel child is a new task, placed by wake_up_new_task() (the idlest CPU) without a "
 		       "sched_waking; the model has no fork: one task woken as a futex waiter";

@@ -202,6 +202,7 @@ const CostKey cost_keys[] = {
 	{"resched_delay", &Profile::resched_delay, duration_of},
 	{"resched_delay_busy", &Profile::resched_delay_busy, duration_of},
 	{"futex_wake_cost", &Profile::futex_wake_cost, duration_of},
+	{"ipi_send_cost", &Profile::ipi_send_cost, duration_of},
 	{"burst_scale", &Profile::burst_scale, ppm_of},
 	{"run_scale", &Profile::run_scale, ppm_of},
 };
@@ -291,7 +292,7 @@ Profile find_profile(const std::string& name_or_file)
 		throw InputError("--profile: no built-in profile '" + name_or_file + "' (built in: " + known +
 				 "; a profile file is given by a path with a / or ending in .json)");
 	}
-	return parse_profile(read_input_file(name_or_file, "a profile", MAX_PROFILE_BYTES), name_or_file);
+	return parse_profile(read_input_file(name_or_file, "profile", MAX_PROFILE_BYTES), name_or_file);
 }
 
 namespace {

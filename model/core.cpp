@@ -138,11 +138,13 @@ void Simulation::send_ipi(u32 cpu, bool wakelist, bool resched)
 	rq.ipi_wakelist = rq.ipi_wakelist || wakelist;
 	rq.ipi_resched = rq.ipi_resched || resched;
 	touch(cpu);
-	if (rq.ipi_at == NEVER)
+	if (rq.ipi_at == NEVER) {
+		ipis_sent_++;
 		rq.ipi_at = now_ + cfg_.knobs.ipi_latency + Rq::draw(cfg_.profile.ipi_latency, rq.noise.ipi_latency) +
 			    (rq.idle() ? cfg_.knobs.idle_exit_latency +
 						 Rq::draw(cfg_.profile.idle_exit_latency, rq.noise.idle_exit_latency)
 				       : 0);
+	}
 }
 
 void Simulation::deliver_ipi(u32 cpu)

@@ -36,6 +36,9 @@
 //                      drawn once per seed: the machine's speed that run
 //   futex_wake_cost    CPU time a FUTEX_WAKE that wakes a task costs the
 //                      waker (the syscall and the wake-up's work)
+//   ipi_send_cost      CPU time the waker spends more when its wake-up
+//                      sends an IPI to another CPU (on a VM the write of
+//                      the APIC's ICR exits to the host)
 #pragma once
 
 #include <string>
@@ -60,6 +63,7 @@ enum class NoiseSource : u64 {
 	TimerDelayBusy,
 	ReschedDelay,
 	ReschedDelayBusy,
+	IpiSendCost,
 };
 
 struct Profile {
@@ -91,6 +95,7 @@ struct Profile {
 	Dist burst_scale = Dist::fixed(PPM_ONE);
 	Dist run_scale = Dist::fixed(PPM_ONE);
 	Dist futex_wake_cost;
+	Dist ipi_send_cost;
 
 	// Every cost 0, no slack, every multiplier exactly x1: the ideal machine.
 	bool exact() const;

@@ -142,6 +142,7 @@ private:
 	void hrtick(u32 cpu);
 	void schedule(u32 cpu);
 	void try_to_wake_up(int task, int waker, u32 this_cpu);
+	void charge_ipi_send(int waker, u32 this_cpu, u64 ipis_before);
 	bool ttwu_runnable(Task& p, u32 this_cpu, unsigned wake_flags);
 	void ttwu_queue(Task& p, u32 cpu, u32 this_cpu, unsigned wake_flags);
 	bool ttwu_queue_cond(const Task& p, u32 cpu, u32 this_cpu, bool def = false) const;
@@ -295,6 +296,7 @@ private:
 	int live_tasks_ = 0;
 	u32 event_cpu_ = 0;
 	u32 context_cpu_ = 0;
+	u64 ipis_sent_ = 0;  // IPIs sent (not merged into one in flight): ttwu's send cost
 };
 
 // An operation run on this_cpu against cpu's rq under its lock (a remote

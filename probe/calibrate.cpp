@@ -10,6 +10,8 @@
 // that runs a SCHED_IDLE spinner, R_i the same with that CPU idle:
 //
 //   futex_wake_cost    W, timed by the waker around futex(FUTEX_WAKE)
+//   ipi_send_cost      W_r - median(W), W_r the waker's FUTEX_WAKE in R_b
+//                      and R_i (both send an IPI), pooled
 //   switch_cost        H - median(W): a same-CPU hand-off is, in the model,
 //                      the waker's wake call and then the switch
 //   timer_delay        L_t - median(switch_cost), on an idle CPU whose
@@ -307,8 +309,9 @@ CpuTimes read_cpu_times()
 }
 
 // R: a waker on `from` wakes a sleeper on `to` (idle, or running a
-// SCHED_IDLE spinner when `busy`), the sleeper timing its own start.
-std::vector<i64> measure_remote_wake(int from, int to, int n, bool busy)
+// SCHED_IDLE spinner when `busy`), the sleeper timing its own start; the
+// waker times its futex(FUTEX_WAKE) into `wake` (W_r: it sends an IPI).
+std::vector<i64> measure_remote_wake(int from, int to, int n, bool busy, std::vector<i64>& wake)
 {
 	std::atomic<int> word{0};
 	std::atomic<i64> sent{0};
@@ -331,9 +334,11 @@ std::vector<i64> measure_remote_wake(int from, int to, int n, bool busy)
 		sleep_until(now_ns() + rng.between(1 * MS, 3 * MS));
 		while (word.load() != 0)
 			std::this_thread::yield();
-		sent.store(now_ns());
+		const i64 t0 = now_ns();
+		sent.store(t0);
 		word.store(1);
 		futex(&word, FUTEX_WAKE_PRIVATE, 1);
+		wake.push_back(now_ns() - t0);
 	}
 	sleeper.join();
 	stop.store(true);
@@ -478,8 +483,13 @@ int main(int argc, char** argv)
 	const i64 tick_ns = hz.empty() || hz == "0" ? 0 : SEC / std::stol(hz);
 	// 2 s of spinning: 500 ticks at HZ=250
 	const std::vector<i64> tick_early = tick_ns ? measure_tick_jitter(b, tick_ns, 2 * SEC) : std::vector<i64>{};
-	const std::vector<i64> busy = measure_remote_wake(a, b, n, true);
-	const std::vector<i64> idle = measure_remote_wake(a, b, n, false);
+	std::vector<i64> wake_busy, wake_idle;
+	const std::vector<i64> busy = measure_remote_wake(a, b, n, true, wake_busy);
+	const std::vector<i64> idle = measure_remote_wake(a, b, n, false, wake_idle);
+	// Both send an IPI (a wakelist's to the idle CPU, resched_curr()'s to
+	// the busy one): one cost, pooled.
+	std::vector<i64> ipi_send = minus(wake_idle, w50), send_busy = minus(wake_busy, w50);
+	ipi_send.insert(ipi_send.end(), send_busy.begin(), send_busy.end());
 	std::vector<i64> ipi = minus(busy, w50 + sw50);
 	std::vector<i64> exit_q = quantiles101(idle), busy_q = quantiles101(busy);
 	for (size_t i = 0; i < exit_q.size(); i++)
@@ -505,6 +515,8 @@ int main(int argc, char** argv)
 		std::fprintf(stderr, "  tick_jitter not measured (no CONFIG_HZ, or too few ticks seen): left 0\n");
 	summary("remote wake-up, SCHED_IDLE spinner", busy);
 	summary("remote wake-up, idle CPU", idle);
+	summary("FUTEX_WAKE to the spinner's CPU (W_rb)", wake_busy);
+	summary("FUTEX_WAKE to the idle CPU (W_ri)", wake_idle);
 	std::fprintf(stderr, "  op time spread (ppm of median)      p1 %" PRId64 "  p99 %" PRId64 "\n",
 		     quantile(burst, 0.01), quantile(burst, 0.99));
 	std::fprintf(stderr, "  timer_slack_ns %ld; balance_cost not measurable here (debugfs): 2 us assumed\n", slack);
@@ -524,6 +536,7 @@ int main(int argc, char** argv)
 	s += "  \"timer_slack\": " + ns(slack > 0 ? slack : 0) + ",\n";
 	s += "  \"switch_cost\": " + empirical(sw, ns) + ",\n";
 	s += "  \"futex_wake_cost\": " + empirical(wake, ns) + ",\n";
+	s += "  \"ipi_send_cost\": " + empirical(ipi_send, ns) + ",\n";
 	s += "  \"timer_delay\": " + empirical(minus(timer, sw50), ns) + ",\n";
 	s += "  \"timer_delay_busy\": " + empirical(minus(timer_busy, sw50), ns) + ",\n";
 	if (!tick_early.empty())
