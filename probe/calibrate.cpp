@@ -41,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>
@@ -347,6 +348,72 @@ std::vector<i64> measure_remote_wake(int from, int to, int n, bool busy, std::ve
 	return lat;
 }
 
+// E: how long a blocking call takes from its last user-space instant until
+// another task runs on its CPU (the call's entry, arming what wakes it,
+// schedule() and the switch). A SCHED_IDLE thread on `cpu` records the gaps
+// in its own clock reads; the sleeper, on the same CPU, notes when it calls
+// clock_nanosleep(1 ms, 1 ns of slack: an hrtimer armed) or, alternately,
+// FUTEX_WAIT with no timeout (no timer; a thread on `other` wakes it each
+// millisecond). Each call's E is the end of the gap that holds its instant.
+// Printed, not written: the model charges neither yet (docs/profiles.md).
+void measure_block_entry(int cpu, int other, int n, std::vector<i64>& sleep_e, std::vector<i64>& futex_e)
+{
+	std::vector<std::pair<i64, i64>> gaps;
+	gaps.reserve(size_t(n) * 16);
+	std::atomic<bool> stop{false};
+	std::atomic<int> word{0};
+	std::thread gapper([&] {
+		pin(cpu);
+		sched_param sp{};
+		if (sched_setscheduler(0, SCHED_IDLE, &sp) != 0)
+			die(std::string("SCHED_IDLE refused: ") + std::strerror(errno));
+		i64 prev = now_ns();
+		while (!stop.load(std::memory_order_relaxed)) {
+			const i64 t = now_ns();
+			if (t - prev > 1 * US && gaps.size() < gaps.capacity())
+				gaps.emplace_back(prev, t);
+			prev = t;
+		}
+	});
+	std::thread waker([&] {
+		pin(other);
+		while (!stop.load()) {
+			sleep_until(now_ns() + 1 * MS);
+			word.store(1);
+			futex(&word, FUTEX_WAKE_PRIVATE, 1);
+		}
+	});
+	std::vector<i64> at[2];
+	std::thread sleeper([&] {
+		pin(cpu);
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+		for (int i = 0; i < 2 * n; i++) {
+			const i64 t0 = now_ns();
+			if (i % 2 == 0) {
+				timespec ts{0, long(1 * MS)};
+				clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr);
+			} else {
+				word.store(0);
+				futex(&word, FUTEX_WAIT_PRIVATE, 0);
+			}
+			at[i % 2].push_back(t0);
+		}
+	});
+	sleeper.join();
+	stop.store(true);
+	gapper.join();
+	waker.join();
+	for (int k = 0; k < 2; k++)
+		for (i64 t0 : at[k]) {
+			auto it = std::upper_bound(gaps.begin(), gaps.end(), std::make_pair(t0, INT64_MAX));
+			if (it == gaps.begin())
+				continue;
+			--it;
+			if (it->first <= t0 && t0 < it->second)  // else it did not block (the word was set)
+				(k == 0 ? sleep_e : futex_e).push_back(it->second - t0);
+		}
+}
+
 // An op of fixed work: `iters` rounds of a dependent multiply chain.
 volatile unsigned long long sink;
 i64 op(unsigned long long iters)
@@ -495,6 +562,8 @@ int main(int argc, char** argv)
 	for (size_t i = 0; i < exit_q.size(); i++)
 		exit_q[i] = std::max<i64>(0, exit_q[i] - busy_q[i]);
 	std::sort(exit_q.begin(), exit_q.end());
+	std::vector<i64> sleep_entry, futex_entry;
+	measure_block_entry(b, a, n, sleep_entry, futex_entry);
 	std::vector<i64> burst, run;
 	measure_ops(a, n, 10, burst, run);
 	const long slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
@@ -517,6 +586,10 @@ int main(int argc, char** argv)
 	summary("remote wake-up, idle CPU", idle);
 	summary("FUTEX_WAKE to the spinner's CPU (W_rb)", wake_busy);
 	summary("FUTEX_WAKE to the idle CPU (W_ri)", wake_idle);
+	if (!sleep_entry.empty() && !futex_entry.empty()) {
+		summary("sleep's entry -> next task (not charged)", sleep_entry);
+		summary("futex wait's entry -> next task", futex_entry);
+	}
 	std::fprintf(stderr, "  op time spread (ppm of median)      p1 %" PRId64 "  p99 %" PRId64 "\n",
 		     quantile(burst, 0.01), quantile(burst, 0.99));
 	std::fprintf(stderr, "  timer_slack_ns %ld; balance_cost not measurable here (debugfs): 2 us assumed\n", slack);
