@@ -203,6 +203,7 @@ const CostKey cost_keys[] = {
 	{"resched_delay_busy", &Profile::resched_delay_busy, duration_of},
 	{"futex_wake_cost", &Profile::futex_wake_cost, duration_of},
 	{"ipi_send_cost", &Profile::ipi_send_cost, duration_of},
+	{"hrtimer_arm_cost", &Profile::hrtimer_arm_cost, duration_of},
 	{"burst_scale", &Profile::burst_scale, ppm_of},
 	{"run_scale", &Profile::run_scale, ppm_of},
 };

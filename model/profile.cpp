@@ -13,7 +13,7 @@ bool Profile::exact() const
 {
 	for (const Dist* d : {&switch_cost, &tick_jitter, &ipi_latency, &idle_exit_latency, &wakeup_irq_cost,
 			      &balance_cost, &timer_delay, &timer_delay_busy, &resched_delay, &resched_delay_busy,
-			      &futex_wake_cost, &ipi_send_cost})
+			      &futex_wake_cost, &ipi_send_cost, &hrtimer_arm_cost})
 		if (!d->is_zero())
 			return false;
 	return timer_slack == 0 && !scales_bursts();
@@ -29,7 +29,7 @@ std::string Profile::invalid() const
 		{"resched_delay", &resched_delay},     {"resched_delay_busy", &resched_delay_busy},
 		{"burst_scale", &burst_scale},
 		{"run_scale", &run_scale},             {"futex_wake_cost", &futex_wake_cost},
-		{"ipi_send_cost", &ipi_send_cost},
+		{"ipi_send_cost", &ipi_send_cost},     {"hrtimer_arm_cost", &hrtimer_arm_cost},
 	};
 	for (const auto& [name, d] : costs) {
 		const std::string why = d->invalid();

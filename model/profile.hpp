@@ -36,6 +36,9 @@
 //                      drawn once per seed: the machine's speed that run
 //   futex_wake_cost    CPU time a FUTEX_WAKE that wakes a task costs the
 //                      waker (the syscall and the wake-up's work)
+//   hrtimer_arm_cost   CPU time a sleep (rt-app sleep or timer) spends
+//                      arming its hrtimer before the task blocks (on a VM
+//                      the TSC deadline write exits to the host)
 //   ipi_send_cost      CPU time the waker spends more when its wake-up
 //                      sends an IPI to another CPU (on a VM the write of
 //                      the APIC's ICR exits to the host)
@@ -64,6 +67,7 @@ enum class NoiseSource : u64 {
 	ReschedDelay,
 	ReschedDelayBusy,
 	IpiSendCost,
+	HrtimerArmCost,
 };
 
 struct Profile {
@@ -96,6 +100,7 @@ struct Profile {
 	Dist run_scale = Dist::fixed(PPM_ONE);
 	Dist futex_wake_cost;
 	Dist ipi_send_cost;
+	Dist hrtimer_arm_cost;
 
 	// Every cost 0, no slack, every multiplier exactly x1: the ideal machine.
 	bool exact() const;

@@ -19,7 +19,8 @@ Rq::Rq(const Config& cfg, u32 cpu_)
 	noise = Noise{stream(S::SwitchCost),      stream(S::TickJitter),    stream(S::IpiLatency),
 		      stream(S::IdleExitLatency), stream(S::WakeupIrqCost), stream(S::BalanceCost),
 		      stream(S::TimerDelay),      stream(S::TimerDelayBusy), stream(S::ReschedDelay),
-		      stream(S::ReschedDelayBusy), stream(S::IpiSendCost)};
+		      stream(S::ReschedDelayBusy), stream(S::IpiSendCost),
+		      stream(S::HrtimerArmCost)};
 }
 
 u64 Rq::prng_next()

@@ -92,7 +92,8 @@ public:
 	// source: a cost that is 0 draws nothing.
 	struct Noise {
 		Rng switch_cost, tick_jitter, ipi_latency, idle_exit_latency, wakeup_irq_cost, balance_cost, timer_delay,
-		    timer_delay_busy, resched_delay, resched_delay_busy, ipi_send_cost;
+		    timer_delay_busy, resched_delay, resched_delay_busy, ipi_send_cost,
+		    hrtimer_arm_cost;
 	} noise;
 	static u64 draw(const Dist& d, Rng& stream) { return d.is_zero() ? 0 : d.sample(stream); }
 

@@ -143,6 +143,7 @@ private:
 	void schedule(u32 cpu);
 	void try_to_wake_up(int task, int waker, u32 this_cpu);
 	void charge_ipi_send(int waker, u32 this_cpu, u64 ipis_before);
+	bool start_timer_arm(Task& t, u32 cpu);
 	bool ttwu_runnable(Task& p, u32 this_cpu, unsigned wake_flags);
 	void ttwu_queue(Task& p, u32 cpu, u32 this_cpu, unsigned wake_flags);
 	bool ttwu_queue_cond(const Task& p, u32 cpu, u32 this_cpu, bool def = false) const;

@@ -18,7 +18,11 @@ enum class TaskState { New, Runnable, Sleeping, Suspended, Exited };
 // or Runtime (wall time, runtime_end) at its program counter, or a system
 // call's own CPU time (work_left) after which the program goes on from
 // where it is (its counter already past the call).
-enum class Work : unsigned char { None, Run, Runtime, Syscall };
+// What a task's CPU time goes to: a Run, a Runtime, a system call's own time
+// after its event (a wake-up's cost), or a sleep's hrtimer arming before the
+// task blocks (the profile's hrtimer_arm_cost; the Sleep or Timer event
+// stays at the counter until it is paid).
+enum class Work : unsigned char { None, Run, Runtime, Syscall, TimerArm };
 
 inline constexpr int NO_CPU = -1;
 

@@ -262,6 +262,26 @@ void Simulation::arm_sleep_timer(Task& t, u32 cpu, u64 soft)
 	heap_push(t.se.id);
 }
 
+// clock_nanosleep()'s entry on a VM: arming the hrtimer writes the TSC
+// deadline MSR, which exits to the host (~3.4 us more than a futex wait's
+// entry on this project's VM, docs/profiles.md). The task spends the
+// profile's hrtimer_arm_cost of CPU time, then its Sleep or Timer event
+// runs; true when that time was started. The draw is the CPU's stream. Simplified: the relative sleep's
+// expiry counts from the end of the arming, where the kernel's counts from
+// just before it (docs/model.md, "Variability").
+bool Simulation::start_timer_arm(Task& t, u32 cpu)
+{
+	const Dist& cost = cfg_.profile.hrtimer_arm_cost;
+	if (cost.is_zero())
+		return false;
+	const u64 ns = cost.sample(rqs_[cpu].noise.hrtimer_arm_cost);
+	if (!ns)
+		return false;
+	t.work_left = ns;
+	t.work = Work::TimerArm;
+	return true;
+}
+
 // A Run of `ns` of CPU time as this machine runs it: times the run's
 // multiplier and the burst's own (the profile's run_scale and burst_scale),
 // in 128 bits, at least 1 ns and at most 2^62.
@@ -290,13 +310,16 @@ void Simulation::step_current(u32 cpu)
 		block_current(cpu, TaskState::Suspended, cond);
 		return;
 	}
+	bool armed = false;  // the sleep at the counter has paid its hrtimer arming
 	if (t.work != Work::None) {  // the Run, Runtime or system call under way has completed
 		const Work done = t.work;
 		t.work = Work::None;
 		t.work_left = 0;
+		armed = done == Work::TimerArm;
 		// A Run or Runtime is the event at the counter; a system call's own
-		// time came after its event, which already moved the counter on.
-		if (done != Work::Syscall && !advance_pc(t)) {
+		// time came after its event, which already moved the counter on;
+		// a timer's arming comes before its event, which is still to run.
+		if (done != Work::Syscall && done != Work::TimerArm && !advance_pc(t)) {
 			exit_current(cpu);
 			return;
 		}
@@ -332,6 +355,8 @@ void Simulation::step_current(u32 cpu)
 			break;
 		case Event::Kind::Sleep:
 			if (e->ns) {
+				if (!armed && start_timer_arm(t, cpu))
+					return;
 				advance_pc(t);  // at the end, the task exits when it wakes
 				block_current(cpu, TaskState::Sleeping, -1);
 				arm_sleep_timer(t, cpu, now_ + e->ns);
@@ -339,6 +364,8 @@ void Simulation::step_current(u32 cpu)
 			}
 			break;
 		case Event::Kind::Timer: {
+			if (!armed && start_timer_arm(t, cpu))
+				return;
 			// rt-app's relative timer: next += period; when that is already
 			// past, the timer restarts from now and the task does not sleep.
 			u64& next = timers_[t.timer_base + static_cast<size_t>(e->ref)];

@@ -119,6 +119,7 @@ void write_json(const Report& r, std::ostream& os)
 			{"timer_delay", &c.profile.timer_delay},         {"timer_delay_busy", &c.profile.timer_delay_busy},
 			{"resched_delay", &c.profile.resched_delay},     {"resched_delay_busy", &c.profile.resched_delay_busy},
 			{"futex_wake_cost", &c.profile.futex_wake_cost}, {"ipi_send_cost", &c.profile.ipi_send_cost},
+			{"hrtimer_arm_cost", &c.profile.hrtimer_arm_cost},
 			{"burst_scale_ppm", &c.profile.burst_scale},     {"run_scale_ppm", &c.profile.run_scale}};
 		prof["timer_slack_ns"] = c.profile.timer_slack;
 		for (const auto& [name, d] : costs)

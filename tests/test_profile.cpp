@@ -205,7 +205,8 @@ TEST_CASE("a bad profile names the file, line, column and key")
 	CHECK(error(R"({"eevdf_profile": 1, "name": "x", "switch_cots": "3us"})") ==
 	      "bad.json:1:50: switch_cots: unknown key (known: eevdf_profile, name, measured, timer_slack, switch_cost, "
 	      "tick_jitter, ipi_latency, idle_exit_latency, wakeup_irq_cost, balance_cost, timer_delay, "
-	      "timer_delay_busy, resched_delay, resched_delay_busy, futex_wake_cost, ipi_send_cost, burst_scale, run_scale)");
+	      "timer_delay_busy, resched_delay, resched_delay_busy, futex_wake_cost, ipi_send_cost, hrtimer_arm_cost, "
+	      "burst_scale, run_scale)");
 	CHECK(error(R"({"eevdf_profile": 1, "name": "x", "timer_slack": "1us", "timer_slack": "2us"})")
 		      .find("bad.json:1:72: timer_slack: given twice") == 0);
 	CHECK(error(R"({"eevdf_profile": 1, "name": "x", "burst_scale": 1001})").find("burst_scale: the multiplier 1001 is above x1000") !=
