@@ -17,11 +17,9 @@ enum class TaskState { New, Runnable, Sleeping, Suspended, Exited };
 // (its program runs on at the next event), the Run (CPU time, work_left)
 // or Runtime (wall time, runtime_end) at its program counter, or a system
 // call's own CPU time (work_left) after which the program goes on from
-// where it is (its counter already past the call).
-// What a task's CPU time goes to: a Run, a Runtime, a system call's own time
-// after its event (a wake-up's cost), or a sleep's hrtimer arming before the
-// task blocks (the profile's hrtimer_arm_cost; the Sleep or Timer event
-// stays at the counter until it is paid).
+// where it is (its counter already past the call), or a sleep's hrtimer
+// arming (work_left, the profile's hrtimer_arm_cost) before the Sleep or
+// Timer at its counter runs and the task blocks.
 enum class Work : unsigned char { None, Run, Runtime, Syscall, TimerArm };
 
 inline constexpr int NO_CPU = -1;

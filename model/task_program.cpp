@@ -266,9 +266,10 @@ void Simulation::arm_sleep_timer(Task& t, u32 cpu, u64 soft)
 // deadline MSR, which exits to the host (~3.4 us more than a futex wait's
 // entry on this project's VM, docs/profiles.md). The task spends the
 // profile's hrtimer_arm_cost of CPU time, then its Sleep or Timer event
-// runs; true when that time was started. The draw is the CPU's stream. Simplified: the relative sleep's
-// expiry counts from the end of the arming, where the kernel's counts from
-// just before it (docs/model.md, "Variability").
+// runs; true when that time was started. The draw is the CPU's stream.
+// Simplified: the relative sleep's expiry counts from the end of the
+// arming, where the kernel's counts from just before it (docs/model.md,
+// "Variability").
 bool Simulation::start_timer_arm(Task& t, u32 cpu)
 {
 	const Dist& cost = cfg_.profile.hrtimer_arm_cost;

@@ -279,7 +279,7 @@ void Simulation::try_to_wake_up(int task, int waker, u32 this_cpu)
 // A wake-up that sent an IPI (a wakelist's call-function IPI, or a remote
 // resched_curr()'s) cost its waker the profile's ipi_send_cost on top of
 // futex_wake_cost: on this VM the send is a write of the x2APIC's ICR that
-// exits to the host, ~15-20 us of the waker's time (docs/profiles.md). A
+// exits to the host, 16-29 us of the waker's time p50 (docs/profiles.md). A
 // wake-up from an interrupt (a timer's: waker IDLE) charges nothing: that
 // CPU's time in interrupts is not modelled. The draw comes from the sending
 // CPU's stream.
