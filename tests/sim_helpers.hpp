@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/check.hpp"
 #include "model/config.hpp"
 #include "model/observer.hpp"
 #include "model/simulation.hpp"
@@ -93,6 +94,19 @@ inline Recorder simulate(const Config& cfg, Workload wl, u64 duration)
 	Simulation sim(cfg, wl);
 	Recorder r;
 	sim.add_observer(&r);
+	sim.run();
+	return r;
+}
+
+// The same run with the one invariant checker watching every event.
+inline Recorder simulate_checked(const Config& cfg, Workload wl, u64 duration)
+{
+	wl.duration = duration;
+	Simulation sim(cfg, wl);
+	Recorder r;
+	InvariantChecker checker;
+	sim.add_observer(&r);
+	sim.add_observer(&checker);
 	sim.run();
 	return r;
 }

@@ -4,7 +4,6 @@
 // every other cost 0: a runs 1 ms, then sleeps 3 ms, and again.
 #include <catch2/catch.hpp>
 
-#include "model/check.hpp"
 #include "sim_helpers.hpp"
 
 using namespace eevdf;
@@ -22,25 +21,13 @@ Config with_arm_cost(u64 ns)
 	return cfg;
 }
 
-Recorder checked(const Config& cfg, Workload wl, u64 duration)
-{
-	wl.duration = duration;
-	Simulation sim(cfg, wl);
-	Recorder r;
-	InvariantChecker checker;
-	sim.add_observer(&r);
-	sim.add_observer(&checker);
-	sim.run();
-	return r;
-}
-
 }  // namespace
 
 TEST_CASE("a sleep arms its hrtimer on the CPU before the task blocks")
 {
 	const Workload w = workload({task("a", {run(1 * MS), sleep(3 * MS)})});
-	const Recorder exact = checked(with_arm_cost(0), w, 6 * MS);
-	const Recorder r = checked(with_arm_cost(5 * US), w, 6 * MS);
+	const Recorder exact = simulate_checked(with_arm_cost(0), w, 6 * MS);
+	const Recorder r = simulate_checked(with_arm_cost(5 * US), w, 6 * MS);
 	REQUIRE(exact.switch_outs(0) == std::vector<u64>{1000 * US, 5000 * US});
 	REQUIRE(exact.switch_ins(0) == std::vector<u64>{0, 4000 * US});
 	// a blocks 5 us after its run; its 3 ms count from there (the model's
@@ -54,7 +41,7 @@ TEST_CASE("a futex wait arms no timer and costs nothing more")
 	Workload w = workload({task("a", {run(1 * MS), futex_post(1), futex_wait(0)}),
 			       task("b", {futex_wait(1), run(100 * US), futex_post(0)})});
 	w.refs = {"word-a", "word-b"};
-	const Recorder exact = checked(with_arm_cost(0), w, 3 * MS);
-	const Recorder r = checked(with_arm_cost(5 * US), w, 3 * MS);
+	const Recorder exact = simulate_checked(with_arm_cost(0), w, 3 * MS);
+	const Recorder r = simulate_checked(with_arm_cost(5 * US), w, 3 * MS);
 	CHECK(r.switches == exact.switches);
 }

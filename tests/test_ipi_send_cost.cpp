@@ -6,7 +6,6 @@
 // when woken, posts a's word and waits again.
 #include <catch2/catch.hpp>
 
-#include "model/check.hpp"
 #include "sim_helpers.hpp"
 
 using namespace eevdf;
@@ -32,24 +31,12 @@ Workload pair(u32 cpu_a, u32 cpu_b)
 	return wl;
 }
 
-Recorder checked(const Config& cfg, Workload wl)
-{
-	wl.duration = 1500 * US;
-	Simulation sim(cfg, wl);
-	Recorder r;
-	InvariantChecker checker;
-	sim.add_observer(&r);
-	sim.add_observer(&checker);
-	sim.run();
-	return r;
-}
-
 }  // namespace
 
 TEST_CASE("a wake-up onto another CPU costs the waker the IPI's send")
 {
-	const Recorder exact = checked(two_cpus(0), pair(0, 1));
-	const Recorder r = checked(two_cpus(20 * US), pair(0, 1));
+	const Recorder exact = simulate_checked(two_cpus(0), pair(0, 1), 1500 * US);
+	const Recorder r = simulate_checked(two_cpus(20 * US), pair(0, 1), 1500 * US);
 	// exact: a blocks right after its post at 1 ms; b runs 1.0 .. 1.1 ms
 	REQUIRE(exact.switch_outs(0) == std::vector<u64>{1000 * US});
 	REQUIRE(exact.switch_ins(1) == std::vector<u64>{0, 1000 * US});
@@ -64,7 +51,7 @@ TEST_CASE("a wake-up onto another CPU costs the waker the IPI's send")
 
 TEST_CASE("a wake-up on the waker's own CPU sends no IPI and costs nothing more")
 {
-	const Recorder exact = checked(two_cpus(0), pair(0, 0));
-	const Recorder r = checked(two_cpus(20 * US), pair(0, 0));
+	const Recorder exact = simulate_checked(two_cpus(0), pair(0, 0), 1500 * US);
+	const Recorder r = simulate_checked(two_cpus(20 * US), pair(0, 0), 1500 * US);
 	CHECK(r.switches == exact.switches);
 }

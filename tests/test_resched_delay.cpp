@@ -6,7 +6,6 @@
 #include <catch2/catch.hpp>
 
 #include "io/profile.hpp"
-#include "model/check.hpp"
 #include "sim_helpers.hpp"
 
 using namespace eevdf;
@@ -23,19 +22,6 @@ Config with_delays(u64 idle, u64 busy)
 	return cfg;
 }
 
-// The run, with the one invariant checker watching every event.
-Recorder checked(const Config& cfg, Workload wl, u64 duration)
-{
-	wl.duration = duration;
-	Simulation sim(cfg, wl);
-	Recorder r;
-	InvariantChecker checker;
-	sim.add_observer(&r);
-	sim.add_observer(&checker);
-	sim.run();
-	return r;
-}
-
 // s sleeps until 3.97 ms, between ticks, then runs 100 us with a 0.1 ms
 // slice: short enough that its wake-up preempts a hog (PREEMPT_SHORT).
 TaskSpec sleeper() { return with_slice(task("s", {sleep(3970 * US), run(100 * US)}, 1), 100 * US); }
@@ -44,8 +30,8 @@ TaskSpec sleeper() { return with_slice(task("s", {sleep(3970 * US), run(100 * US
 
 TEST_CASE("a timer wake-up onto an idle CPU is switched in after the idle delay")
 {
-	const Recorder exact = checked(config("6.18", 250), workload({sleeper()}), 10 * MS);
-	const Recorder r = checked(with_delays(10 * US, 3 * US), workload({sleeper()}), 10 * MS);
+	const Recorder exact = simulate_checked(config("6.18", 250), workload({sleeper()}), 10 * MS);
+	const Recorder r = simulate_checked(with_delays(10 * US, 3 * US), workload({sleeper()}), 10 * MS);
 	CHECK(exact.switch_ins(0) == std::vector<u64>{0, 3970 * US});
 	CHECK(r.switch_ins(0) == std::vector<u64>{0, 3980 * US});
 }
@@ -53,8 +39,8 @@ TEST_CASE("a timer wake-up onto an idle CPU is switched in after the idle delay"
 TEST_CASE("a timer wake-up that preempts a running task is switched in after the busy delay")
 {
 	const Workload w = workload({sleeper(), hog("h")});
-	const Recorder exact = checked(config("6.18", 250), w, 10 * MS);
-	const Recorder r = checked(with_delays(10 * US, 3 * US), w, 10 * MS);
+	const Recorder exact = simulate_checked(config("6.18", 250), w, 10 * MS);
+	const Recorder r = simulate_checked(with_delays(10 * US, 3 * US), w, 10 * MS);
 	REQUIRE(exact.switch_ins(0) == std::vector<u64>{0, 3970 * US});
 	CHECK(r.switch_ins(0) == std::vector<u64>{0, 3973 * US});
 	// the hog ran on through the wait and came back after s's 100 us
@@ -66,7 +52,7 @@ TEST_CASE("the running task's own block ends a deferred resched early")
 	// h computes until 3.975 ms, then sleeps: that __schedule() comes
 	// before s's 20 us wait is over and picks s.
 	const Workload w = workload({sleeper(), task("h", {run(3975 * US), sleep(100 * MS)}, 1)});
-	const Recorder r = checked(with_delays(10 * US, 20 * US), w, 10 * MS);
+	const Recorder r = simulate_checked(with_delays(10 * US, 20 * US), w, 10 * MS);
 	CHECK(r.switch_ins(0) == std::vector<u64>{0, 3975 * US});
 }
 
@@ -75,7 +61,7 @@ TEST_CASE("a task's start is not a timer interrupt's wake-up: it runs at once")
 	// s's start at 1 ms comes from the model's start timer, not a sleep
 	TaskSpec s = task("s", {run(100 * US)}, 1);
 	s.delay = 1 * MS;
-	const Recorder r = checked(with_delays(10 * US, 3 * US), workload({s}), 10 * MS);
+	const Recorder r = simulate_checked(with_delays(10 * US, 3 * US), workload({s}), 10 * MS);
 	CHECK(r.switch_ins(0) == std::vector<u64>{1 * MS});
 }
 
@@ -92,7 +78,7 @@ TEST_CASE("deferred rescheds keep every invariant on two CPUs under the machine'
 	REQUIRE(!cfg.profile.resched_delay.is_zero());
 	for (u64 seed : {1, 2, 3}) {
 		cfg.seed = seed;
-		const Recorder r = checked(cfg, workload(ts), 2 * NSEC_PER_SEC);
+		const Recorder r = simulate_checked(cfg, workload(ts), 2 * NSEC_PER_SEC);
 		CHECK(r.switches.size() > 1000);
 	}
 }
