@@ -184,34 +184,13 @@ Profile::Measured measured_of(const std::string& file, const Value& v)
 	return m;
 }
 
-// The costs by their keys: a duration Dist, or a multiplier Dist.
-struct CostKey {
-	const char* key;
-	Dist Profile::*dist;
-	Reader read;
-};
-const CostKey cost_keys[] = {
-	{"switch_cost", &Profile::switch_cost, duration_of},
-	{"tick_jitter", &Profile::tick_jitter, duration_of},
-	{"ipi_latency", &Profile::ipi_latency, duration_of},
-	{"idle_exit_latency", &Profile::idle_exit_latency, duration_of},
-	{"wakeup_irq_cost", &Profile::wakeup_irq_cost, duration_of},
-	{"balance_cost", &Profile::balance_cost, duration_of},
-	{"timer_delay", &Profile::timer_delay, duration_of},
-	{"timer_delay_busy", &Profile::timer_delay_busy, duration_of},
-	{"resched_delay", &Profile::resched_delay, duration_of},
-	{"resched_delay_busy", &Profile::resched_delay_busy, duration_of},
-	{"futex_wake_cost", &Profile::futex_wake_cost, duration_of},
-	{"ipi_send_cost", &Profile::ipi_send_cost, duration_of},
-	{"hrtimer_arm_cost", &Profile::hrtimer_arm_cost, duration_of},
-	{"burst_scale", &Profile::burst_scale, ppm_of},
-	{"run_scale", &Profile::run_scale, ppm_of},
-};
+// How a cost's values read: a duration, or a multiplier in ppm.
+Reader reader_of(const ProfileCost& c) { return c.multiplier ? ppm_of : duration_of; }
 
 std::string known_keys()
 {
 	std::string s = "eevdf_profile, name, measured, timer_slack";
-	for (const CostKey& c : cost_keys)
+	for (const ProfileCost& c : PROFILE_COSTS)
 		s += std::string(", ") + c.key;
 	return s;
 }
@@ -248,9 +227,9 @@ Profile parse_profile(std::string_view text, const std::string& filename)
 			p.timer_slack = duration_of(filename, v, m.key);
 		} else {
 			bool known = false;
-			for (const CostKey& c : cost_keys)
+			for (const ProfileCost& c : PROFILE_COSTS)
 				if (m.key == c.key) {
-					p.*(c.dist) = dist_of(filename, v, m.key, c.read);
+					p.*(c.dist) = dist_of(filename, v, m.key, reader_of(c));
 					known = true;
 				}
 			if (!known)
@@ -346,8 +325,8 @@ std::string profile_json(const Profile& p)
 		s += "},\n";
 	}
 	s += "  \"timer_slack\": " + ns_text(p.timer_slack);
-	for (const CostKey& c : cost_keys)
-		s += std::string(",\n  \"") + c.key + "\": " + dist_json(p.*(c.dist), c.read == ppm_of ? ppm_text : ns_text);
+	for (const ProfileCost& c : PROFILE_COSTS)
+		s += std::string(",\n  \"") + c.key + "\": " + dist_json(p.*(c.dist), c.multiplier ? ppm_text : ns_text);
 	return s + "\n}\n";
 }
 

@@ -112,6 +112,32 @@ struct Profile {
 	bool operator==(const Profile&) const = default;
 };
 
+// Every drawn cost by its key in a profile file, in the file's order: one
+// table for the reader, the writer, the report and the checks above.
+// `multiplier` marks the ppm multipliers, whose neutral value is x1.
+struct ProfileCost {
+	const char* key;
+	Dist Profile::*dist;
+	bool multiplier;
+};
+inline constexpr ProfileCost PROFILE_COSTS[] = {
+	{"switch_cost", &Profile::switch_cost, false},
+	{"tick_jitter", &Profile::tick_jitter, false},
+	{"ipi_latency", &Profile::ipi_latency, false},
+	{"idle_exit_latency", &Profile::idle_exit_latency, false},
+	{"wakeup_irq_cost", &Profile::wakeup_irq_cost, false},
+	{"balance_cost", &Profile::balance_cost, false},
+	{"timer_delay", &Profile::timer_delay, false},
+	{"timer_delay_busy", &Profile::timer_delay_busy, false},
+	{"resched_delay", &Profile::resched_delay, false},
+	{"resched_delay_busy", &Profile::resched_delay_busy, false},
+	{"futex_wake_cost", &Profile::futex_wake_cost, false},
+	{"ipi_send_cost", &Profile::ipi_send_cost, false},
+	{"hrtimer_arm_cost", &Profile::hrtimer_arm_cost, false},
+	{"burst_scale", &Profile::burst_scale, true},
+	{"run_scale", &Profile::run_scale, true},
+};
+
 // The profile the model has always run: every cost 0.
 inline Profile exact_profile() { return Profile{}; }
 

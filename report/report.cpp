@@ -112,18 +112,9 @@ void write_json(const Report& r, std::ostream& os)
 				{"kernel", m.kernel}, {"hz", m.hz}, {"cpus", m.cpus}, {"date", m.date}, {"command", m.command}};
 		if (m.steal_ppm)
 			prof["measured"]["steal_ppm"] = m.steal_ppm;
-		const std::pair<const char*, const Dist*> costs[] = {
-			{"switch_cost", &c.profile.switch_cost},         {"tick_jitter", &c.profile.tick_jitter},
-			{"ipi_latency", &c.profile.ipi_latency},         {"idle_exit_latency", &c.profile.idle_exit_latency},
-			{"wakeup_irq_cost", &c.profile.wakeup_irq_cost}, {"balance_cost", &c.profile.balance_cost},
-			{"timer_delay", &c.profile.timer_delay},         {"timer_delay_busy", &c.profile.timer_delay_busy},
-			{"resched_delay", &c.profile.resched_delay},     {"resched_delay_busy", &c.profile.resched_delay_busy},
-			{"futex_wake_cost", &c.profile.futex_wake_cost}, {"ipi_send_cost", &c.profile.ipi_send_cost},
-			{"hrtimer_arm_cost", &c.profile.hrtimer_arm_cost},
-			{"burst_scale_ppm", &c.profile.burst_scale},     {"run_scale_ppm", &c.profile.run_scale}};
 		prof["timer_slack_ns"] = c.profile.timer_slack;
-		for (const auto& [name, d] : costs)
-			prof[name] = d->describe();
+		for (const ProfileCost& cost : PROFILE_COSTS)  // a multiplier's key says its unit
+			prof[std::string(cost.key) + (cost.multiplier ? "_ppm" : "")] = (c.profile.*cost.dist).describe();
 		cfg["profile"] = prof;
 	}
 	cfg["duration_ns"] = r.sim.now();
