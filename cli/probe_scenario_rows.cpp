@@ -111,12 +111,14 @@ std::string mechanism(const std::string& scenario, const std::string& metric, co
 		       "IPI's delivery and the halt exit of the partner's idle CPU; the exact model charges none of "
 		       "them (compare --profile vm-6.18.44-hz250)";
 	if (scenario == "forks" && r.scope == "child" && metric.rfind("woken", 0) == 0)
-		return "each kernel child is a new task, placed by wake_up_new_task() (the idlest CPU) without a "
-		       "sched_waking; the model has no fork: one task woken as a futex waiter";
+		return "each kernel child is a new task, placed by wake_up_new_task() without a sched_waking; the "
+		       "model has no fork: one task woken as a futex waiter";
 	if (scenario == "forks")
 		return "the model has no fork: it charges none of fork()'s, exit()'s or waitpid()'s CPU time (the "
 		       "kernel's forker takes ~180 us per child for 50 us of its own work) and places each child by a "
-		       "wake-up, not by wake_up_new_task()";
+		       "wake-up, not by wake_up_new_task(); and this VM's kernel starts 98-99 % of children on the "
+		       "parent's CPU with the other one idle (eevdf-fork-placement), where mainline's "
+		       "sched_balance_find_dst_cpu() picks the idle CPU (vendor sched_vcpu_pack=15?)";
 	if (scenario == "8-periodic" && metric.rfind("woken onto an idle", 0) != 0)
 		return "the issue's perfect rotation: the exact model wakes each relative sleep on time and the eight "
 		       "settle into a lockstep, where the kernel's hrtimer fires up to the 50 us slack late plus the "
