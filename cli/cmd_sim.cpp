@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // `eevdf sim` on the command line: its options, help and examples. One run
 // is cli/sim.cpp's; with --sweep, every combination is cli/sweep.cpp's.
+#include <iostream>
+
 #include "cli/commands.hpp"
 #include "cli/sim.hpp"
 #include "cli/ensemble.hpp"
 #include "cli/sweep.hpp"
 #include "io/values.hpp"
+#include "model/topology.hpp"
 
 namespace eevdf::cli {
 namespace {
@@ -55,6 +58,9 @@ public:
 		sim->add_option("--seeds", seeds,
 				"run N seeds (--seed S, S+1, ...) in parallel; each metric as the median and 95% interval "
 				"over the seeds (1..10000; see docs/profiles.md)");
+		sim->add_flag("--print-domains", print_domains_,
+			      "print the machine's sched domains and groups (debugfs sched/domains lines, then the "
+			      "sched_verbose boot log) and exit");
 		sim->add_flag("--check", so.check, "check every invariant after every event; exit 1 on a violation");
 		sim->add_option("--counterexample", so.counterexample, "where --check writes the violating workload")
 			->capture_default_str();
@@ -64,6 +70,11 @@ public:
 
 	int run() override
 	{
+		if (print_domains_) {
+			const Topology topo(machine_shape(mo));
+			std::cout << print_domains(topo);
+			return 0;
+		}
 		so.want_schbench = sim->count("--schbench") > 0;
 		if (so.want_schbench && so.schbench.empty())
 			so.schbench = "-";
@@ -89,6 +100,7 @@ private:
 	std::vector<std::string> sweeps;
 	unsigned jobs = 0;
 	unsigned seeds = 0;
+	bool print_domains_ = false;
 };
 
 }  // namespace

@@ -76,6 +76,9 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 			"(--cpus 1 --online-cpus 8: one CPU of an 8-CPU machine)")
 		->check(cpu_count());
 	app->add_option("--llc", o.llc, "CPUs per last-level cache (MC domain); default all")->check(cpu_count());
+	app->add_option("--topology", o.topology,
+			"machine shape: a preset (x86-2s-smt2, epyc-1s-nps2, vm-2vcpu) or cpus=N,smt=N,cluster=N,"
+			"llc=N,node=N,distance=D,reclaim=D; see docs/cli.md \"Topology\"");
 	app->add_flag("--skew-tick", o.skew_tick, "boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later");
 	app->add_option("--autogroup", o.autogroup,
 			"on|off: sysctl_sched_autogroup_enabled; on puts every task outside a cpu cgroup in its "

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/config.hpp"
+#include "model/topology.hpp"
 
 namespace eevdf::cli {
 
@@ -22,6 +23,7 @@ struct ModelOptions {
 	u32 cpus = 1;         // CPUs simulated
 	u32 online_cpus = 0;  // for the default base slice; 0 = cpus
 	u32 llc = 0;          // CPUs per LLC; 0 = all
+	std::string topology;  // --topology: a preset or key=value,... (io/topology_spec.hpp); empty: --cpus/--llc
 	bool skew_tick = false;
 	std::string preempt;  // CONFIG_PREEMPT_*; empty = the preset's default
 	std::string autogroup = "off";  // sysctl_sched_autogroup_enabled: on or off
@@ -40,5 +42,9 @@ Bugs parse_bugs(const std::vector<std::string>& names);
 
 // Throws UsageError naming the flag and value.
 Config build_config(const ModelOptions& o);
+
+// The machine --topology (or --cpus and --llc) describes, whether or not
+// the simulator runs it (MachineShape::llc_only()).
+MachineShape machine_shape(const ModelOptions& o);
 
 }  // namespace eevdf::cli

@@ -14,10 +14,17 @@ constexpr unsigned NEEDS_GROUPS = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALA
 				  SD_CLUSTER | SD_SHARE_LLC | SD_SERIALIZE | SD_ASYM_PACKING | SD_PREFER_SIBLING |
 				  SD_NUMA;
 
-// sd_init(): intervals in ms from the span weight, and the default flags.
-void sd_init(SchedDomain& sd, std::string_view name, const CpuMask& span, unsigned tl_flags, u64 jiffies)
+// sd_init(): intervals in ms from the span weight, the default flags and
+// the table level's, then what the level's kind changes: an SMT level
+// balances at imbalance_pct 110, an LLC level (and any other below NUMA)
+// retries cache-hot tasks once, a NUMA level twice, serialised, without
+// prefer_sibling, and beyond node_reclaim_distance not at fork, exec or
+// wake-up.
+void sd_init(SchedDomain& sd, std::string_view name, u32 level, const CpuMask& span, unsigned tl_flags,
+	     u32 numa_distance, u32 reclaim_distance, u64 jiffies)
 {
 	sd.name = name;
+	sd.level = level;
 	sd.span = span;
 	sd.span_weight = span.weight();
 	sd.min_interval = sd.span_weight;
@@ -30,9 +37,20 @@ void sd_init(SchedDomain& sd, std::string_view name, const CpuMask& span, unsign
 	sd.last_balance = jiffies;
 	sd.balance_interval = sd.span_weight;
 	sd.last_decay_max_lb_cost = jiffies;
-	// An LLC level has cache_nice_tries 1; so does any other non-SMT,
-	// non-NUMA level.
-	sd.cache_nice_tries = 1;
+	if (sd.flags & SD_SHARE_CPUCAPACITY) {
+		sd.imbalance_pct = 110;
+	} else if (sd.flags & SD_SHARE_LLC) {
+		sd.imbalance_pct = 117;
+		sd.cache_nice_tries = 1;
+	} else if (sd.flags & SD_NUMA) {
+		sd.cache_nice_tries = 2;
+		sd.flags &= ~SD_PREFER_SIBLING;
+		sd.flags |= SD_SERIALIZE;
+		if (numa_distance > reclaim_distance)
+			sd.flags &= ~(SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE);
+	} else {
+		sd.cache_nice_tries = 1;
+	}
 }
 
 bool sd_degenerate(const SchedDomain& sd)
@@ -58,89 +76,196 @@ bool sd_parent_degenerate(const SchedDomain& sd, const SchedDomain& parent)
 	return (~sd.flags & pflags) == 0;
 }
 
+// One row of the topology table: the level's name, the CPUs its span holds
+// (an aligned block), its flags function's value, and its NUMA distance.
+struct LevelDef {
+	std::string_view name;
+	u32 size;
+	unsigned tl_flags;
+	u32 distance;
+};
+
+// default_topology[] (SMT: cpu_smt_flags(), CLS: cpu_cluster_flags(), MC:
+// cpu_core_flags(), PKG: none) and, with several nodes, sched_init_numa()'s
+// NODE (the identity distance, no flags) and one NUMA level (cpu_numa_flags()).
+std::vector<LevelDef> topology_table(const MachineShape& m)
+{
+	std::vector<LevelDef> t{{"SMT", m.smt, SD_SHARE_CPUCAPACITY | SD_SHARE_LLC, 0},
+				{"CLS", m.cluster_size(), SD_CLUSTER | SD_SHARE_LLC, 0},
+				{"MC", m.llc_size(), SD_SHARE_LLC, 0},
+				{"PKG", m.node_size(), 0, 0}};
+	if (m.nr_nodes() > 1) {
+		t.push_back({"NODE", m.node_size(), 0, 0});
+		t.push_back({"NUMA", m.cpus, SD_NUMA, m.numa_distance});
+	}
+	return t;
+}
+
+CpuMask block_of(u32 cpu, u32 size)
+{
+	CpuMask m;
+	const u32 first = cpu / size * size;
+	for (u32 i = first; i < first + size; i++)
+		m.set(i);
+	return m;
+}
+
 }  // namespace
 
-Topology::Topology(u32 nr_cpus, u32 llc_size, u64 jiffies_at_boot)
-	: nr_cpus_(nr_cpus), llc_size_(llc_size)
+// Bottom up, each unit must divide the next one given: a core (smt), a
+// cluster, an LLC, a node, the machine. A size left 0 is the one above it,
+// so the message names the sizes as given.
+std::string shape_error(const MachineShape& m)
 {
-	if (nr_cpus < 1 || nr_cpus > MAX_CPUS)
-		throw std::invalid_argument("topology: " + std::to_string(nr_cpus) + " CPUs (1.." +
-					    std::to_string(MAX_CPUS) + ")");
-	if (llc_size < 1 || nr_cpus % llc_size)
-		throw std::invalid_argument("topology: an LLC of " + std::to_string(llc_size) +
-					    " CPUs does not divide " + std::to_string(nr_cpus) + " CPUs");
-	const u32 nr_llcs = nr_cpus / llc_size;
-	domains_.resize(2 * nr_cpus);
-	shared_.resize(nr_llcs);
-	base_.assign(nr_cpus, nullptr);
-	llc_.assign(nr_cpus, nullptr);
-	// groups_: the MC level's one-CPU groups, then the PKG level's groups,
-	// each named by its first CPU (get_group()).
-	groups_.resize(2 * nr_cpus);
-	for (u32 c = 0; c < nr_cpus; c++) {
-		SchedGroup& g = groups_[c];
-		g.span = CpuMask::of(c);
-		g.weight = 1;
-		g.capacity = SCHED_CAPACITY_SCALE_CPU;
-	}
-	const CpuMask all = CpuMask::first_n(nr_cpus);
-	auto llc_span = [&](u32 c) {
-		CpuMask m;
-		const u32 first = c / llc_size * llc_size;
-		for (u32 i = first; i < first + llc_size; i++)
-			m.set(i);
-		return m;
+	auto n = [](u32 v) { return std::to_string(v); };
+	if (m.cpus < 1 || m.cpus > MAX_CPUS)
+		return n(m.cpus) + " CPUs (1.." + n(MAX_CPUS) + ")";
+	if (m.smt < 1 || m.smt > m.cpus)
+		return "smt " + n(m.smt) + " (1.." + n(m.cpus) + " CPUs per core)";
+	struct Unit {
+		u32 size;
+		std::string name;
 	};
+	const Unit units[] = {{m.smt, "smt " + n(m.smt) + " CPUs per core"},
+			      {m.cluster, "cluster " + n(m.cluster) + " CPUs"},
+			      {m.llc, "llc " + n(m.llc) + " CPUs"},
+			      {m.node, "node " + n(m.node) + " CPUs"},
+			      {m.cpus, ""}};
+	const char* what[] = {"", "a cluster of ", "an LLC of ", "a node of ", "the machine's "};
+	const Unit* below = &units[0];
+	for (size_t i = 1; i < 5; i++) {
+		if (!units[i].size)
+			continue;
+		if (units[i].size < below->size || units[i].size % below->size)
+			return below->name + " do not divide " + what[i] + n(units[i].size) + (i == 4 ? " CPUs" : "");
+		below = &units[i];
+	}
+	if (m.nr_nodes() > 1 && (m.numa_distance <= 10 || m.numa_distance > 254))
+		return "numa distance " + n(m.numa_distance) + " (11..254: node_distance() between two nodes)";
+	return "";
+}
 
-	for (u32 cpu = 0; cpu < nr_cpus; cpu++) {
-		SchedDomain& mc = domains_[2 * cpu];
-		SchedDomain& pkg = domains_[2 * cpu + 1];
-		sd_init(mc, "MC", llc_span(cpu), SD_SHARE_LLC, jiffies_at_boot);
-		mc.shared = &shared_[cpu / llc_size];
-		sd_init(pkg, "PKG", all, 0, jiffies_at_boot);
-		mc.parent = &pkg;
-		pkg.child = &mc;
+Topology::Topology(u32 nr_cpus, u32 llc_size, u64 jiffies_at_boot)
+	: Topology(
+		  [&] {
+			  if (nr_cpus < 1 || nr_cpus > MAX_CPUS)
+				  throw std::invalid_argument("topology: " + std::to_string(nr_cpus) + " CPUs (1.." +
+							      std::to_string(MAX_CPUS) + ")");
+			  if (llc_size < 1 || nr_cpus % llc_size)
+				  throw std::invalid_argument("topology: an LLC of " + std::to_string(llc_size) +
+							      " CPUs does not divide " + std::to_string(nr_cpus) +
+							      " CPUs");
+			  MachineShape m;
+			  m.cpus = nr_cpus;
+			  m.llc = llc_size;
+			  return m;
+		  }(),
+		  jiffies_at_boot)
+{
+}
 
-		// build_sched_groups(): the groups met walking the span from
-		// this CPU; a PKG group is its child's span, named by the
-		// child span's first CPU.
-		mc.span.for_each_wrap(cpu, [&](u32 i) { mc.groups.push_back(i); });
-		CpuMask covered;
-		pkg.span.for_each_wrap(cpu, [&](u32 i) {
-			if (covered.test(i))
-				return;
-			const CpuMask child = llc_span(i);
-			const u32 id = nr_cpus + child.first();
-			SchedGroup& g = groups_[id];
-			g.span = child;
-			g.weight = child.weight();
-			g.flags = mc.flags;
-			g.capacity = SCHED_CAPACITY_SCALE_CPU * g.weight;
-			covered = covered | child;
-			pkg.groups.push_back(id);
-		});
+Topology::Topology(const MachineShape& shape, u64 jiffies_at_boot) : shape_(shape), nr_cpus_(shape.cpus)
+{
+	if (const std::string e = shape_error(shape); !e.empty())
+		throw std::invalid_argument("topology: " + e);
+	const u32 n = nr_cpus_;
+	const CpuMask all = CpuMask::first_n(n);
+	const std::vector<LevelDef> table = topology_table(shape);
+	// build_sched_domains() stops at the first level that spans every CPU.
+	u32 levels = 0;
+	while (levels < table.size() && table[levels].size < n)
+		levels++;
+	nr_levels_ = levels < table.size() ? levels + 1 : levels;
+	if (n == 1)
+		nr_levels_ = 0;  // a single CPU has no domains
+	domains_.resize(static_cast<size_t>(n) * nr_levels_);
+	groups_.resize(static_cast<size_t>(n) * nr_levels_);
+	shared_.resize(static_cast<size_t>(n) * nr_levels_);
+	base_.assign(n, nullptr);
+	llc_.assign(n, nullptr);
+	auto dom = [&](u32 cpu, u32 l) -> SchedDomain& { return domains_[static_cast<size_t>(cpu) * nr_levels_ + l]; };
 
-		// cpu_attach_domain(): drop degenerate levels.
-		SchedDomain* top = &mc;
-		if (sd_parent_degenerate(mc, pkg))
-			mc.parent = nullptr;
-		if (sd_degenerate(mc)) {
-			top = mc.parent;
-			if (top) {
-				top->child = nullptr;
-				for (u32 g : top->groups)
-					groups_[g].flags = 0;  // groups of a base domain inherit no flags
+	for (u32 cpu = 0; cpu < n; cpu++) {
+		for (u32 l = 0; l < nr_levels_; l++) {
+			SchedDomain& sd = dom(cpu, l);
+			const LevelDef& d = table[l];
+			sd_init(sd, d.name, l, block_of(cpu, d.size) & all, d.tl_flags, d.distance,
+				shape.reclaim_distance, jiffies_at_boot);
+			if (sd.flags & SD_SHARE_LLC)
+				sd.shared = &shared_[static_cast<size_t>(l) * n + sd.span.first()];
+			if (l > 0) {
+				sd.child = &dom(cpu, l - 1);
+				sd.child->parent = &sd;
 			}
 		}
-		base_[cpu] = top;
-		// update_top_cache_domain(): the highest SD_SHARE_LLC level.
-		for (SchedDomain* sd = top; sd; sd = sd->parent)
-			if (sd->flags & SD_SHARE_LLC)
-				llc_[cpu] = sd;
 	}
-	// sd_init(): an LLC starts with every CPU counted busy.
-	for (u32 l = 0; l < nr_llcs; l++)
-		shared_[l].nr_busy_cpus = llc_size;
+	for (u32 cpu = 0; cpu < n; cpu++) {
+		// build_sched_groups(): the groups met walking the span from this
+		// CPU; a group is its child domain's span (one CPU at the lowest
+		// level), named by that span's first CPU, and carries the child's
+		// flags; its capacity is 1024 per CPU.
+		for (u32 l = 0; l < nr_levels_; l++) {
+			SchedDomain& sd = dom(cpu, l);
+			CpuMask covered;
+			sd.span.for_each_wrap(cpu, [&](u32 i) {
+				if (covered.test(i))
+					return;
+				const CpuMask span = l ? dom(i, l - 1).span : CpuMask::of(i);
+				const u32 id = l * n + span.first();
+				SchedGroup& g = groups_[id];
+				g.span = span;
+				g.weight = span.weight();
+				g.flags = l ? dom(i, l - 1).flags : 0;
+				g.capacity = SCHED_CAPACITY_SCALE_CPU * g.weight;
+				covered = covered | span;
+				sd.groups.push_back(id);
+			});
+		}
+	}
+	// sd_init(): an LLC-sharing level starts with every CPU counted busy.
+	for (u32 cpu = 0; cpu < n; cpu++)
+		for (u32 l = 0; l < nr_levels_; l++)
+			if (SchedDomain& sd = dom(cpu, l); sd.shared)
+				sd.shared->nr_busy_cpus = sd.span_weight;
+
+	for (u32 cpu = 0; cpu < n && nr_levels_; cpu++) {
+		// cpu_attach_domain(): drop each degenerate parent (the
+		// grandparent's first group, the one holding this CPU, takes the
+		// remaining child's flags, and prefer_sibling moves down), then a
+		// degenerate base domain (the new base's first group loses its
+		// flags: the kernel's loop never advances past sd->groups). Every
+		// group of a regular machine is some CPU's first group, so once
+		// every CPU is attached no group keeps a removed child's flags.
+		SchedDomain* sd = &dom(cpu, 0);
+		for (SchedDomain* tmp = sd; tmp;) {
+			SchedDomain* parent = tmp->parent;
+			if (!parent)
+				break;
+			if (sd_parent_degenerate(*tmp, *parent)) {
+				tmp->parent = parent->parent;
+				if (parent->parent) {
+					parent->parent->child = tmp;
+					groups_[parent->parent->groups.front()].flags = tmp->flags;
+				}
+				if (parent->flags & SD_PREFER_SIBLING)
+					tmp->flags |= SD_PREFER_SIBLING;
+			} else {
+				tmp = parent;
+			}
+		}
+		if (sd && sd_degenerate(*sd)) {
+			sd = sd->parent;
+			if (sd) {
+				groups_[sd->groups.front()].flags = 0;
+				sd->child = nullptr;
+			}
+		}
+		base_[cpu] = sd;
+		// update_top_cache_domain(): the highest SD_SHARE_LLC level.
+		for (SchedDomain* d = sd; d; d = d->parent)
+			if (d->flags & SD_SHARE_LLC)
+				llc_[cpu] = d;
+	}
 }
 
 }  // namespace eevdf

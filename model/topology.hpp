@@ -1,17 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // Scheduling domains and groups (kernel/sched/topology.c, v6.18) for a
-// machine of N CPUs grouped into LLCs of K CPUs, no SMT, no NUMA, equal
-// capacities: the MC level spans an LLC (SD_SHARE_LLC, one group per CPU),
-// the PKG level spans the machine (one group per LLC). sd_init() sets each
-// domain's intervals and flags; a level that spans one CPU, or the same CPUs
-// as its child with nothing more to balance, degenerates away as
-// cpu_attach_domain() does, so K == N leaves only MC and K == 1 only PKG.
+// regular machine (MachineShape): SMT siblings, clusters, last-level caches
+// and NUMA nodes, each a block of consecutive CPUs, equal capacities. The
+// levels are the kernel's default topology table, SMT, CLS, MC, PKG, then
+// NODE and one NUMA level when there are several nodes (sched_init_numa()
+// with a single remote distance); building stops at the first level that
+// spans every CPU, as build_sched_domains() does. sd_init() sets each
+// domain's intervals and flags; groups are the child level's spans
+// (build_sched_groups()); cpu_attach_domain() then removes degenerate
+// levels: one that spans one CPU, or the same CPUs as its child with
+// nothing more to balance. An LLC-only machine (smt 1, no cluster, one
+// node) keeps MC over each LLC and PKG over all, as before.
+//
+// The simulator runs LLC-only machines; the other shapes are built and
+// printed (eevdf sim --topology ... --print-domains) while their wake-up and
+// balance paths (select_idle_core/smt, NUMA imbalance rules) are not in the
+// model yet (docs/model.md, "Topology").
 //
 // The domains hold their balancing state (intervals, failure counts,
 // newidle cost and statistics) per CPU, like the kernel's per-CPU
-// sched_domain copies; groups and the LLC's sched_domain_shared are shared.
+// sched_domain copies; groups and each level's sched_domain_shared are
+// shared.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +52,34 @@ enum : unsigned {
 
 inline constexpr u64 SCHED_CAPACITY_SCALE_CPU = 1024;  // capacity_of() of every CPU
 
+// A regular machine. CPUs are numbered thread by thread within a core,
+// core by core within a cluster, and so on up; each size counts CPUs and
+// divides the next, and 0 stands for the size of the level above.
+struct MachineShape {
+	u32 cpus = 1;
+	u32 smt = 1;       // CPUs per core: SMT siblings (the SMT level)
+	u32 cluster = 0;   // CPUs per cluster (CLS, SD_CLUSTER); 0: one core
+	u32 llc = 0;       // CPUs per last-level cache (MC); 0: one node
+	u32 node = 0;      // CPUs per NUMA node (PKG); 0: every CPU, one node
+	u32 numa_distance = 20;  // node_distance() between two nodes (10 within one)
+	// node_reclaim_distance: RECLAIM_DISTANCE (30), or 32 on AMD Zen
+	// (init_amd_zen_common()). A NUMA level farther than this does not
+	// balance at fork, exec or wake-up.
+	u32 reclaim_distance = 30;
+
+	u32 cluster_size() const { return cluster ? cluster : smt; }
+	u32 node_size() const { return node ? node : cpus; }
+	u32 llc_size() const { return llc ? llc : node_size(); }
+	u32 nr_nodes() const { return cpus / node_size(); }
+	// The shapes the simulator runs: no SMT, no cluster, one node.
+	bool llc_only() const { return smt == 1 && cluster_size() == 1 && nr_nodes() == 1; }
+	bool operator==(const MachineShape&) const = default;
+};
+
+// Why `shape` is not a machine ("" when it is): a size that does not divide
+// the next, or a count out of range.
+std::string shape_error(const MachineShape& shape);
+
 struct SchedGroup {
 	CpuMask span;
 	u32 weight = 0;        // group_weight: CPUs in the group
@@ -56,7 +96,8 @@ struct SchedDomainShared {
 };
 
 struct SchedDomain {
-	std::string_view name;  // "MC" or "PKG"
+	std::string_view name;  // "SMT", "CLS", "MC", "PKG", "NODE" or "NUMA"
+	u32 level = 0;          // sd->level: its index in the table before degenerate levels go
 	CpuMask span;
 	u32 span_weight = 0;
 	unsigned flags = 0;
@@ -79,13 +120,16 @@ struct SchedDomain {
 
 class Topology {
 public:
-	// nr_cpus in 1..MAX_CPUS, llc_size dividing it.
+	// nr_cpus in 1..MAX_CPUS, llc_size dividing it: an LLC-only machine.
 	Topology(u32 nr_cpus, u32 llc_size, u64 jiffies_at_boot = 0);
+	// Any valid shape (shape_error() empty; std::invalid_argument if not).
+	explicit Topology(const MachineShape& shape, u64 jiffies_at_boot = 0);
 	Topology(const Topology&) = delete;
 	Topology& operator=(const Topology&) = delete;
 
 	u32 nr_cpus() const { return nr_cpus_; }
-	u32 llc_size() const { return llc_size_; }
+	u32 llc_size() const { return shape_.llc_size(); }
+	const MachineShape& shape() const { return shape_; }
 
 	// rq->sd: the lowest domain of `cpu`, nullptr on a single CPU.
 	SchedDomain* sd(u32 cpu) { return base_[cpu]; }
@@ -111,11 +155,20 @@ public:
 	}
 
 private:
-	u32 nr_cpus_, llc_size_;
-	std::vector<SchedDomain> domains_;         // [cpu * 2 + level], MC = 0, PKG = 1
-	std::vector<SchedGroup> groups_;
-	std::vector<SchedDomainShared> shared_;    // one per LLC
+	MachineShape shape_;
+	u32 nr_cpus_;
+	u32 nr_levels_ = 0;
+	std::vector<SchedDomain> domains_;         // [cpu * nr_levels_ + level]
+	std::vector<SchedGroup> groups_;           // [level * nr_cpus_ + first CPU of the group]
+	std::vector<SchedDomainShared> shared_;    // [level * nr_cpus_ + first CPU of the span]
 	std::vector<SchedDomain*> base_, llc_;     // per CPU
 };
+
+// The domains of every CPU as the kernel's debugfs shows them
+// (`grep . /sys/kernel/debug/sched/domains/cpu*/domain*/*`, one
+// "cpuN/domainM/FILE:VALUE" line each, FILE in ls order), then each CPU's
+// domains and groups in sched_domain_debug()'s layout (boot option
+// sched_verbose).
+std::string print_domains(const Topology& topo);
 
 }  // namespace eevdf

@@ -89,6 +89,22 @@ check "7.1.5 runs PREEMPT_LAZY by default and says so" grep -q '"preempt": "lazy
 check "6.18.39 (PREEMPT_NONE) records no preemption model" bash -c "! grep -q preempt '$tmp/p.json'"
 expect_exit 2 "--tick-jitter" sim --hogs 2 --hz 1000 --tick-jitter 2ms
 expect_exit 2 "exactly one" sim
+# --topology (issue 37): an LLC-only shape runs exactly as --cpus/--llc; the
+# other shapes print their domains and are refused by the simulator.
+"$eevdf" sim --hogs 3 --cpus 4 --llc 2 --duration 200ms --json >"$tmp/llc.json"
+"$eevdf" sim --hogs 3 --topology cpus=4,llc=2 --duration 200ms --json >"$tmp/topo.json"
+check "--topology cpus=4,llc=2 = --cpus 4 --llc 2" cmp -s "$tmp/llc.json" "$tmp/topo.json"
+"$eevdf" sim --topology x86-2s-smt2 --print-domains >"$tmp/domains.txt"
+check "--print-domains x86-2s-smt2: SMT, MC and NUMA on CPU 63" python3 - "$tmp/domains.txt" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+names = [l.split(":", 1)[1] for l in lines if l.startswith("cpu63/") and "/name:" in l]
+assert names == ["SMT", "MC", "NUMA"], names
+assert "   domain-2: span=0-63 level=NUMA" in lines
+PY
+expect_exit 2 "not simulated yet" sim --hogs 2 --topology x86-2s-smt2
+expect_exit 2 "unknown key 'socket'" sim --hogs 2 --topology cpus=8,socket=2
+expect_exit 2 "--llc: with --topology" sim --hogs 2 --topology cpus=4 --llc 2
 expect_exit 2 "bad_lock.json:8:6: tasks.thread0.phases.p0.lock1: mutex \"mutex0\" is already held" sim "$data/rtapp/bad_lock.json"
 expect_exit 2 "no-such-file.json" sim "$tmp/no-such-file.json"
 expect_exit 2 "never ends" sim "$data/cli/forever.json"

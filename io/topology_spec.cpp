@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "io/topology_spec.hpp"
+
+#include <charconv>
+
+#include "io/values.hpp"
+
+namespace eevdf::cli {
+
+const std::vector<TopologyPreset>& topology_presets()
+{
+	static const std::vector<TopologyPreset> presets{
+		{"vm-2vcpu", "cpus=2", "this project's VM: 2 vCPUs in one LLC, one node (probe/results)"},
+		{"x86-2s-smt2", "cpus=64,smt=2,llc=32,node=32,distance=21",
+		 "a 2-socket x86 server: 16 cores x SMT2 per socket, one LLC and one node per socket, SLIT 10/21"},
+		{"epyc-1s-nps2", "cpus=64,smt=2,llc=16,node=32,distance=12,reclaim=32",
+		 "an AMD EPYC-like socket: 32 cores x SMT2 in CCXs of 8 cores (one L3 each), NPS2 (2 nodes, SLIT "
+		 "10/12), node_reclaim_distance 32 as init_amd_zen_common() sets it"},
+	};
+	return presets;
+}
+
+namespace {
+
+u32 parse_count(std::string_view key, std::string_view v, std::string_view flag, std::string_view spec)
+{
+	u32 x = 0;
+	const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+	if (v.empty() || ec != std::errc() || p != v.data() + v.size())
+		throw UsageError(std::string(flag) + " '" + std::string(spec) + "': " + std::string(key) + "=" +
+				 std::string(v) + " is not a count");
+	return x;
+}
+
+}  // namespace
+
+MachineShape parse_topology(std::string_view spec, u32 cpus, std::string_view flag)
+{
+	const std::string given(spec);
+	for (const TopologyPreset& p : topology_presets())
+		if (p.name == spec)
+			spec = p.spec;
+	MachineShape m;
+	m.cpus = cpus;
+	bool have_cpus = false;
+	if (spec.empty())
+		throw UsageError(std::string(flag) + ": empty (a preset name or key=value,... )");
+	while (!spec.empty()) {
+		const size_t comma = spec.find(',');
+		const std::string_view item = spec.substr(0, comma);
+		spec = comma == std::string_view::npos ? std::string_view{} : spec.substr(comma + 1);
+		const size_t eq = item.find('=');
+		if (eq == std::string_view::npos) {
+			std::string names;
+			for (const TopologyPreset& p : topology_presets())
+				names += (names.empty() ? "" : ", ") + std::string(p.name);
+			throw UsageError(std::string(flag) + " '" + given + "': '" + std::string(item) +
+					 "' is neither key=value nor a preset (" + names + ")");
+		}
+		const std::string_view key = item.substr(0, eq), v = item.substr(eq + 1);
+		const u32 x = parse_count(key, v, flag, given);
+		if (key == "cpus") {
+			m.cpus = x;
+			have_cpus = true;
+		} else if (key == "smt") {
+			m.smt = x;
+		} else if (key == "cluster") {
+			m.cluster = x;
+		} else if (key == "llc") {
+			m.llc = x;
+		} else if (key == "node") {
+			m.node = x;
+		} else if (key == "distance") {
+			m.numa_distance = x;
+		} else if (key == "reclaim") {
+			m.reclaim_distance = x;
+		} else {
+			throw UsageError(std::string(flag) + " '" + given + "': unknown key '" + std::string(key) +
+					 "' (cpus, smt, cluster, llc, node, distance, reclaim)");
+		}
+	}
+	if (have_cpus && cpus != 1 && cpus != m.cpus)
+		throw UsageError(std::string(flag) + " '" + given + "': cpus=" + std::to_string(m.cpus) +
+				 " but --cpus " + std::to_string(cpus));
+	if (const std::string e = shape_error(m); !e.empty())
+		throw UsageError(std::string(flag) + " '" + given + "': " + e);
+	return m;
+}
+
+std::string topology_spec(const MachineShape& m)
+{
+	return "cpus=" + std::to_string(m.cpus) + ",smt=" + std::to_string(m.smt) +
+	       ",cluster=" + std::to_string(m.cluster_size()) + ",llc=" + std::to_string(m.llc_size()) +
+	       ",node=" + std::to_string(m.node_size()) + ",distance=" + std::to_string(m.numa_distance) +
+	       ",reclaim=" + std::to_string(m.reclaim_distance);
+}
+
+}  // namespace eevdf::cli

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// A machine's shape (model/topology.hpp MachineShape) as the command line
+// gives it: a named preset, or "key=value,..." with the keys cpus, smt,
+// cluster, llc, node, distance and reclaim (counts of CPUs, and SLIT
+// distances). `eevdf topology list` (docs/cli.md, "Topology") prints the
+// presets.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/topology.hpp"
+
+namespace eevdf::cli {
+
+struct TopologyPreset {
+	std::string_view name;
+	std::string_view spec;  // in the "key=value,..." form
+	std::string_view what;  // the machine it stands for
+};
+
+const std::vector<TopologyPreset>& topology_presets();
+
+// `spec` for `flag` (--topology): a preset name or key=value pairs. cpus
+// defaults to `cpus` (--cpus), and a cpus= that differs from a --cpus other
+// than 1 is refused. Throws UsageError naming the flag, the key and the value.
+MachineShape parse_topology(std::string_view spec, u32 cpus, std::string_view flag);
+
+// The shape in the "key=value,..." form, every key written.
+std::string topology_spec(const MachineShape& m);
+
+}  // namespace eevdf::cli
