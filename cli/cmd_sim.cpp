@@ -8,10 +8,29 @@
 #include "cli/ensemble.hpp"
 #include "cli/sweep.hpp"
 #include "io/values.hpp"
+#include "io/topology_spec.hpp"
+#include "io/topology_sysfs.hpp"
 #include "model/topology.hpp"
 
 namespace eevdf::cli {
 namespace {
+
+// The model numbers CPUs core by core; a machine read from sysfs that
+// numbers its SMT siblings apart is renumbered, and stderr says how.
+void note_cpu_numbering(const std::string& spec)
+{
+	const std::string root = spec == "sysfs" ? std::string(SYSFS_ROOT) : spec.substr(6);
+	const SysfsTopology t = read_sysfs_topology(root, "--topology " + spec);
+	std::string map;
+	bool same = true;
+	for (size_t k = 0; k < t.machine_cpu.size(); k++) {
+		same = same && t.machine_cpu[k] == k;
+		map += (k ? "," : "") + std::to_string(t.machine_cpu[k]);
+	}
+	if (!same)
+		std::cerr << "eevdf: --topology " << spec << ": model CPUs 0.." << t.machine_cpu.size() - 1
+			  << " are this machine's CPUs " << map << "\n";
+}
 
 class SimCommand : public Command {
 public:
@@ -72,6 +91,8 @@ public:
 	{
 		if (print_domains_) {
 			const Topology topo(machine_shape(mo));
+			if (mo.topology.rfind("sysfs", 0) == 0)
+				note_cpu_numbering(mo.topology);
 			std::cout << print_domains(topo);
 			return 0;
 		}

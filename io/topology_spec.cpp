@@ -3,6 +3,7 @@
 
 #include <charconv>
 
+#include "io/topology_sysfs.hpp"
 #include "io/values.hpp"
 
 namespace eevdf::cli {
@@ -37,6 +38,14 @@ u32 parse_count(std::string_view key, std::string_view v, std::string_view flag,
 MachineShape parse_topology(std::string_view spec, u32 cpus, std::string_view flag)
 {
 	const std::string given(spec);
+	if (spec == "sysfs" || spec.rfind("sysfs:", 0) == 0) {
+		const std::string root = spec == "sysfs" ? std::string(SYSFS_ROOT) : std::string(spec.substr(6));
+		const MachineShape m = read_sysfs_topology(root, std::string(flag) + " " + given).shape;
+		if (cpus != 1 && cpus != m.cpus)
+			throw UsageError(std::string(flag) + " " + given + ": " + std::to_string(m.cpus) +
+					 " CPUs online but --cpus " + std::to_string(cpus));
+		return m;
+	}
 	for (const TopologyPreset& p : topology_presets())
 		if (p.name == spec)
 			spec = p.spec;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // A machine's shape (model/topology.hpp MachineShape) as the command line
-// gives it: a named preset, or "key=value,..." with the keys cpus, smt,
+// gives it: a named preset, "key=value,..." with the keys cpus, smt,
 // cluster, llc, node, distance and reclaim (counts of CPUs, and SLIT
-// distances). `eevdf topology list` (docs/cli.md, "Topology") prints the
-// presets.
+// distances), or "sysfs" / "sysfs:DIR" for the machine in front of the
+// user (io/topology_sysfs.hpp; DIR a copy of /sys/devices/system).
 #pragma once
 
 #include <string>
@@ -21,6 +21,8 @@ struct TopologyPreset {
 };
 
 const std::vector<TopologyPreset>& topology_presets();
+
+inline constexpr const char* SYSFS_ROOT = "/sys/devices/system";
 
 // `spec` for `flag` (--topology): a preset name or key=value pairs. cpus
 // defaults to `cpus` (--cpus), and a cpus= that differs from a --cpus other

@@ -5,9 +5,13 @@
 // and the debugfs / sched_verbose layout (model/topology_debug.cpp).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include "io/topology_spec.hpp"
+#include "io/topology_sysfs.hpp"
 #include "io/values.hpp"
 #include "model/topology.hpp"
 
@@ -242,4 +246,77 @@ TEST_CASE("topology: --topology reads presets and key=value lists, and names a b
 	CHECK_THROWS_WITH(parse_topology("cpus=8,llc=3", 1, "--topology"),
 			  "--topology 'cpus=8,llc=3': llc 3 CPUs do not divide the machine's 8 CPUs");
 	CHECK_THROWS_AS(parse_topology("epyc", 1, "--topology"), cli::UsageError);
+}
+
+namespace {
+
+// A copy of /sys/devices/system to write by hand, removed afterwards.
+struct FakeSysfs {
+	std::filesystem::path root;
+	FakeSysfs()
+	{
+		root = std::filesystem::temp_directory_path() / ("eevdf-sysfs-" + std::to_string(::getpid()));
+		std::filesystem::remove_all(root);
+	}
+	~FakeSysfs() { std::filesystem::remove_all(root); }
+	void put(const std::string& rel, const std::string& text) const
+	{
+		const std::filesystem::path p = root / rel;
+		std::filesystem::create_directories(p.parent_path());
+		std::ofstream(p) << text << "\n";
+	}
+	void cpu(u32 c, const std::string& threads, const std::string& l3) const
+	{
+		const std::string d = "cpu/cpu" + std::to_string(c) + "/";
+		put(d + "topology/thread_siblings_list", threads);
+		put(d + "topology/package_cpus_list", "0-7");
+		put(d + "cache/index0/level", "1");
+		put(d + "cache/index0/type", "Data");
+		put(d + "cache/index0/shared_cpu_list", threads);
+		put(d + "cache/index1/level", "1");
+		put(d + "cache/index1/type", "Instruction");
+		put(d + "cache/index1/shared_cpu_list", threads);
+		put(d + "cache/index2/level", "2");
+		put(d + "cache/index2/type", "Unified");
+		put(d + "cache/index2/shared_cpu_list", threads);
+		put(d + "cache/index3/level", "3");
+		put(d + "cache/index3/type", "Unified");
+		put(d + "cache/index3/shared_cpu_list", l3);
+	}
+};
+
+}  // namespace
+
+TEST_CASE("topology: sysfs of an x86 machine numbering its SMT siblings apart is renumbered core by core",
+	  "[topology]")
+{
+	// 8 CPUs: cores {0,4} {1,5} on node 0 (one L3), {2,6} {3,7} on node 1;
+	// SLIT 10/21. The model's CPUs 0..7 are the machine's 0,4,1,5,2,6,3,7.
+	FakeSysfs fs;
+	fs.put("cpu/online", "0-7");
+	for (u32 c = 0; c < 8; c++)
+		fs.cpu(c, std::to_string(c % 4) + "," + std::to_string(c % 4 + 4), c % 4 < 2 ? "0-1,4-5" : "2-3,6-7");
+	fs.put("node/node0/cpulist", "0-1,4-5");
+	fs.put("node/node1/cpulist", "2-3,6-7");
+	fs.put("node/node0/distance", "10 21");
+	fs.put("node/node1/distance", "21 10");
+	const cli::SysfsTopology t = cli::read_sysfs_topology(fs.root.string(), "--topology sysfs");
+	CHECK(cli::topology_spec(t.shape) == "cpus=8,smt=2,cluster=2,llc=4,node=4,distance=21,reclaim=30");
+	CHECK(t.machine_cpu == std::vector<u32>{0, 4, 1, 5, 2, 6, 3, 7});
+	CHECK(cli::parse_topology("sysfs:" + fs.root.string(), 1, "--topology") == t.shape);
+}
+
+TEST_CASE("topology: sysfs of an irregular machine is refused, naming the level", "[topology]")
+{
+	// CPU 3's core has SMT switched off: cores of 2, 2 and 1 CPUs.
+	FakeSysfs fs;
+	fs.put("cpu/online", "0-4");
+	for (u32 c = 0; c < 4; c++)
+		fs.cpu(c, c < 2 ? "0-1" : "2-3", "0-4");
+	fs.cpu(4, "4", "0-4");
+	CHECK_THROWS_WITH(cli::read_sysfs_topology(fs.root.string(), "--topology sysfs"),
+			  Catch::Contains("the SMT siblings (thread_siblings_list) are not all of 2 CPUs"));
+	fs.put("cpu/online", "0-x");
+	CHECK_THROWS_WITH(cli::read_sysfs_topology(fs.root.string(), "--topology sysfs"),
+			  Catch::Contains("online: '0-x' is not a CPU list"));
 }

@@ -105,6 +105,7 @@ PY
 expect_exit 2 "not simulated yet" sim --hogs 2 --topology x86-2s-smt2
 expect_exit 2 "unknown key 'socket'" sim --hogs 2 --topology cpus=8,socket=2
 expect_exit 2 "--llc: with --topology" sim --hogs 2 --topology cpus=4 --llc 2
+expect_exit 2 "--topology sysfs:$tmp/none: $tmp/none/cpu/online: cannot read it" sim --topology "sysfs:$tmp/none" --print-domains
 expect_exit 2 "bad_lock.json:8:6: tasks.thread0.phases.p0.lock1: mutex \"mutex0\" is already held" sim "$data/rtapp/bad_lock.json"
 expect_exit 2 "no-such-file.json" sim "$tmp/no-such-file.json"
 expect_exit 2 "never ends" sim "$data/cli/forever.json"
