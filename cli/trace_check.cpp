@@ -45,6 +45,21 @@ struct Setup {
 	u32 cpus = 0;
 };
 
+// The CPUs a trace without a "#P:"/"cpus=" header shows (perf script's
+// has none): the highest CPU column + 1, from one pass over the file (not
+// over stdin, which cannot be read twice). 0 when it cannot tell.
+u32 cpus_seen(const TraceOptions& o)
+{
+	if (o.file == "-")
+		return 0;
+	TraceInput in(o.file);
+	trace::Reader r(in.stream(), in.name(), trace::ReadOptions{o.lenient});
+	trace::Event e;
+	while (r.next(e)) {
+	}
+	return r.stats().max_cpu + 1;
+}
+
 Setup setup(const TraceOptions& o, const trace::ReadStats& rs)
 {
 	if (o.hz == 0)
@@ -56,6 +71,9 @@ Setup setup(const TraceOptions& o, const trace::ReadStats& rs)
 		throw UsageError("--jitter " + o.jitter + ": must be below TICK_NSEC (" + std::to_string(s.p.tick_ns) + " ns)");
 	s.p.tolerance_ns = parse_duration(o.tolerance, "--tolerance");
 	s.cpus = o.cpus ? o.cpus : rs.header_cpus;
+	const bool seen = !o.cpus && !rs.header_cpus && o.slice.empty();
+	if (seen)
+		s.cpus = cpus_seen(o);
 	if (!o.slice.empty()) {
 		s.p.slice_ns = parse_duration(o.slice, "--slice");
 		if (s.p.slice_ns == 0)
@@ -64,14 +82,15 @@ Setup setup(const TraceOptions& o, const trace::ReadStats& rs)
 		return s;
 	}
 	if (s.cpus == 0)
-		throw UsageError("--slice: the trace does not say how many CPUs its kernel had (no '#P:' or 'cpus=' "
-				 "header), so the default base slice is unknown; give --slice or --cpus");
+		throw UsageError("--slice: the trace on stdin does not say how many CPUs its kernel had (no '#P:' or "
+				 "'cpus=' header), so the default base slice is unknown; give --slice or --cpus");
 	ModelOptions mo;
 	mo.kernel = o.kernel;
 	mo.hz = o.hz;
 	mo.cpus = s.cpus > MAX_CPUS ? MAX_CPUS : s.cpus;
 	s.p.slice_ns = build_config(mo).base_slice_ns;
-	s.slice_source = o.kernel + "'s default for " + std::to_string(s.cpus) + " CPUs";
+	s.slice_source = o.kernel + "'s default for " + std::to_string(s.cpus) + " CPUs" +
+			 (seen ? ", as many as the trace shows; give --cpus if its machine had more" : "");
 	return s;
 }
 

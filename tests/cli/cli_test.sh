@@ -89,6 +89,12 @@ check "7.1.5 runs PREEMPT_LAZY by default and says so" grep -q '"preempt": "lazy
 check "6.18.39 (PREEMPT_NONE) records no preemption model" bash -c "! grep -q preempt '$tmp/p.json'"
 expect_exit 2 "--tick-jitter" sim --hogs 2 --hz 1000 --tick-jitter 2ms
 expect_exit 2 "exactly one" sim
+# trace check on a trace without a CPU-count header (perf script's): the
+# CPUs it shows give the default slice (issue 44); stdin cannot be read twice.
+"$eevdf" trace check "$data/traces/hogs3.perf-script" --hz 250 >"$tmp/tc.txt"
+check "trace check perf script: 2 CPUs seen" grep -q "r = 1400000 ns (6.18's default for 2 CPUs, as many as the trace shows" "$tmp/tc.txt"
+expect_exit 2 "the trace on stdin does not say how many CPUs" trace check - --hz 250 <"$data/traces/hogs3.perf-script"
+
 # --topology (issue 37): an LLC-only shape runs exactly as --cpus/--llc; the
 # other shapes print their domains and are refused by the simulator.
 "$eevdf" sim --hogs 3 --cpus 4 --llc 2 --duration 200ms --json >"$tmp/llc.json"
