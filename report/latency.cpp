@@ -3,7 +3,10 @@
 // switched in and the average and maximum delay from becoming runnable
 // (wakeup, creation or preemption) to running, sorted like perf's default
 // "avg, max, switch, runtime" (descending). Layout after
-// tools/perf/builtin-sched.c output_lat_thread() and perf_sched__lat().
+// tools/perf/builtin-sched.c output_lat_thread() and perf_sched__lat() of
+// perf 6.1 (Debian 12's, the perf --timehist follows too): its header says
+// "Switches", which perf 6.10+ renamed "Count" ("perf sched: Rename switches
+// to count", 2024) for the same number.
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -53,7 +56,7 @@ std::string format_latency(const Recorder& r)
 
 	const std::string rule(139, '-');
 	std::string out = "\n " + rule + "\n";
-	out += "  Task                  |   Runtime ms  |  Count   | Avg delay ms    | Max delay ms    | Max delay start "
+	out += "  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | Max delay start "
 	       "          | Max delay end          |\n";
 	out += " " + rule + "\n";
 	char b[320];

@@ -117,7 +117,7 @@ def latency_table():
     lines = open(path("lat.txt")).read().split("\n")
     hdr = [l for l in lines if l.startswith("  Task")]
     assert hdr and [c.strip() for c in hdr[0].split("|")][:7] == [
-        "Task", "Runtime ms", "Count", "Avg delay ms", "Max delay ms", "Max delay start", "Max delay end"]
+        "Task", "Runtime ms", "Switches", "Avg delay ms", "Max delay ms", "Max delay start", "Max delay end"]
     row = re.compile(r"^  (\S+):(\d+) *\| +(\d+\.\d{3}) ms \| +(\d+) \| avg: +(\d+\.\d{3}) ms \| max: +(\d+\.\d{3}) ms \| "
                      r"max start: +(\d+\.\d{6}) s \| max end: +(\d+\.\d{6}) s$")
     rows = [row.match(l) for l in lines if row.match(l)]
