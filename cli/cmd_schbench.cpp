@@ -1,11 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // `eevdf schbench` on the command line: schbench's own options (getopt's
 // last-value-wins), then the model's; the run is cli/schbench_cmd.cpp's.
+#include <map>
+#include <string>
+#include <vector>
+
 #include "cli/commands.hpp"
 #include "cli/schbench_cmd.hpp"
+#include "io/values.hpp"
 
 namespace eevdf::cli {
 namespace {
+
+// schbench's options (masoncl/schbench options.c) that the model does not
+// run, each with what it does there and what to do here.
+struct UnmodelledOption {
+	std::string names;        // CLI11's "-F,--cache_footprint"
+	std::string names_shown;  // "-F (--cache_footprint)"
+	bool takes_value;
+	std::string why;
+};
+
+const std::vector<UnmodelledOption>& unmodelled_schbench_options()
+{
+	static const std::vector<UnmodelledOption> v{
+		{"-F,--cache_footprint", "-F (--cache_footprint)", true,
+		 "it sizes the matrix each operation walks (256 KB), and the model has no caches: an operation's CPU time "
+		 "is --op-cost (schbench -C on the machine measures it); leave -F out"},
+		{"-C,--calibrate", "-C (--calibrate)", false,
+		 "it times schbench's work loop on the machine; the model's operation takes --op-cost, so run `schbench "
+		 "-C` on the real machine and give its per-operation time as --op-cost"},
+		{"-R,--rps", "-R (--rps)", true,
+		 "requests-per-second mode (a paced request stream) is not modelled; the model runs schbench's default "
+		 "mode, each worker requesting again after its sleep"},
+		{"-A,--auto-rps", "-A (--auto-rps)", true,
+		 "growing the request rate to a CPU utilisation target is not modelled (nor -R's paced mode)"},
+		{"-p,--pipe", "-p (--pipe)", true,
+		 "the pipe test (a transfer of N bytes per hand-off) is not modelled; `perf bench sched pipe`-like "
+		 "hand-offs can be written as an rt-app file of two tasks"},
+		{"-W,--worker-cpus", "-W (--worker-cpus)", true,
+		 "pinning the workers is not modelled beyond -M auto (message thread i on CPU i, workers anywhere)"},
+		{"-P,--pin", "-P (--pin)", true,
+		 "CCX-aware pinning needs a topology the simulator does not run yet (docs/model.md, \"Topology\")"},
+		{"-z,--zerotime", "-z (--zerotime)", true,
+		 "zeroing the statistics every N seconds is not modelled: the model prints one report over -r seconds "
+		 "after -w"},
+		{"-j", "-j FILE (schbench's --json FILE)", true,
+		 "schbench's JSON file is not written; the model's --json (no file) prints its JSON document on "
+		 "stdout"},
+		{"-J,--jobname", "-J (--jobname)", true, "it names a job in schbench's JSON file (-j), which is not written"},
+	};
+	return v;
+}
 
 class SchbenchCommand : public Command {
 public:
@@ -25,11 +71,11 @@ public:
 		sb->add_option("-m,--message-threads", sbo.message_threads, "message threads")->multi_option_policy(last)->capture_default_str();
 		sb->add_option("-t,--threads", sbo.workers, "workers per message thread (default: ceil(CPUs / m))")->multi_option_policy(last);
 		sb->add_option("-r,--runtime", sbo.runtime_s, "seconds to run")->multi_option_policy(last)->capture_default_str();
-		sb->add_option("-s,--sleeptime", sbo.sleep_us, "usleep() per request, in usec")->multi_option_policy(last)->capture_default_str();
+		sb->add_option("-s,--sleep_usec,--sleeptime", sbo.sleep_us, "usleep() per request, in usec")->multi_option_policy(last)->capture_default_str();
 		sb->add_option("-n,--operations", sbo.operations, "matrix operations per request")->multi_option_policy(last)->capture_default_str();
 		sb->add_option("-w,--warmuptime", sbo.warmup_s, "seconds before recording (0 for runs under 30 s, as schbench)")->multi_option_policy(last);
 		sb->add_option("-i,--intervaltime", sbo.interval_s, "schbench's interim report interval; the model prints only the final report")->multi_option_policy(last);
-		sb->add_option("-M,--pin", sbo.pin, "auto: message thread i on CPU i (workers on every CPU, as schbench does)")->multi_option_policy(last);
+		sb->add_option("-M,--message-cpus", sbo.pin, "auto: message thread i on CPU i (workers on every CPU, as schbench does)")->multi_option_policy(last);
 		sb->add_flag("-L,--no-locking", sbo.no_locking, "no per-CPU lock (the model never takes one)");
 		sb->add_option("--op-cost", sbo.op_cost, "CPU time of one matrix operation (needed when -n > 0)");
 		sb->add_option("--timer-slack", sbo.timer_slack, "added to each usleep (timer_slack_ns)")->capture_default_str();
@@ -43,6 +89,11 @@ public:
 			       "an rt-app file whose tasks run beside schbench's, e.g. stress-ng --cpu N as N rt-app hogs "
 			       "(repeatable; its global duration is not used: -r decides)");
 		sb->add_flag("--json", sbo.json, "print one JSON document");
+		// schbench's options the model does not run: accepted by name, then
+		// refused in run() with what they do and what to do instead.
+		for (const UnmodelledOption& u : unmodelled_schbench_options())
+			unmodelled_.emplace_back(&u, u.takes_value ? sb->add_option(u.names, unmodelled_values_[u.names])->group("")
+								   : sb->add_flag(u.names, unmodelled_flags_[u.names])->group(""));
 		sb->add_option("--seeds", sbo.seeds,
 			       "run N seeds (--seed S, S+1, ...) in parallel; each figure as the median and 95% interval "
 			       "over the seeds, beside the pooled samples' percentile (1..10000; docs/profiles.md)");
@@ -52,6 +103,9 @@ public:
 
 	int run() override
 	{
+		for (const auto& [u, opt] : unmodelled_)
+			if (opt->count())
+				throw UsageError("schbench option " + u->names_shown + " is not modelled: " + u->why);
 		sbo.ensemble = sb->count("--seeds") > 0;
 		return cmd_schbench(sb_mo, sbo);
 	}
@@ -59,6 +113,9 @@ public:
 	std::vector<const ModelOptions*> model_options() const override { return {&sb_mo}; }
 
 private:
+	std::map<std::string, std::string> unmodelled_values_;
+	std::map<std::string, bool> unmodelled_flags_;
+	std::vector<std::pair<const UnmodelledOption*, CLI::Option*>> unmodelled_;
 	CLI::App* sb = nullptr;
 	SchbenchCmdOptions sbo;
 	ModelOptions sb_mo;

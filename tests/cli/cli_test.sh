@@ -95,6 +95,16 @@ expect_exit 2 "exactly one" sim
 check "trace check perf script: 2 CPUs seen" grep -q "r = 1400000 ns (6.18's default for 2 CPUs, as many as the trace shows" "$tmp/tc.txt"
 expect_exit 2 "the trace on stdin does not say how many CPUs" trace check - --hz 250 <"$data/traces/hogs3.perf-script"
 
+# schbench's own option names (options.c), and its unmodelled options
+# refused by name with the reason (issue 44).
+"$eevdf" schbench -m 1 -t 2 -r 1 -n 0 --sleep_usec 50 --message-cpus auto --cpus 2 >"$tmp/sb.txt"
+check "schbench --sleep_usec --message-cpus" grep -q "average rps" "$tmp/sb.txt"
+expect_exit 2 "schbench option -F (--cache_footprint) is not modelled: .*--op-cost" schbench -m 1 -t 2 -r 1 -n 0 -F 128
+expect_exit 2 "schbench option -C (--calibrate) is not modelled" schbench -m 1 -t 2 -r 1 -n 0 -C
+expect_exit 2 "schbench option -R (--rps) is not modelled" schbench -m 1 -t 2 -r 1 -n 0 --rps 100
+expect_exit 2 "schbench option -P (--pin) is not modelled" schbench -m 1 -t 2 -r 1 -n 0 --pin ccx
+expect_exit 2 "schbench option -j FILE" schbench -m 1 -t 2 -r 1 -n 0 -j out.json
+
 # --topology (issue 37): an LLC-only shape runs exactly as --cpus/--llc; the
 # other shapes print their domains and are refused by the simulator.
 "$eevdf" sim --hogs 3 --cpus 4 --llc 2 --duration 200ms --json >"$tmp/llc.json"
