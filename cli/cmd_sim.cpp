@@ -19,8 +19,7 @@ namespace {
 // numbers its SMT siblings apart is renumbered, and stderr says how.
 void note_cpu_numbering(const std::string& spec)
 {
-	const std::string root = spec == "sysfs" ? std::string(SYSFS_ROOT) : spec.substr(6);
-	const SysfsTopology t = read_sysfs_topology(root, "--topology " + spec);
+	const SysfsTopology t = read_sysfs_topology(sysfs_root(spec), "--topology " + spec);
 	std::string map;
 	bool same = true;
 	for (size_t k = 0; k < t.machine_cpu.size(); k++) {
@@ -91,7 +90,7 @@ public:
 	{
 		if (print_domains_) {
 			const Topology topo(machine_shape(mo));
-			if (mo.topology.rfind("sysfs", 0) == 0)
+			if (!sysfs_root(mo.topology).empty())
 				note_cpu_numbering(mo.topology);
 			std::cout << print_domains(topo);
 			return 0;

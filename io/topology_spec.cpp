@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "io/topology_spec.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <iterator>
 
 #include "io/topology_sysfs.hpp"
 #include "io/values.hpp"
@@ -33,13 +35,29 @@ u32 parse_count(std::string_view key, std::string_view v, std::string_view flag,
 	return x;
 }
 
+// The keys of a "key=value,..." spec and the field each sets.
+struct Field {
+	std::string_view key;
+	u32 MachineShape::*member;
+};
+constexpr Field FIELDS[] = {{"cpus", &MachineShape::cpus},        {"smt", &MachineShape::smt},
+			    {"cluster", &MachineShape::cluster},  {"llc", &MachineShape::llc},
+			    {"node", &MachineShape::node},        {"distance", &MachineShape::numa_distance},
+			    {"reclaim", &MachineShape::reclaim_distance}};
+
 }  // namespace
+
+std::string sysfs_root(std::string_view spec)
+{
+	if (spec == "sysfs")
+		return SYSFS_ROOT;
+	return spec.rfind("sysfs:", 0) == 0 ? std::string(spec.substr(6)) : std::string();
+}
 
 MachineShape parse_topology(std::string_view spec, u32 cpus, std::string_view flag)
 {
 	const std::string given(spec);
-	if (spec == "sysfs" || spec.rfind("sysfs:", 0) == 0) {
-		const std::string root = spec == "sysfs" ? std::string(SYSFS_ROOT) : std::string(spec.substr(6));
+	if (const std::string root = sysfs_root(spec); !root.empty()) {
 		const MachineShape m = read_sysfs_topology(root, std::string(flag) + " " + given).shape;
 		if (cpus != 1 && cpus != m.cpus)
 			throw UsageError(std::string(flag) + " " + given + ": " + std::to_string(m.cpus) +
@@ -67,26 +85,13 @@ MachineShape parse_topology(std::string_view spec, u32 cpus, std::string_view fl
 					 "' is neither key=value nor a preset (" + names + ")");
 		}
 		const std::string_view key = item.substr(0, eq), v = item.substr(eq + 1);
-		const u32 x = parse_count(key, v, flag, given);
-		if (key == "cpus") {
-			m.cpus = x;
-			have_cpus = true;
-		} else if (key == "smt") {
-			m.smt = x;
-		} else if (key == "cluster") {
-			m.cluster = x;
-		} else if (key == "llc") {
-			m.llc = x;
-		} else if (key == "node") {
-			m.node = x;
-		} else if (key == "distance") {
-			m.numa_distance = x;
-		} else if (key == "reclaim") {
-			m.reclaim_distance = x;
-		} else {
+		const auto field = std::find_if(std::begin(FIELDS), std::end(FIELDS),
+						[&](const Field& f) { return f.key == key; });
+		if (field == std::end(FIELDS))
 			throw UsageError(std::string(flag) + " '" + given + "': unknown key '" + std::string(key) +
 					 "' (cpus, smt, cluster, llc, node, distance, reclaim)");
-		}
+		m.*(field->member) = parse_count(key, v, flag, given);
+		have_cpus = have_cpus || field->member == &MachineShape::cpus;
 	}
 	if (have_cpus && cpus != 1 && cpus != m.cpus)
 		throw UsageError(std::string(flag) + " '" + given + "': cpus=" + std::to_string(m.cpus) +

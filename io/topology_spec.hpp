@@ -24,6 +24,10 @@ const std::vector<TopologyPreset>& topology_presets();
 
 inline constexpr const char* SYSFS_ROOT = "/sys/devices/system";
 
+// The directory "sysfs" (SYSFS_ROOT) or "sysfs:DIR" names; "" for any other
+// spec.
+std::string sysfs_root(std::string_view spec);
+
 // `spec` for `flag` (--topology): a preset name or key=value pairs. cpus
 // defaults to `cpus` (--cpus), and a cpus= that differs from a --cpus other
 // than 1 is refused. Throws UsageError naming the flag, the key and the value.

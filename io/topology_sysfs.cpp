@@ -46,40 +46,15 @@ struct Reader {
 		return s;
 	}
 
-	// "0-3,8-11" (bitmap_parselist()); an empty list is no CPU.
+	// "0-3,8-11" (bitmap_parselist()); an empty file (a node without
+	// CPUs) is no CPU.
 	CpuMask cpulist(const fs::path& p) const
 	{
 		const std::string s = text(p);
 		CpuMask m;
-		size_t i = 0;
-		auto number = [&]() -> u32 {
-			if (i >= s.size() || s[i] < '0' || s[i] > '9')
-				fail(p, "'" + s + "' is not a CPU list");
-			u64 v = 0;
-			while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-				v = v * 10 + static_cast<u64>(s[i++] - '0');
-				if (v >= MAX_CPUS)
-					fail(p, "CPU " + std::to_string(v) + " is beyond the model's " + std::to_string(MAX_CPUS) +
-						     " CPUs");
-			}
-			return static_cast<u32>(v);
-		};
-		while (i < s.size()) {
-			const u32 a = number();
-			u32 b = a;
-			if (i < s.size() && s[i] == '-') {
-				i++;
-				b = number();
-				if (b < a)
-					fail(p, "'" + s + "' has a range that goes backwards");
-			}
-			for (u32 c = a; c <= b; c++)
+		if (!s.empty())
+			for (u32 c : parse_cpu_list(s, flag + ": " + p.string()))
 				m.set(c);
-			if (i < s.size() && s[i] != ',')
-				fail(p, "'" + s + "' is not a CPU list");
-			if (i < s.size())
-				i++;
-		}
 		return m;
 	}
 };

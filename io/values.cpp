@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "io/values.hpp"
+#include "model/cpumask.hpp"
+
+#include <vector>
 
 #include <cctype>
 #include <limits>
@@ -111,5 +114,52 @@ Features apply_feature_list(Features f, std::string_view list, std::string_view 
 	}
 	return f;
 }
+
+// "0-3,6" -> {0,1,2,3,6}, as the kernel's cpulist_parse() reads a list: a
+// mask, so a CPU named twice is one CPU (and the list at most MAX_CPUS
+// long), and every comma is followed by an item.
+std::vector<u32> parse_cpu_list(const std::string& text, const std::string& flag)
+{
+	const std::string bad = flag + ": '" + text + "' is not a CPU list (e.g. 0, 0-3 or 0,2)";
+	std::vector<bool> in(MAX_CPUS);
+	size_t i = 0;
+	auto number = [&]() -> u32 {
+		if (i >= text.size() || text[i] < '0' || text[i] > '9')
+			throw UsageError(bad);
+		u64 v = 0;
+		while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+			v = v * 10 + static_cast<u64>(text[i++] - '0');
+			if (v >= MAX_CPUS)
+				throw UsageError(flag + ": CPU " + std::to_string(v) + " in '" + text + "' is beyond " +
+						 std::to_string(MAX_CPUS - 1));
+		}
+		return static_cast<u32>(v);
+	};
+	if (text.empty())
+		throw UsageError(flag + ": an empty CPU list");
+	for (;;) {
+		const u32 a = number();
+		u32 b = a;
+		if (i < text.size() && text[i] == '-') {
+			i++;
+			b = number();
+			if (b < a)
+				throw UsageError(flag + ": range " + std::to_string(a) + "-" + std::to_string(b) + " in '" +
+						 text + "' goes backwards");
+		}
+		for (u32 c = a; c <= b; c++)
+			in[c] = true;
+		if (i == text.size())
+			break;
+		if (text[i++] != ',')
+			throw UsageError(bad);
+	}
+	std::vector<u32> cpus;
+	for (u32 c = 0; c < MAX_CPUS; c++)
+		if (in[c])
+			cpus.push_back(c);
+	return cpus;
+}
+
 
 }  // namespace eevdf::cli
