@@ -57,11 +57,11 @@ Config build_config(const ModelOptions& o)
 	if (o.hz < 1 || o.hz > 100000)
 		throw UsageError("--hz: " + std::to_string(o.hz) + " is outside 1..100000");
 	const MachineShape shape = machine_shape(o);
-	if (!shape.llc_only())
-		throw UsageError("--topology '" + o.topology + "': SMT siblings, clusters and NUMA nodes are built and "
-				 "shown (eevdf sim --topology ... --print-domains) but not simulated yet: the wake-up "
-				 "and balance paths they take (select_idle_core/smt, has_idle_cores, the NUMA "
-				 "imbalance rules) are not in the model (docs/model.md, \"Topology\")");
+	if (!shape.simulated())
+		throw UsageError("--topology '" + o.topology + "': clusters and NUMA nodes are built and shown "
+				 "(eevdf sim --topology ... --print-domains) but not simulated yet: the paths they "
+				 "take (select_idle_cpu()'s cluster scan, the NUMA imbalance rules) are not in the "
+				 "model (docs/model.md, \"Topology\")");
 	const u32 online = o.online_cpus ? o.online_cpus : shape.cpus;
 	if (online > MAX_CPUS)
 		throw UsageError("--online-cpus: " + std::to_string(online) + " is outside 1.." +
@@ -74,6 +74,7 @@ Config build_config(const ModelOptions& o)
 	// the --llc flag's value as given (0 when the LLC is every CPU), so
 	// that reports name the machine as before
 	cfg.llc_size = shape.llc_size() == shape.cpus ? o.llc : shape.llc_size();
+	cfg.smt = shape.smt;
 	cfg.skew_tick = o.skew_tick;
 	if (o.autogroup != "on" && o.autogroup != "off")
 		throw UsageError("--autogroup: '" + o.autogroup + "' is not on or off");

@@ -44,7 +44,7 @@ Bugs parse_bugs(const std::vector<std::string>& names);
 Config build_config(const ModelOptions& o);
 
 // The machine --topology (or --cpus and --llc) describes, whether or not
-// the simulator runs it (MachineShape::llc_only()).
+// the simulator runs it (MachineShape::simulated()).
 MachineShape machine_shape(const ModelOptions& o);
 
 }  // namespace eevdf::cli

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "model/balance_internal.hpp"
+#include "model/idle_cores.hpp"
 
 namespace eevdf {
 namespace balance_internal {
@@ -24,8 +25,10 @@ static bool need_active_balance(const LbEnv& env)
 }
 
 // should_we_balance(): newidle if nothing arrived meanwhile; otherwise only
-// the first idle CPU of the local group, or its first CPU if none is idle
-// (no SMT: every idle CPU is an idle core).
+// one CPU of the local group balances: its first idle CPU on a wholly idle
+// core, else its first idle CPU (an idle SMT thread beside a busy one), else
+// the group's first CPU. Within the SMT domain itself every idle CPU counts
+// as an idle core (its siblings are the other groups).
 static bool should_we_balance(const LbEnv& env)
 {
 	const Machine& sim = *env.sim;
@@ -35,11 +38,23 @@ static bool should_we_balance(const LbEnv& env)
 		const Rq& dst = sim.rq(env.dst_cpu);
 		return !(dst.nr_running() > 0 || dst.ttwu_pending);
 	}
-	const SchedGroup& sg = sim.topology().group(env.sd->groups.front());
-	const CpuMask swb = sg.span & env.cpus;
-	for (u32 cpu = swb.first(); cpu < MAX_CPUS; cpu = swb.next(cpu + 1))
-		if (sim.rq(cpu).idle_cpu())
-			return cpu == env.dst_cpu;
+	const Topology& topo = sim.topology();
+	const SchedGroup& sg = topo.group(env.sd->groups.front());
+	CpuMask swb = sg.span & env.cpus;
+	u32 idle_smt = MAX_CPUS;  // -1: none
+	for (u32 cpu = swb.first(); cpu < MAX_CPUS; cpu = swb.next(cpu + 1)) {
+		if (!sim.rq(cpu).idle_cpu())
+			continue;
+		if (!(env.sd->flags & SD_SHARE_CPUCAPACITY) && !is_core_idle(sim, cpu)) {
+			if (idle_smt == MAX_CPUS)
+				idle_smt = cpu;
+			swb = swb.andnot(topo.cpu_smt_mask(cpu));
+			continue;
+		}
+		return cpu == env.dst_cpu;
+	}
+	if (idle_smt != MAX_CPUS)
+		return idle_smt == env.dst_cpu;
 	return sg.span.first() == env.dst_cpu;  // group_balance_cpu()
 }
 

@@ -16,6 +16,16 @@ static u64 cpu_util_cfs_of(const Machine& sim, const Rq& rq) { return cpu_util_c
 
 // ---------------------------------------------------------------- statistics
 
+// smt_balance(): an idle CPU balancing finds a whole SMT core (a group of
+// the level above SMT) running two or more fair tasks: one of them should
+// get a core of its own. Never the local group (the caller checks).
+static bool smt_balance(const LbEnv& env, const SgLbStats& sgs, const SchedGroup& group)
+{
+	if (env.idle == CPU_NOT_IDLE)
+		return false;
+	return (group.flags & SD_SHARE_CPUCAPACITY) && sgs.sum_h_nr_running > 1;
+}
+
 static SgLbStats update_sg_lb_stats(LbEnv& env, const SchedGroup& group, bool local_group, bool& sg_overloaded)
 {
 	Machine& sim = *env.sim;
@@ -36,11 +46,13 @@ static SgLbStats update_sg_lb_stats(LbEnv& env, const SchedGroup& group, bool lo
 		}
 		if (balancing_at_rd && nr_running > 1)
 			sg_overloaded = true;
-		(void)local_group;  // misfit (ASYM_CPUCAPACITY or reduced capacity) cannot occur
+		// misfit (ASYM_CPUCAPACITY or reduced capacity) cannot occur
 	});
 	sgs.group_capacity = group.capacity;
 	sgs.group_weight = group.weight;
-	// No SD_ASYM_PACKING, no SMT: group_asym_packing and group_smt_balance stay 0.
+	// No SD_ASYM_PACKING: group_asym_packing stays 0.
+	if (!local_group && smt_balance(env, sgs, group))
+		sgs.group_smt_balance = true;
 	sgs.group_type = lb::group_classify(env.sd->imbalance_pct, group.imbalance != 0, sgs);
 	if (sgs.group_type == GroupType::overloaded)
 		sgs.avg_load = sgs.group_load * SCHED_CAPACITY_SCALE / sgs.group_capacity;
@@ -125,12 +137,12 @@ void update_sd_lb_stats(LbEnv& env, SdLbStats& sds)
 		if (local_group) {
 			sds.local = static_cast<int>(gi);
 			sds.local_stat = sgs;
-			sds.local_cores = sg.weight;  // sg->cores: no SMT
+			sds.local_cores = sg.cores;
 			sds.local_flags = sg.flags;
 		} else if (update_sd_pick_busiest(sds, sg, sgs)) {
 			sds.busiest = static_cast<int>(gi);
 			sds.busiest_stat = sgs;
-			sds.busiest_cores = sg.weight;
+			sds.busiest_cores = sg.cores;
 			sds.busiest_flags = sg.flags;
 		}
 		sds.total_load += sgs.group_load;

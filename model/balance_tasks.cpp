@@ -45,7 +45,7 @@ static void attach_task(Machine& sim, Task& p, u32 this_cpu) { sim.attach_task(p
 // ---------------------------------------------------------------- can_migrate_task
 
 // task_hot(): fair tasks only (all are); a SCHED_IDLE task is never hot;
-// SMT siblings share the cache (no SMT here); CACHE_HOT_BUDDY needs
+// SMT siblings share every cache (within the SMT domain); CACHE_HOT_BUDDY needs
 // cfs_rq->next, which only NEXT_BUDDY sets (off);
 // sysctl_sched_migration_cost is its default, so: hot iff p ran on the
 // source less than 500 us ago. exec_start is 0 for a task that has

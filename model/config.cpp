@@ -3,6 +3,8 @@
 
 #include <bit>
 
+#include "model/topology.hpp"
+
 namespace eevdf {
 namespace {
 
@@ -371,13 +373,25 @@ std::string features_string(const Features& f, bool smp)
 	return s;
 }
 
+MachineShape machine_shape_of(const Config& cfg)
+{
+	MachineShape m;
+	m.cpus = cfg.cpus;
+	m.smt = cfg.smt;
+	m.llc = cfg.llc_size;
+	return m;
+}
+
 std::string command_line_flags(const Config& cfg)
 {
 	std::string s = "--kernel " + std::string(cfg.preset->name) + " --hz " + std::to_string(cfg.hz) +
 			" --cpus " + std::to_string(cfg.cpus);
 	if (cfg.online_cpus != cfg.cpus)
 		s += " --online-cpus " + std::to_string(cfg.online_cpus);
-	if (cfg.llc_size && cfg.llc_size != cfg.cpus)
+	if (cfg.smt > 1)
+		s += " --topology smt=" + std::to_string(cfg.smt) +
+		     (cfg.llc_size && cfg.llc_size != cfg.cpus ? ",llc=" + std::to_string(cfg.llc_size) : "");
+	else if (cfg.llc_size && cfg.llc_size != cfg.cpus)
 		s += " --llc " + std::to_string(cfg.llc_size);
 	if (cfg.skew_tick)
 		s += " --skew-tick";
@@ -426,7 +440,8 @@ std::string describe(const Config& cfg)
 	if (cfg.online_cpus != cfg.cpus)
 		cpus += " (of " + std::to_string(cfg.online_cpus) + " online)";
 	if (smp)
-		cpus += ", llc=" + std::to_string(llc_size_of(cfg)) + (cfg.skew_tick ? ", skew_tick" : "");
+		cpus += (cfg.smt > 1 ? ", smt=" + std::to_string(cfg.smt) : "") + ", llc=" +
+			std::to_string(llc_size_of(cfg)) + (cfg.skew_tick ? ", skew_tick" : "");
 	if (cfg.preempt != Preempt::None)
 		cpus += ", preempt=" + std::string(preempt_name(cfg.preempt));
 	if (cfg.autogroup)

@@ -15,6 +15,8 @@
 
 namespace eevdf {
 
+struct MachineShape;  // model/topology.hpp
+
 // Code paths that changed between kernel versions (kernel-eevdf.md §0.2, §16;
 // each checked in the kernel source of the release the preset names). A
 // preset selects one of each; every other difference is a Feature.
@@ -271,6 +273,7 @@ struct Config {
 	u32 cpus = 1;           // CPUs simulated
 	u32 online_cpus = 1;    // scales the default base slice like update_sysctl(); >= cpus
 	u32 llc_size = 0;       // CPUs per LLC (a divisor of cpus); 0 = all in one
+	u32 smt = 1;            // CPUs per core: SMT siblings (a divisor of the LLC); 1 = none
 	bool skew_tick = false; // boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later
 	// sysctl_sched_autogroup_enabled (CONFIG_SCHED_AUTOGROUP): every task of
 	// the root cpu cgroup runs in its session's autogroup (model/autogroup.hpp).
@@ -314,6 +317,9 @@ inline u64 default_balance_cost(const Profile& p) { return p.balance_cost.is_zer
 inline u64 tick_jitter_max(const Config& cfg) { return cfg.knobs.tick_jitter + cfg.profile.tick_jitter.max(); }
 // The LLC size in force: cfg.llc_size, or every CPU.
 inline u32 llc_size_of(const Config& cfg) { return cfg.llc_size ? cfg.llc_size : cfg.cpus; }
+// The machine the Config describes: cores of cfg.smt siblings in LLCs of
+// llc_size_of(cfg), one node, no clusters.
+MachineShape machine_shape_of(const Config& cfg);
 
 // The `eevdf sim` flags that reproduce `cfg` (for replayable reports).
 std::string command_line_flags(const Config& cfg);

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "model/balance.hpp"
+#include "model/idle_cores.hpp"
 #include "model/simulation.hpp"
 
 namespace eevdf {
@@ -99,8 +100,10 @@ void Simulation::schedule(u32 cpu)
 // The idle task starts (set_next_task_idle) or ends (put_prev_task_idle).
 // idle_stamp marks when the CPU went idle, for avg_idle (ttwu_do_activate()).
 // 7.x: only newidle balancing sets it, and the idle exit takes the sample.
+// On an SMT machine the idle task's start may set the LLC's idle-core hint.
 void Simulation::account_idle_enter(Rq& rq)
 {
+	update_idle_core(*this, rq.cpu);
 	if (!cfg_.preset->paths.avg_idle_at_idle_exit)
 		rq.idle_stamp = now_;
 	if (rqs_.size() > 1)

@@ -85,6 +85,14 @@ public:
 			m.w_[i] = w_[i] | o.w_[i];
 		return m;
 	}
+	// cpumask_andnot(): this without o's CPUs.
+	CpuMask andnot(const CpuMask& o) const
+	{
+		CpuMask m;
+		for (u32 i = 0; i < WORDS; i++)
+			m.w_[i] = w_[i] & ~o.w_[i];
+		return m;
+	}
 	bool operator==(const CpuMask&) const = default;
 
 	// for_each_cpu(): ascending.

@@ -81,7 +81,7 @@ public:
 	virtual void send_nohz_kick(u32 cpu, unsigned flags) = 0;
 
 protected:
-	Machine(const Config& cfg, u32 nr_cpus, u32 llc_size) : cfg_(cfg), topo_(nr_cpus, llc_size) {}
+	Machine(const Config& cfg, const MachineShape& shape) : cfg_(cfg), topo_(shape) {}
 	~Machine() = default;  // not deleted through a Machine*
 
 	Config cfg_;

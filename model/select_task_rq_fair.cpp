@@ -12,8 +12,10 @@
 //   sched_asym_cpucap_active() is false: asym_fits_cpu() is always true,
 //   select_idle_capacity() is not reached and update_sg_wakeup_stats() never
 //   sets group_misfit_task_load.
-// - No SMT siblings: sched_smt_active() is false, has_idle_core stays false,
-//   select_idle_smt() is not called and select_idle_core() is not reached.
+// - SMT (a Config with smt > 1): sched_smt_active() holds, so the idle-core
+//   hint (model/idle_cores.cpp) steers select_idle_sibling() to
+//   select_idle_smt() or select_idle_cpu()'s core scan. Without siblings
+//   has_idle_core stays false and neither is reached.
 // - No SD_CLUSTER level: sched_cluster_active is false, so the cluster scan
 //   of select_idle_cpu() is skipped and select_idle_sibling()'s prev_aff and
 //   kept recent_used_cpu (only set when the cluster test fails) stay unset.
@@ -48,6 +50,7 @@
 #include <climits>
 #include <utility>
 
+#include "model/idle_cores.hpp"
 #include "model/jiffies.hpp"
 #include "model/machine.hpp"
 
@@ -208,15 +211,65 @@ u32 wake_affine(Machine& sim, const SchedDomain& sd, Task& p, u32 this_cpu, u32 
 	return target;
 }
 
+// select_idle_core(): is core's every sibling idle? While looking, the
+// first idle (or SCHED_IDLE-only) sibling p may use is kept in *idle_cpu as
+// the fallback, and a busy core's siblings leave `cpus`, so that the scan
+// does not visit them again. Siblings outside `cpus` are still tested for
+// idleness: a core is idle only as a whole.
+u32 select_idle_core(const Machine& sim, const Task& p, u32 core, CpuMask& cpus, u32& idle_cpu)
+{
+	bool idle = true;
+	const CpuMask smt = sim.topology().cpu_smt_mask(core);
+	for (u32 cpu = smt.first(); cpu < MAX_CPUS; cpu = smt.next(cpu + 1)) {
+		if (!available_idle_cpu(sim, cpu)) {
+			idle = false;
+			if (idle_cpu == NO_TARGET) {
+				if (choose_sched_idle_rq(sim, cpu, p) && cpus.test(cpu)) {
+					idle_cpu = cpu;
+					break;
+				}
+				continue;
+			}
+			break;
+		}
+		if (idle_cpu == NO_TARGET && cpus.test(cpu))
+			idle_cpu = cpu;
+	}
+	if (idle)
+		return core;
+	cpus = cpus.andnot(smt);
+	return NO_TARGET;
+}
+
+// select_idle_smt(): the first idle sibling of `target` (not itself) that p
+// may use and that lies in the LLC domain `sd` (isolcpus can cut a core).
+u32 select_idle_smt(const Machine& sim, const Task& p, const SchedDomain& sd, u32 target)
+{
+	const CpuMask smt = sim.topology().cpu_smt_mask(target) & p.cpus_ptr;
+	for (u32 cpu = smt.first(); cpu < MAX_CPUS; cpu = smt.next(cpu + 1)) {
+		if (cpu == target || !sd.span.test(cpu))
+			continue;
+		if (idle_or_sched_idle(sim, cpu, p))
+			return cpu;
+	}
+	return NO_TARGET;
+}
+
 // The scan of the LLC for an idle CPU, from target + 1 round to target.
 // SIS_UTIL limits it to nr_idle_scan CPUs, which only a periodic or nohz
 // idle balance at the LLC level writes (update_idle_cpu_scan(), from the
 // LLC's summed utilisation); sched_domain_shared is zeroed at allocation, so
 // before that first balance, and whenever the LLC is nearly saturated, the
 // limit is 0 and nothing is scanned.
-u32 select_idle_cpu(const Machine& sim, const Task& p, const SchedDomain& sd, u32 target)
+//
+// With has_idle_core the scan looks at cores, not CPUs: the first wholly
+// idle core wins, with no limit but the LLC (nr is not decremented, though a
+// zero nr_idle_scan still stops it before it starts); finding none clears the
+// LLC's hint and returns the first idle CPU met on a busy core.
+u32 select_idle_cpu(Machine& sim, const Task& p, const SchedDomain& sd, bool has_idle_core, u32 target)
 {
-	const CpuMask cpus = sd.span & p.cpus_ptr;
+	CpuMask cpus = sd.span & p.cpus_ptr;
+	u32 idle_cpu = NO_TARGET;
 	s64 nr = INT_MAX;
 	if (sim.config().features[Feature::SIS_UTIL]) {
 		if (const SchedDomainShared* sds = sim.topology().sd_llc_shared(target)) {
@@ -224,6 +277,22 @@ u32 select_idle_cpu(const Machine& sim, const Task& p, const SchedDomain& sd, u3
 			if (nr == 1)
 				return NO_TARGET;
 		}
+	}
+	if (has_idle_core) {
+		// for_each_cpu_wrap() over a mask select_idle_core() shrinks: the
+		// next CPU is searched in the mask as it is then.
+		for (u32 cpu = cpus.next(target + 1); cpu < MAX_CPUS; cpu = cpus.next(cpu + 1)) {
+			const u32 i = select_idle_core(sim, p, cpu, cpus, idle_cpu);
+			if (i < NO_TARGET)
+				return i;
+		}
+		for (u32 cpu = cpus.first(); cpu < target + 1 && cpu < MAX_CPUS; cpu = cpus.next(cpu + 1)) {
+			const u32 i = select_idle_core(sim, p, cpu, cpus, idle_cpu);
+			if (i < NO_TARGET)
+				return i;
+		}
+		set_idle_cores(sim, target, false);
+		return idle_cpu;
 	}
 	bool stop = false;
 	const u32 found = for_each_cpu_wrap_until(cpus, target + 1, [&](u32 cpu) {
@@ -238,8 +307,10 @@ u32 select_idle_cpu(const Machine& sim, const Task& p, const SchedDomain& sd, u3
 
 // The fast path: target (the affine choice or prev) if idle, else an idle
 // prev in the same LLC, else the CPU p used before prev if idle, in the LLC
-// and allowed, else the first idle CPU of the scan, else target. The
-// recent_used_cpu slot takes prev on every call that gets that far.
+// and allowed, else -- on an SMT machine -- an idle sibling of prev when the
+// LLC has no idle core, else the first idle core or CPU of the scan, else
+// target. The recent_used_cpu slot takes prev on every call that gets that
+// far.
 u32 select_idle_sibling(Machine& sim, Task& p, u32 prev, u32 target)
 {
 	const Topology& topo = sim.topology();
@@ -260,7 +331,16 @@ u32 select_idle_sibling(Machine& sim, Task& p, u32 prev, u32 target)
 	const SchedDomain* sd = topo.sd_llc(target);
 	if (!sd)
 		return target;
-	const u32 i = select_idle_cpu(sim, p, *sd, target);
+	bool has_idle_core = false;
+	if (topo.sched_smt_active()) {
+		has_idle_core = test_idle_cores(sim, target);
+		if (!has_idle_core && topo.cpus_share_cache(prev, target)) {
+			const u32 i = select_idle_smt(sim, p, *sd, prev);
+			if (i < NO_TARGET)
+				return i;
+		}
+	}
+	const u32 i = select_idle_cpu(sim, p, *sd, has_idle_core, target);
 	if (i < NO_TARGET)
 		return i;
 	return target;

@@ -46,8 +46,14 @@ u32 wake_affine_weight(Machine& sim, const SchedDomain& sd, const Task& p, u32 t
 // wake_affine(): this_cpu if one of the two tests chose it, else prev_cpu.
 u32 wake_affine(Machine& sim, const SchedDomain& sd, Task& p, u32 this_cpu, u32 prev_cpu, bool sync);
 
-// select_idle_cpu(p, sd, has_idle_core = false, target).
-u32 select_idle_cpu(const Machine& sim, const Task& p, const SchedDomain& sd, u32 target);
+// select_idle_core(p, core, cpus, &idle_cpu): core if all its siblings are
+// idle; else removes them from cpus and may set idle_cpu (NO_TARGET: none yet).
+u32 select_idle_core(const Machine& sim, const Task& p, u32 core, CpuMask& cpus, u32& idle_cpu);
+// select_idle_smt(p, sd, target): an idle sibling of target within sd.
+u32 select_idle_smt(const Machine& sim, const Task& p, const SchedDomain& sd, u32 target);
+// select_idle_cpu(p, sd, has_idle_core, target); with has_idle_core, a scan
+// that finds no idle core clears the LLC's hint.
+u32 select_idle_cpu(Machine& sim, const Task& p, const SchedDomain& sd, bool has_idle_core, u32 target);
 // select_idle_sibling(p, prev, target). Updates p.recent_used_cpu.
 u32 select_idle_sibling(Machine& sim, Task& p, u32 prev, u32 target);
 

@@ -26,13 +26,18 @@ namespace {
 // More consecutive events than this at one instant means no time can pass.
 constexpr u64 MAX_EVENTS_PER_INSTANT = 10'000'000;
 
+// The Config's machine, or one CPU when that is no machine: the topology is
+// built before validate_workload() can say what is wrong with the Config.
+MachineShape buildable_shape(const Config& cfg)
+{
+	const MachineShape m = machine_shape_of(cfg);
+	return shape_error(m).empty() ? m : MachineShape{};
+}
+
 }  // namespace
 
 Simulation::Simulation(const Config& cfg, Workload wl)
-	: Machine(cfg, cfg.cpus < 1 || cfg.cpus > MAX_CPUS ? 1 : cfg.cpus,
-		  cfg.cpus < 1 || cfg.cpus > MAX_CPUS || !llc_size_of(cfg) || cfg.cpus % llc_size_of(cfg)
-			  ? 1
-			  : llc_size_of(cfg)),
+	: Machine(cfg, buildable_shape(cfg)),
 	  wl_(std::move(wl))
 {
 	validate_workload(cfg_, wl_);

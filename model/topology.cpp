@@ -145,6 +145,8 @@ std::string shape_error(const MachineShape& m)
 	return "";
 }
 
+CpuMask Topology::cpu_smt_mask(u32 cpu) const { return block_of(cpu, shape_.smt) & CpuMask::first_n(nr_cpus_); }
+
 Topology::Topology(u32 nr_cpus, u32 llc_size, u64 jiffies_at_boot)
 	: Topology(
 		  [&] {
@@ -216,6 +218,7 @@ Topology::Topology(const MachineShape& shape, u64 jiffies_at_boot) : shape_(shap
 				g.span = span;
 				g.weight = span.weight();
 				g.flags = l ? dom(i, l - 1).flags : 0;
+				g.cores = (g.weight + shape.smt - 1) / shape.smt;  // a one-CPU group is one core
 				g.capacity = SCHED_CAPACITY_SCALE_CPU * g.weight;
 				covered = covered | span;
 				sd.groups.push_back(id);

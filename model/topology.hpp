@@ -12,10 +12,11 @@
 // nothing more to balance. An LLC-only machine (smt 1, no cluster, one
 // node) keeps MC over each LLC and PKG over all, as before.
 //
-// The simulator runs LLC-only machines; the other shapes are built and
-// printed (eevdf sim --topology ... --print-domains) while their wake-up and
-// balance paths (select_idle_core/smt, NUMA imbalance rules) are not in the
-// model yet (docs/model.md, "Topology").
+// The simulator runs machines of SMT cores in LLCs on one node; clusters
+// and NUMA nodes are built and printed (eevdf sim --topology ...
+// --print-domains) while their wake-up and balance paths (the cluster scan,
+// the NUMA imbalance rules) are not in the model yet (docs/model.md,
+// "Topology").
 //
 // The domains hold their balancing state (intervals, failure counts,
 // newidle cost and statistics) per CPU, like the kernel's per-CPU
@@ -71,8 +72,9 @@ struct MachineShape {
 	u32 node_size() const { return node ? node : cpus; }
 	u32 llc_size() const { return llc ? llc : node_size(); }
 	u32 nr_nodes() const { return cpus / node_size(); }
-	// The shapes the simulator runs: no SMT, no cluster, one node.
-	bool llc_only() const { return smt == 1 && cluster_size() == 1 && nr_nodes() == 1; }
+	// The shapes the simulator runs: cores (of any SMT width) in LLCs on one
+	// node, no cluster level between core and LLC.
+	bool simulated() const { return cluster_size() == smt && nr_nodes() == 1; }
 	bool operator==(const MachineShape&) const = default;
 };
 
@@ -83,6 +85,7 @@ std::string shape_error(const MachineShape& shape);
 struct SchedGroup {
 	CpuMask span;
 	u32 weight = 0;        // group_weight: CPUs in the group
+	u32 cores = 0;         // sg->cores: SMT cores in the group (init_sched_groups_capacity())
 	unsigned flags = 0;    // the child domain's flags (0 for a base domain's groups)
 	u64 capacity = 0;      // sgc->capacity = 1024 per CPU
 	int imbalance = 0;     // sgc->imbalance: set when affinity defeated a balance
@@ -142,6 +145,11 @@ public:
 	SchedDomainShared* sd_llc_shared(u32 cpu) { return llc_[cpu] ? llc_[cpu]->shared : nullptr; }
 	const SchedDomainShared* sd_llc_shared(u32 cpu) const { return llc_[cpu] ? llc_[cpu]->shared : nullptr; }
 	bool cpus_share_cache(u32 a, u32 b) const { return a == b || sd_llc_id(a) == sd_llc_id(b); }
+	// cpu_smt_mask(): the SMT siblings of `cpu`, itself included.
+	CpuMask cpu_smt_mask(u32 cpu) const;
+	// sched_smt_active(): the sched_smt_present key, which counts the cores
+	// that have two or more threads online (sched_smt_present_inc()).
+	bool sched_smt_active() const { return shape_.smt > 1; }
 
 	const SchedGroup& group(u32 i) const { return groups_[i]; }
 	SchedGroup& group(u32 i) { return groups_[i]; }

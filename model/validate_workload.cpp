@@ -258,6 +258,9 @@ void validate(const Config& cfg, const Workload& wl)
 	if (cfg.llc_size && cfg.cpus % cfg.llc_size)
 		throw WorkloadError("config: an LLC of " + std::to_string(cfg.llc_size) + " CPUs does not divide " +
 				    std::to_string(cfg.cpus) + " CPUs");
+	if (cfg.smt < 1 || llc_size_of(cfg) % cfg.smt)
+		throw WorkloadError("config: cores of " + std::to_string(cfg.smt) + " SMT siblings do not divide an LLC of " +
+				    std::to_string(llc_size_of(cfg)) + " CPUs");
 	if (wl.tasks.empty())
 		throw WorkloadError("workload: no tasks");
 	check_limits(cfg, wl);

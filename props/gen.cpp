@@ -153,6 +153,14 @@ rc::Gen<Config> gen_smp_config()
 		if (*rc::gen::inRange(0, 3) == 0)
 			cfg.knobs.balance_cost = *rc::gen::inRange<u64>(0, 200 * US);
 		cfg.seed = *rc::gen::arbitrary<u64>();
+		// SMT cores inside the LLC (drawn last: the draws above are as
+		// before); half the machines have none.
+		std::vector<u32> smts;
+		for (u32 d = 1; d <= llc_size_of(cfg); d++)
+			if (llc_size_of(cfg) % d == 0)
+				smts.push_back(d);
+		if (*rc::gen::arbitrary<bool>())
+			cfg.smt = *rc::gen::elementOf(smts);
 		return cfg;
 	});
 }

@@ -68,6 +68,8 @@ void write_json(const Report& r, std::ostream& os)
 	if (c.online_cpus != c.cpus)
 		cfg["online_cpus"] = c.online_cpus;
 	if (c.cpus > 1) {
+		if (c.smt > 1)  // SMT siblings per core; absent: none
+			cfg["smt"] = c.smt;
 		cfg["llc_size"] = llc_size_of(c);
 		cfg["skew_tick"] = c.skew_tick;
 	}

@@ -204,6 +204,19 @@ TEST_CASE("run_until() does not allocate: the benchmarks' mixed workload, every 
 	}
 }
 
+TEST_CASE("run_until() does not allocate: several CPUs, without and with SMT siblings", "[alloc]")
+{
+	// Wake-ups through select_task_rq_fair() (the idle-core hint and the
+	// core scan with SMT), periodic, nohz and newidle balancing, migrations.
+	for (u32 smt : {1u, 2u}) {
+		const u64 duration = 5 * NSEC_PER_SEC;
+		Config cfg = make_config(*find_preset("6.18.33"), 1000, 8);
+		cfg.smt = smt;
+		const RunResult r = run_counting(cfg, everything_workload(duration), duration);
+		require_no_alloc(r, label(cfg, "8 CPUs, smt " + std::to_string(smt) + ", every kind of event"));
+	}
+}
+
 TEST_CASE("run() to the end does not allocate: every task exits", "[alloc]")
 {
 	Workload wl;  // no duration: runs until the last task exits

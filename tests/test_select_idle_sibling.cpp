@@ -220,17 +220,17 @@ TEST_CASE("select helpers: select_idle_cpu honours the mask and the limit from t
 	Task& w = sim.task_mut(2);
 	SchedDomainShared& sds = *sim.topology_mut().sd_llc_shared(0);
 	sds.nr_idle_scan = 2;  // nr 3: 1 (busy), 2 (idle)
-	CHECK(select_idle_cpu(sim, w, llc, 0) == 2u);
+	CHECK(select_idle_cpu(sim, w, llc, false, 0) == 2u);
 	sds.nr_idle_scan = 1;  // nr 2: 1 (busy), then stop
-	CHECK(select_idle_cpu(sim, w, llc, 0) == NO_TARGET);
+	CHECK(select_idle_cpu(sim, w, llc, false, 0) == NO_TARGET);
 	sds.nr_idle_scan = 0;
-	CHECK(select_idle_cpu(sim, w, llc, 0) == NO_TARGET);
+	CHECK(select_idle_cpu(sim, w, llc, false, 0) == NO_TARGET);
 	// Mask {0, 1, 3}: 2 is skipped without counting: nr 3 reaches 3.
 	sds.nr_idle_scan = 2;
 	w.cpus_ptr = CpuMask::of(0) | CpuMask::of(1) | CpuMask::of(3);
-	CHECK(select_idle_cpu(sim, w, llc, 0) == 3u);
+	CHECK(select_idle_cpu(sim, w, llc, false, 0) == 3u);
 	// From target 3 the scan starts at 0 (wrapping at once): 0, 1 busy.
-	CHECK(select_idle_cpu(sim, w, llc, 3) == NO_TARGET);
+	CHECK(select_idle_cpu(sim, w, llc, false, 3) == NO_TARGET);
 }
 
 }  // namespace
