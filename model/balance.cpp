@@ -28,13 +28,15 @@
 //   balance_nohz.cpp      nohz: the kick, the idle CPUs' balance, idle entry
 //                         and exit; the tick's sched_balance_trigger()
 //
-// The machine (model/topology.hpp): MC domains over each LLC with
-// SD_SHARE_LLC and one group per CPU, PKG over all CPUs with one group per
-// LLC (its groups carry MC's flags, so prefer_sibling holds there). Every
-// CPU has capacity 1024: no RT/DL/IRQ pressure, no SMT, no asymmetric
-// capacity or packing, no NUMA, no EAS, no cgroups, no SCHED_IDLE tasks. The
-// code for those cases is left out where it cannot be reached; each place
-// says so.
+// The machine (model/topology.hpp): with SMT, SMT domains over each core
+// (one group per thread); MC domains over each LLC with SD_SHARE_LLC and
+// one group per core (carrying SMT's flags: SD_SHARE_CPUCAPACITY makes
+// smt_balance() and the SMT tie rules apply) or per CPU; PKG over all CPUs
+// with one group per LLC (its groups carry MC's flags, so prefer_sibling
+// holds there). Every CPU has capacity 1024: no RT/DL/IRQ pressure, no
+// asymmetric capacity or packing, no clusters, no NUMA, no EAS. The code
+// for those cases is left out where it cannot be reached; each place says
+// so.
 //
 // Versions. KernelPaths decides what changed: lb_skips_delayed (6.14+:
 // runnable counts exclude delayed tasks, which only migrate_load may move;
