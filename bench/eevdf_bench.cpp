@@ -22,6 +22,8 @@
 //                            n tasks over `cpus` CPUs in one LLC, unpinned,
 //                            so wake-ups go through select_task_rq_fair and
 //                            idle CPUs balance; the 6.18 preset at HZ=1000
+//   SmtEvents/smt:{1,2}      SmpEvents' mixed/64/256 on 64 CPUs as 64 cores
+//                            or 32 cores of 2 threads (issue 37)
 //   GroupEvents/cpus/n/shape events/s of n mixed tasks over `cpus` CPUs in
 //                            task groups (issue 36): shape indexes
 //                            bench::group_shapes(), flat and trees of depth
@@ -208,6 +210,31 @@ void smp_events_args(benchmark::internal::Benchmark* b)
 	}
 }
 BENCHMARK(BM_SmpEvents)->Apply(smp_events_args)->MinTime(0.2);
+
+// ---------------------------------------------------------------- SMT
+
+// SmpEvents' mixed workload on 64 CPUs in one LLC, as 64 cores (smt 1) or
+// 32 cores of 2 threads (smt 2, issue 37): the idle-core hint, the core
+// scan (unbounded by SIS_UTIL while the hint is set, as in the kernel) and
+// the SMT balance rules. The ratio of the two is the cost of SMT.
+void BM_SmtEvents(benchmark::State& state)
+{
+	const u32 smt = static_cast<u32>(state.range(0));
+	const u32 cpus = 64;
+	const int n = 256;
+	Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, cpus);
+	cfg.smt = smt;
+	Workload wl = make_workload(MIXED, n, bench::forever_on(cpus));
+	bench::spread_over(wl, cpus);
+	Simulation sim(cfg, wl);
+	sim.run_until(warmup_ns(MIXED, n));
+	run_chunks(state, sim, 20 * NSEC_PER_MSEC);
+	u64 migrations = 0;
+	for (const Task& t : sim.tasks())
+		migrations += t.nr_migrations;
+	state.counters["migrations"] = static_cast<double>(migrations);
+}
+BENCHMARK(BM_SmtEvents)->ArgName("smt")->Arg(1)->Arg(2)->MinTime(0.2);
 
 // ---------------------------------------------------------------- groups
 
