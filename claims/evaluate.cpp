@@ -86,6 +86,8 @@ RunSpec spec_for(const Claim& c, const Settings& row, const std::string& where)
 				s.schbench = v;
 			else if (k == "llc")
 				s.model.llc = static_cast<u32>(std::stoul(v));
+			else if (k == "topology")
+				s.model.topology = v;
 			else if (k == "skew_tick")
 				s.model.skew_tick = skew_tick_value(v);
 			else if (k == "preempt")

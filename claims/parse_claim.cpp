@@ -22,7 +22,7 @@ using json::Value;
 
 const std::vector<std::string> setting_keys = {"kernel", "hz", "cpus", "online_cpus", "slice", "custom_slice", "features",
 					       "tick_phase", "tick_jitter", "switch_cost", "seed", "duration",
-					       "nice", "hogs", "bug", "workload", "schbench", "llc", "skew_tick", "autogroup",
+					       "nice", "hogs", "bug", "workload", "schbench", "llc", "topology", "skew_tick", "autogroup",
 					       "ipi_latency", "idle_exit_latency", "wakeup_irq_cost", "balance_cost", "preempt",
 					       "profile", "seeds"};
 const std::vector<std::string> metric_names = {
