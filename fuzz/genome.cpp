@@ -86,7 +86,9 @@ Genome Genome::decode(const uint8_t* data, size_t size)
 	g.tick_phase_ns = static_cast<uint32_t>(r.get(4));
 	g.jitter_ns = static_cast<uint32_t>(r.get(4));
 	g.switch_cost_ns = fold<uint16_t>(r.get(2), 0, 50'000);
-	g.sim_cpus = static_cast<uint8_t>(r.get(1) % 8 + 1);  // 0, as in genomes before several CPUs: one
+	const u64 cpus_byte = r.get(1);
+	g.sim_cpus = static_cast<uint8_t>(cpus_byte % 8 + 1);  // 0, as in genomes before several CPUs: one
+	g.smt_code = static_cast<uint8_t>((cpus_byte >> 3) & 3);
 	g.smp_bits = static_cast<uint8_t>(r.get(1));
 	canonicalise(g);
 	const size_t n = size > HEADER ? std::min((size - HEADER) / GENE, MAX_TASKS) : 0;
@@ -141,7 +143,7 @@ std::vector<uint8_t> Genome::encode() const
 	put(out, tick_phase_ns, 4);
 	put(out, jitter_ns, 4);
 	put(out, switch_cost_ns, 2);
-	put(out, sim_cpus - 1u, 1);
+	put(out, (sim_cpus - 1u) | (smt_code & 3u) << 3, 1);
 	put(out, smp_bits, 1);
 	for (const Gene& e : tasks) {
 		put(out, static_cast<uint8_t>(e.kind), 1);
@@ -247,7 +249,12 @@ void mutate(Genome& g, uint64_t& rng)
 	switch (pick(rng, 19)) {
 	case 18: mutate_groups(g, rng); break;
 	case 16: g.sim_cpus = static_cast<uint8_t>(pick(rng, 2) ? 1 : 2 + pick(rng, 7)); break;
-	case 17: g.smp_bits = static_cast<uint8_t>(next_rand(rng)); break;
+	case 17: {
+		const u64 r = next_rand(rng);
+		g.smp_bits = static_cast<uint8_t>(r);
+		g.smt_code = static_cast<uint8_t>((r >> 8) & 3);
+		break;
+	}
 	case 0: g.preset = static_cast<uint8_t>(pick(rng, kernel_presets().size())); break;
 	case 1: g.hz = pick(rng, 3) ? one_of(rng, hzs) : static_cast<uint16_t>(100 + pick(rng, 1401)); break;
 	case 2: g.feature_flips ^= static_cast<uint16_t>(1u << pick(rng, u64{FIRST_SMP_FEATURE})); break;
@@ -323,6 +330,13 @@ Case build(const Genome& g, Bugs bugs)
 		if (c.cfg.llc_size == sim)
 			c.cfg.llc_size = 0;
 		c.cfg.skew_tick = (g.smp_bits >> 2) & 1;
+		if (g.smt_code) {
+			std::vector<u32> smts;
+			for (u32 d = 1; d <= llc_size_of(c.cfg); d++)
+				if (llc_size_of(c.cfg) % d == 0)
+					smts.push_back(d);
+			c.cfg.smt = smts[g.smt_code % smts.size()];
+		}
 		const Features have_smp = available_features(kernel_presets()[g.preset]);
 		for (unsigned i = 0; i < 5; i++) {
 			const Feature f = static_cast<Feature>(FIRST_SMP_FEATURE + i);

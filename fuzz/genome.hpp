@@ -71,9 +71,12 @@ struct Genome {
 	// is not required: online becomes max(cpus, sim_cpus)); smp_bits: bits
 	// 0-1 pick the LLC size among the divisors of sim_cpus (0: one LLC),
 	// bit 2 skew_tick, bits 3-7 flip TTWU_QUEUE, SIS_UTIL, WA_IDLE,
-	// WA_WEIGHT and WA_BIAS.
+	// WA_WEIGHT and WA_BIAS. smt_code (bits 3-4 of sim_cpus's byte, 0 in
+	// genomes from before SMT): 0 no SMT, else the SMT width among the LLC
+	// size's divisors (issue 37).
 	uint8_t sim_cpus = 1;
 	uint8_t smp_bits = 0;
+	uint8_t smt_code = 0;
 	std::vector<Gene> tasks;    // mixed shape: 1..MAX_TASKS genes
 	// Mixed shape, on presets that model groups (6.18+): 0..MAX_GROUPS
 	// cgroups, in the trailer after the genes (docs/fuzzing.md); elsewhere

@@ -86,3 +86,23 @@ TEST_CASE("a genome's groups become cgroups, on every preset")
 	for (const KernelPreset& p : kernel_presets())
 		CHECK(build(grouped(p.name), Bugs{}).wl.groups == c.wl.groups);
 }
+
+TEST_CASE("a genome's SMT code survives encoding and makes cores inside the LLC")
+{
+	Genome g;
+	g.sim_cpus = 8;
+	g.smp_bits = 2;  // LLCs: the divisors of 8 are 1, 2, 4, 8; index 2: 4 CPUs
+	g.smt_code = 2;  // the divisors of 4: 1, 2, 4; index 2: 4 threads per core
+	g.tasks.assign(2, Gene{});
+	const std::vector<uint8_t> bytes = g.encode();
+	const Genome d = Genome::decode(bytes.data(), bytes.size());
+	CHECK(d.sim_cpus == 8);
+	CHECK(d.smt_code == 2);
+	CHECK(d.encode() == bytes);
+	const Case c = build(d, {});
+	CHECK(c.cfg.llc_size == 4);
+	CHECK(c.cfg.smt == 4);
+	// A genome from before SMT (the code's bits 0) keeps flat CPUs.
+	g.smt_code = 0;
+	CHECK(build(g, {}).cfg.smt == 1);
+}
