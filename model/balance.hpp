@@ -131,6 +131,10 @@ SdLbStats two_cpu_lb_stats(const SgLbStats& local, const SgLbStats& busiest);
 // update_idle_cpu_scan()'s value: how many CPUs of an LLC of llc_weight
 // select_idle_cpu() may scan at this sum of utilisation.
 u32 idle_cpu_scan(u64 sum_util, u32 llc_weight, u32 imbalance_pct);
+// should_we_balance(): does dst_cpu balance `sd` for its local group now
+// (cpus: the CPUs the pass may use)?
+bool should_we_balance(const Machine& sim, const SchedDomain& sd, const CpuMask& cpus, u32 dst_cpu,
+		       CpuIdleType idle);
 // get_sd_balance_interval() in jiffies.
 u64 get_sd_balance_interval(const SchedDomain& sd, bool cpu_busy, u32 hz, u32 online_cpus);
 // msecs_to_jiffies() (rounding up, as the kernel's does for every HZ).

@@ -24,38 +24,9 @@ static bool need_active_balance(const LbEnv& env)
 	return env.migration_type == MigrationType::misfit;
 }
 
-// should_we_balance(): newidle if nothing arrived meanwhile; otherwise only
-// one CPU of the local group balances: its first idle CPU on a wholly idle
-// core, else its first idle CPU (an idle SMT thread beside a busy one), else
-// the group's first CPU. Within the SMT domain itself every idle CPU counts
-// as an idle core (its siblings are the other groups).
 static bool should_we_balance(const LbEnv& env)
 {
-	const Machine& sim = *env.sim;
-	if (!env.cpus.test(env.dst_cpu))
-		return false;
-	if (env.idle == CPU_NEWLY_IDLE) {
-		const Rq& dst = sim.rq(env.dst_cpu);
-		return !(dst.nr_running() > 0 || dst.ttwu_pending);
-	}
-	const Topology& topo = sim.topology();
-	const SchedGroup& sg = topo.group(env.sd->groups.front());
-	CpuMask swb = sg.span & env.cpus;
-	u32 idle_smt = MAX_CPUS;  // -1: none
-	for (u32 cpu = swb.first(); cpu < MAX_CPUS; cpu = swb.next(cpu + 1)) {
-		if (!sim.rq(cpu).idle_cpu())
-			continue;
-		if (!(env.sd->flags & SD_SHARE_CPUCAPACITY) && !is_core_idle(sim, cpu)) {
-			if (idle_smt == MAX_CPUS)
-				idle_smt = cpu;
-			swb = swb.andnot(topo.cpu_smt_mask(cpu));
-			continue;
-		}
-		return cpu == env.dst_cpu;
-	}
-	if (idle_smt != MAX_CPUS)
-		return idle_smt == env.dst_cpu;
-	return sg.span.first() == env.dst_cpu;  // group_balance_cpu()
+	return lb::should_we_balance(*env.sim, *env.sd, env.cpus, env.dst_cpu, env.idle);
 }
 
 // ---------------------------------------------------------------- sched_balance_rq
@@ -234,4 +205,42 @@ void active_load_balance_cpu_stop(Machine& sim, u32 busiest_cpu)
 }
 
 }  // namespace balance_internal
+
+namespace lb {
+
+// should_we_balance(): newidle if nothing arrived meanwhile; otherwise only
+// one CPU of the local group balances: its first idle CPU on a wholly idle
+// core, else its first idle CPU (an idle SMT thread beside a busy one), else
+// the group's first CPU. Within the SMT domain itself every idle CPU counts
+// as an idle core (its siblings are the other groups).
+bool should_we_balance(const Machine& sim, const SchedDomain& sd, const CpuMask& cpus, u32 dst_cpu,
+		       CpuIdleType idle)
+{
+	if (!cpus.test(dst_cpu))
+		return false;
+	if (idle == CPU_NEWLY_IDLE) {
+		const Rq& dst = sim.rq(dst_cpu);
+		return !(dst.nr_running() > 0 || dst.ttwu_pending);
+	}
+	const Topology& topo = sim.topology();
+	const SchedGroup& sg = topo.group(sd.groups.front());
+	CpuMask swb = sg.span & cpus;
+	u32 idle_smt = MAX_CPUS;  // -1: none
+	for (u32 cpu = swb.first(); cpu < MAX_CPUS; cpu = swb.next(cpu + 1)) {
+		if (!sim.rq(cpu).idle_cpu())
+			continue;
+		if (!(sd.flags & SD_SHARE_CPUCAPACITY) && !is_core_idle(sim, cpu)) {
+			if (idle_smt == MAX_CPUS)
+				idle_smt = cpu;
+			swb = swb.andnot(topo.cpu_smt_mask(cpu));
+			continue;
+		}
+		return cpu == dst_cpu;
+	}
+	if (idle_smt != MAX_CPUS)
+		return idle_smt == dst_cpu;
+	return sg.span.first() == dst_cpu;  // group_balance_cpu()
+}
+
+}  // namespace lb
 }  // namespace eevdf
