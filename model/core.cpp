@@ -81,11 +81,19 @@ void Simulation::schedule(u32 cpu)
 	rq.ipi_resched = false;  // a resched IPI still on its way finds nothing to do
 	rq.resched_at = NEVER;   // nor does a deferred timer resched
 	notify(&Observer::on_schedule, now_, prev ? prev->id : IDLE, next ? next->id : IDLE);
-	if (next == prev)
+	// After the stopper prev is the stop task (shown as idle, already
+	// counted as a switch): put_prev_set_next_task() from it to the idle
+	// task runs set_next_task_idle(), to a fair task no idle exit.
+	const bool after_stopper = rq.stopper_ran;
+	rq.stopper_ran = false;
+	if (next == prev) {
+		if (after_stopper && !next)
+			account_idle_enter(rq);
 		return;
+	}
 
 	rq.switches++;
-	if (!prev)
+	if (!prev && !after_stopper)
 		account_idle_exit(rq);
 	const bool prev_runnable = prev && tasks_[static_cast<size_t>(prev->id)].state == TaskState::Runnable;
 	u64 switch_cost = 0;
@@ -391,6 +399,7 @@ void Simulation::stopper_preempt(u32 cpu)
 	const int prev = rq.cfs.curr_task()->id;
 	rq.cfs.put_prev_task_fair(rq.cfs.curr_task());
 	rq.switches++;
+	rq.stopper_ran = true;
 	event_cpu_ = cpu;
 	notify(&Observer::on_switch, now_, prev, IDLE, true, now_);
 }

@@ -65,6 +65,10 @@ public:
 
 	// ---- what curr is doing
 	u64 useful_start = 0;  // when curr starts running its own code (after switch cost / IRQ time)
+	// The stopper preempted curr (Machine::stopper_preempt()): until the next
+	// __schedule() the CPU runs the stop class's task, shown as idle, so that
+	// switch neither leaves nor enters idle; the next does whichever it is.
+	bool stopper_ran = false;
 
 	// ---- wakelist and IPIs
 	bool ttwu_pending = false;

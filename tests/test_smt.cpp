@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "io/model_options.hpp"
+#include "model/balance.hpp"
 #include "model/idle_cores.hpp"
 #include "model/select_task_rq_fair.hpp"
 #include "select_helpers.hpp"
@@ -247,4 +248,57 @@ TEST_CASE("smt: a Config whose cores do not divide its LLC is refused by name", 
 	c.smt = 4;
 	CHECK_THROWS_WITH(Simulation(c, idle_core_scenario()),
 			  Catch::Contains("cores of 4 SMT siblings do not divide an LLC of 2 CPUs"));
+}
+
+TEST_CASE("smt: above the SMT level, an idle CPU on an idle core balances before an idle thread beside a busy one",
+	  "[smt][balance]")
+{
+	// 8 CPUs, smt 2, LLCs of 4: SMT {0,1}, MC {0-3} (groups: the cores),
+	// PKG {0-7} (groups: the LLCs). H1 keeps CPU 1 busy; 0, 2, 3 are idle.
+	// PKG, local group {0-3}: CPU 0 is idle but its core is not (idle_smt =
+	// 0, its core leaves the mask); CPU 2 is idle on an idle core: CPU 2
+	// balances for the LLC. MC, local group {0,1}: no idle core, so the
+	// idle thread 0. SMT, local group {0}: 0 (a sibling's business is the
+	// SMT domain's own). Newly idle: always, if nothing arrived.
+	Config c = smp(8, 4);
+	c.smt = 2;
+	Workload wl = workload({pinned_hog("h1", 1)});
+	State st(c, wl, 1 * MS);
+	const Simulation& sim = st.sim;
+	const SchedDomain& smt = *sim.topology().sd(0);
+	const SchedDomain& mc = *smt.parent;
+	const SchedDomain& pkg = *mc.parent;
+	REQUIRE(pkg.name == "PKG");
+	const SchedDomain& pkg2 = *sim.topology().sd(2)->parent->parent;
+	CHECK_FALSE(lb::should_we_balance(sim, pkg, pkg.span, 0, CPU_IDLE));
+	CHECK(lb::should_we_balance(sim, pkg2, pkg2.span, 2, CPU_IDLE));
+	CHECK(lb::should_we_balance(sim, mc, mc.span, 0, CPU_IDLE));
+	CHECK(lb::should_we_balance(sim, smt, smt.span, 0, CPU_IDLE));
+	CHECK(lb::should_we_balance(sim, pkg, pkg.span, 0, CPU_NEWLY_IDLE));
+
+	// Without SMT the first idle CPU of the LLC, 0, balances at PKG.
+	State flat(smp(8, 4), workload({pinned_hog("h1", 1)}), 1 * MS);
+	const SchedDomain& fpkg = *flat.sim.topology().sd(0)->parent;
+	REQUIRE(fpkg.name == "PKG");
+	CHECK(lb::should_we_balance(flat.sim, fpkg, fpkg.span, 0, CPU_IDLE));
+}
+
+TEST_CASE("smt: a CPU the stopper leaves idle enters idle: the hint, and nohz", "[smt]")
+{
+	// H0, H1 pinned to 0 and 1; C on CPU 2 runs 1 ms, then moves itself to
+	// CPU 0 (sched_setaffinity): the stopper takes it off CPU 2, whose
+	// __schedule() from the stop task to the idle task runs
+	// set_next_task_idle(): sibling 3 (never used) is idle, so the hint is
+	// set; do_idle() then stops the tick (nohz). Nothing went idle before:
+	// the hint was clear.
+	TaskSpec c = pinned(task("c", {run(1 * MS), set_affinity(0), run(RUN_FOREVER)}, 1), {2});
+	Workload wl = workload({pinned_hog("h0", 0), pinned_hog("h1", 1), c});
+	wl.cpu_sets = {{0}};
+	State st(smt2x2(), wl, 1 * MS - 1);
+	CHECK_FALSE(test_idle_cores(st.sim, 2));
+	st.sim.run_until(1 * MS + 1);
+	REQUIRE(st.sim.tasks()[2].cpu == 0);
+	CHECK(st.sim.rq(2).idle_cpu());
+	CHECK(test_idle_cores(st.sim, 2));
+	CHECK(st.sim.rq(2).nohz_idle);
 }
