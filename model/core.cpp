@@ -68,9 +68,14 @@ void Simulation::schedule(u32 cpu)
 	// (still rq->donor; CfsRq::after_delayed_dequeue): a re-picked prev, or a
 	// next running alone, keeps that timer.
 	SchedEntity* next = cfs.pick_next_task_fair();
-	if (!next && rqs_.size() > 1 && sched_balance_newidle(*this, cpu) > 0) {
-		set_clock(rq);
-		next = cfs.pick_next_task_fair();
+	if (!next && rqs_.size() > 1) {
+		rq.newidle_from_task = prev != nullptr || rq.stopper_ran;  // curr: prev, or the stop task
+		const int pulled = sched_balance_newidle(*this, cpu);
+		rq.newidle_from_task = false;
+		if (pulled > 0) {
+			set_clock(rq);
+			next = cfs.pick_next_task_fair();
+		}
 	}
 	if (next && (next != prev || cfg_.preset->paths.hrtick_rearm_on_repick))
 		hrtick_start_fair(cpu, next);

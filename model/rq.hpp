@@ -37,7 +37,9 @@ public:
 	u32 nr_running() const { return static_cast<u32>(cfs.h_nr_queued); }  // fair tasks only
 	u32 h_nr_runnable() const { return static_cast<u32>(cfs.h_nr_queued - cfs.nr_delayed); }
 	// idle_cpu(): the idle task runs, nothing is queued, no wake-up is on its way.
-	bool idle_cpu() const { return idle() && nr_running() == 0 && !ttwu_pending; }
+	// Not during a newidle balance that a task's __schedule() runs: rq->curr
+	// is still that task until the switch.
+	bool idle_cpu() const { return idle() && !newidle_from_task && nr_running() == 0 && !ttwu_pending; }
 	// sched_idle_rq() (sched_idle_cpu() of this CPU): only SCHED_IDLE tasks
 	// are queued. Never idle_cpu(): it has tasks.
 	bool sched_idle_rq() const { return cfs.sched_idle_rq(); }
@@ -69,6 +71,9 @@ public:
 	// __schedule() the CPU runs the stop class's task, shown as idle, so that
 	// switch neither leaves nor enters idle; the next does whichever it is.
 	bool stopper_ran = false;
+	// sched_balance_newidle() runs from the __schedule() of a task (prev),
+	// which is still rq->curr: the CPU is not idle_cpu() to its own balance.
+	bool newidle_from_task = false;
 
 	// ---- wakelist and IPIs
 	bool ttwu_pending = false;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "balance_helpers.hpp"
+#include "model/balance_internal.hpp"
 
 using namespace eevdf;
 using namespace eevdf::test;
@@ -193,4 +194,36 @@ TEST_CASE("newidle 7.1.5: NI_RATE adds the time since the last refresh to the su
 			CHECK(sd.newidle_success == 50);
 		}
 	}
+}
+
+TEST_CASE("newidle: the CPU whose task just blocked is not an idle CPU to its own balance", "[balance]")
+{
+	// 4 CPUs, LLCs {0,1} and {2,3}; hogs pinned to 2 and 3; CPU 1 idle.
+	// In the kernel sched_balance_newidle() runs inside pick_next_task_fair()
+	// while rq->curr is still the task that blocked, so idle_cpu(dst) is 0
+	// and update_sg_lb_stats() counts one idle CPU in the local LLC {0,1},
+	// not two (found by review: the model had already put prev back).
+	TaskSpec h2 = task("h2", {run(RUN_FOREVER)}, 1), h3 = task("h3", {run(RUN_FOREVER)}, 1);
+	h2.cpus = {2};
+	h3.cpus = {3};
+	Workload wl = workload({h2, h3});
+	Simulation sim(smp(250, 4, 2), (wl.duration = 100 * MS, wl));
+	sim.run_until(1 * MS);
+	SchedDomain& pkg = *sim.topology_mut().sd(0)->parent;
+	REQUIRE(pkg.name == "PKG");
+	auto local_idle = [&] {
+		balance_internal::LbEnv env;
+		env.sim = &sim;
+		env.sd = &pkg;
+		env.dst_cpu = 0;
+		env.idle = CPU_NEWLY_IDLE;
+		env.cpus = pkg.span;
+		lb::SdLbStats sds;
+		balance_internal::update_sd_lb_stats(env, sds);
+		return sds.local_stat.idle_cpus;
+	};
+	CHECK(local_idle() == 2);  // an idle CPU 0 (the idle task's own schedule())
+	sim.rq_mut(0).newidle_from_task = true;
+	CHECK(local_idle() == 1);
+	sim.rq_mut(0).newidle_from_task = false;
 }
