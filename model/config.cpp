@@ -378,6 +378,7 @@ MachineShape machine_shape_of(const Config& cfg)
 	MachineShape m;
 	m.cpus = cfg.cpus;
 	m.smt = cfg.smt;
+	m.cluster = cfg.cluster;
 	m.llc = cfg.llc_size;
 	return m;
 }
@@ -388,8 +389,9 @@ std::string command_line_flags(const Config& cfg)
 			" --cpus " + std::to_string(cfg.cpus);
 	if (cfg.online_cpus != cfg.cpus)
 		s += " --online-cpus " + std::to_string(cfg.online_cpus);
-	if (cfg.smt > 1)
+	if (cfg.smt > 1 || cfg.cluster)
 		s += " --topology smt=" + std::to_string(cfg.smt) +
+		     (cfg.cluster ? ",cluster=" + std::to_string(cfg.cluster) : "") +
 		     (cfg.llc_size && cfg.llc_size != cfg.cpus ? ",llc=" + std::to_string(cfg.llc_size) : "");
 	else if (cfg.llc_size && cfg.llc_size != cfg.cpus)
 		s += " --llc " + std::to_string(cfg.llc_size);
@@ -440,7 +442,8 @@ std::string describe(const Config& cfg)
 	if (cfg.online_cpus != cfg.cpus)
 		cpus += " (of " + std::to_string(cfg.online_cpus) + " online)";
 	if (smp)
-		cpus += (cfg.smt > 1 ? ", smt=" + std::to_string(cfg.smt) : "") + ", llc=" +
+		cpus += (cfg.smt > 1 ? ", smt=" + std::to_string(cfg.smt) : "") +
+			(cfg.cluster ? ", cluster=" + std::to_string(cfg.cluster) : "") + ", llc=" +
 			std::to_string(llc_size_of(cfg)) + (cfg.skew_tick ? ", skew_tick" : "");
 	if (cfg.preempt != Preempt::None)
 		cpus += ", preempt=" + std::string(preempt_name(cfg.preempt));

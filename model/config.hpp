@@ -274,6 +274,7 @@ struct Config {
 	u32 online_cpus = 1;    // scales the default base slice like update_sysctl(); >= cpus
 	u32 llc_size = 0;       // CPUs per LLC (a divisor of cpus); 0 = all in one
 	u32 smt = 1;            // CPUs per core: SMT siblings (a divisor of the LLC); 1 = none
+	u32 cluster = 0;        // CPUs per cluster (SD_CLUSTER; cores within, dividing the LLC); 0 = none
 	bool skew_tick = false; // boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later
 	// sysctl_sched_autogroup_enabled (CONFIG_SCHED_AUTOGROUP): every task of
 	// the root cpu cgroup runs in its session's autogroup (model/autogroup.hpp).
@@ -317,8 +318,8 @@ inline u64 default_balance_cost(const Profile& p) { return p.balance_cost.is_zer
 inline u64 tick_jitter_max(const Config& cfg) { return cfg.knobs.tick_jitter + cfg.profile.tick_jitter.max(); }
 // The LLC size in force: cfg.llc_size, or every CPU.
 inline u32 llc_size_of(const Config& cfg) { return cfg.llc_size ? cfg.llc_size : cfg.cpus; }
-// The machine the Config describes: cores of cfg.smt siblings in LLCs of
-// llc_size_of(cfg), one node, no clusters.
+// The machine the Config describes: cores of cfg.smt siblings, in
+// clusters of cfg.cluster CPUs, in LLCs of llc_size_of(cfg), one node.
 MachineShape machine_shape_of(const Config& cfg);
 
 // The `eevdf sim` flags that reproduce `cfg` (for replayable reports).

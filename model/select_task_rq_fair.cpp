@@ -16,9 +16,11 @@
 //   hint (model/idle_cores.cpp) steers select_idle_sibling() to
 //   select_idle_smt() or select_idle_cpu()'s core scan. Without siblings
 //   has_idle_core stays false and neither is reached.
-// - No SD_CLUSTER level: sched_cluster_active is false, so the cluster scan
-//   of select_idle_cpu() is skipped and select_idle_sibling()'s prev_aff and
-//   kept recent_used_cpu (only set when the cluster test fails) stay unset.
+// - Clusters (SD_CLUSTER, a level between core and LLC): when one survives
+//   sched_cluster_active holds; select_idle_sibling() then returns an idle
+//   prev or recent CPU at once only within target's cluster (else keeps it
+//   as a late fallback: prev_aff, recent_used_cpu), and select_idle_cpu()
+//   scans target's cluster before the rest of the LLC.
 // - No per-CPU kthreads: the rule letting a kworker's wakee stack on the
 //   kworker's CPU never applies.
 // - No core scheduling: every cookie matches. No NUMA domain.
@@ -278,6 +280,34 @@ u32 select_idle_cpu(Machine& sim, const Task& p, const SchedDomain& sd, bool has
 				return NO_TARGET;
 		}
 	}
+	// The cluster pre-scan: target's own cluster (the LLC domain's first
+	// group, when its child is a cluster) first, from target + 1 round; it
+	// returns what it finds, and its CPUs leave the main scan.
+	if (sim.topology().sched_cluster_active()) {
+		const SchedGroup& sg = sim.topology().group(sd.groups.front());
+		if (sg.flags & SD_CLUSTER) {
+			const CpuMask span = sg.span;
+			for (u32 pass = 0; pass < 2; pass++) {
+				for (u32 cpu = pass ? span.first() : span.next(target + 1);
+				     cpu < MAX_CPUS && (pass == 0 || cpu < target + 1); cpu = span.next(cpu + 1)) {
+					if (!cpus.test(cpu))
+						continue;
+					if (has_idle_core) {
+						const u32 i = select_idle_core(sim, p, cpu, cpus, idle_cpu);
+						if (i < NO_TARGET)
+							return i;
+					} else {
+						if (--nr <= 0)
+							return NO_TARGET;
+						idle_cpu = idle_or_sched_idle(sim, cpu, p) ? cpu : NO_TARGET;
+						if (idle_cpu < NO_TARGET)
+							return idle_cpu;
+					}
+				}
+			}
+			cpus = cpus.andnot(span);
+		}
+	}
 	if (has_idle_core) {
 		// for_each_cpu_wrap() over a mask select_idle_core() shrinks: the
 		// next CPU is searched in the mask as it is then.
@@ -314,18 +344,29 @@ u32 select_idle_cpu(Machine& sim, const Task& p, const SchedDomain& sd, bool has
 u32 select_idle_sibling(Machine& sim, Task& p, u32 prev, u32 target)
 {
 	const Topology& topo = sim.topology();
+	const bool clusters = topo.sched_cluster_active();
 	if (idle_or_sched_idle(sim, target, p))
 		return target;
-	if (prev != target && topo.cpus_share_cache(prev, target) && idle_or_sched_idle(sim, prev, p))
-		return prev;
+	// An idle prev in target's LLC: at once if it is in target's cluster
+	// (or there are none), else kept for the end (prev_aff).
+	u32 prev_aff = NO_TARGET;
+	if (prev != target && topo.cpus_share_cache(prev, target) && idle_or_sched_idle(sim, prev, p)) {
+		if (!clusters || topo.cpus_share_resources(prev, target))
+			return prev;
+		prev_aff = prev;
+	}
 
 	const int recent = p.recent_used_cpu;
 	p.recent_used_cpu = static_cast<int>(prev);
+	u32 recent_used_cpu = NO_TARGET;
 	if (recent >= 0) {
 		const u32 r = static_cast<u32>(recent);
 		if (r != prev && r != target && topo.cpus_share_cache(r, target) && idle_or_sched_idle(sim, r, p) &&
-		    p.cpus_ptr.test(r))
-			return r;
+		    p.cpus_ptr.test(r)) {
+			if (!clusters || topo.cpus_share_resources(r, target))
+				return r;
+			recent_used_cpu = r;  // in another cluster: the last fallback but one
+		}
 	}
 
 	const SchedDomain* sd = topo.sd_llc(target);
@@ -343,6 +384,10 @@ u32 select_idle_sibling(Machine& sim, Task& p, u32 prev, u32 target)
 	const u32 i = select_idle_cpu(sim, p, *sd, has_idle_core, target);
 	if (i < NO_TARGET)
 		return i;
+	if (prev_aff < NO_TARGET)
+		return prev_aff;
+	if (recent_used_cpu < NO_TARGET)
+		return recent_used_cpu;
 	return target;
 }
 

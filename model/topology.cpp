@@ -185,6 +185,7 @@ Topology::Topology(const MachineShape& shape, u64 jiffies_at_boot) : shape_(shap
 	shared_.resize(static_cast<size_t>(n) * nr_levels_);
 	base_.assign(n, nullptr);
 	llc_.assign(n, nullptr);
+	cluster_.assign(n, nullptr);
 	auto dom = [&](u32 cpu, u32 l) -> SchedDomain& { return domains_[static_cast<size_t>(cpu) * nr_levels_ + l]; };
 
 	for (u32 cpu = 0; cpu < n; cpu++) {
@@ -264,10 +265,16 @@ Topology::Topology(const MachineShape& shape, u64 jiffies_at_boot) : shape_(shap
 			}
 		}
 		base_[cpu] = sd;
-		// update_top_cache_domain(): the highest SD_SHARE_LLC level.
-		for (SchedDomain* d = sd; d; d = d->parent)
+		// update_top_cache_domain(): the highest SD_SHARE_LLC level, the
+		// lowest SD_CLUSTER one (build_sched_domains() turns
+		// sched_cluster_active on when any CPU has one).
+		for (SchedDomain* d = sd; d; d = d->parent) {
 			if (d->flags & SD_SHARE_LLC)
 				llc_[cpu] = d;
+			if ((d->flags & SD_CLUSTER) && !cluster_[cpu])
+				cluster_[cpu] = d;
+		}
+		cluster_active_ = cluster_active_ || cluster_[cpu];
 	}
 }
 

@@ -12,11 +12,10 @@
 // nothing more to balance. An LLC-only machine (smt 1, no cluster, one
 // node) keeps MC over each LLC and PKG over all, as before.
 //
-// The simulator runs machines of SMT cores in LLCs on one node; clusters
-// and NUMA nodes are built and printed (eevdf sim --topology ...
-// --print-domains) while their wake-up and balance paths (the cluster scan,
-// the NUMA imbalance rules) are not in the model yet (docs/model.md,
-// "Topology").
+// The simulator runs machines of SMT cores and clusters in LLCs on one
+// node; NUMA nodes are built and printed (eevdf sim --topology ...
+// --print-domains) while their balance rules (the NUMA imbalance
+// allowance) are not in the model yet (docs/model.md, "Topology").
 //
 // The domains hold their balancing state (intervals, failure counts,
 // newidle cost and statistics) per CPU, like the kernel's per-CPU
@@ -72,9 +71,8 @@ struct MachineShape {
 	u32 node_size() const { return node ? node : cpus; }
 	u32 llc_size() const { return llc ? llc : node_size(); }
 	u32 nr_nodes() const { return cpus / node_size(); }
-	// The shapes the simulator runs: cores (of any SMT width) in LLCs on one
-	// node, no cluster level between core and LLC.
-	bool simulated() const { return cluster_size() == smt && nr_nodes() == 1; }
+	// The shapes the simulator runs: one node.
+	bool simulated() const { return nr_nodes() == 1; }
 	bool operator==(const MachineShape&) const = default;
 };
 
@@ -145,6 +143,12 @@ public:
 	SchedDomainShared* sd_llc_shared(u32 cpu) { return llc_[cpu] ? llc_[cpu]->shared : nullptr; }
 	const SchedDomainShared* sd_llc_shared(u32 cpu) const { return llc_[cpu] ? llc_[cpu]->shared : nullptr; }
 	bool cpus_share_cache(u32 a, u32 b) const { return a == b || sd_llc_id(a) == sd_llc_id(b); }
+	// sd_share_id (update_top_cache_domain()): the first CPU of the lowest
+	// SD_CLUSTER domain, else sd_llc_id; cpus_share_resources() compares it.
+	u32 sd_share_id(u32 cpu) const { return cluster_[cpu] ? cluster_[cpu]->span.first() : sd_llc_id(cpu); }
+	bool cpus_share_resources(u32 a, u32 b) const { return a == b || sd_share_id(a) == sd_share_id(b); }
+	// sched_cluster_active: some CPU kept an SD_CLUSTER domain when attached.
+	bool sched_cluster_active() const { return cluster_active_; }
 	// cpu_smt_mask(): the SMT siblings of `cpu`, itself included.
 	CpuMask cpu_smt_mask(u32 cpu) const;
 	// sched_smt_active(): the sched_smt_present key, which counts the cores
@@ -169,7 +173,8 @@ private:
 	std::vector<SchedDomain> domains_;         // [cpu * nr_levels_ + level]
 	std::vector<SchedGroup> groups_;           // [level * nr_cpus_ + first CPU of the group]
 	std::vector<SchedDomainShared> shared_;    // [level * nr_cpus_ + first CPU of the span]
-	std::vector<SchedDomain*> base_, llc_;     // per CPU
+	std::vector<SchedDomain*> base_, llc_, cluster_;  // per CPU
+	bool cluster_active_ = false;
 };
 
 // The domains of every CPU as the kernel's debugfs shows them

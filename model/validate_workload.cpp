@@ -258,6 +258,10 @@ void validate(const Config& cfg, const Workload& wl)
 	if (cfg.llc_size && cfg.cpus % cfg.llc_size)
 		throw WorkloadError("config: an LLC of " + std::to_string(cfg.llc_size) + " CPUs does not divide " +
 				    std::to_string(cfg.cpus) + " CPUs");
+	if (cfg.cluster && (cfg.cluster % cfg.smt || llc_size_of(cfg) % cfg.cluster))
+		throw WorkloadError("config: clusters of " + std::to_string(cfg.cluster) + " CPUs do not hold whole cores of " +
+				    std::to_string(cfg.smt) + " or divide an LLC of " + std::to_string(llc_size_of(cfg)) +
+				    " CPUs");
 	if (cfg.smt < 1 || llc_size_of(cfg) % cfg.smt)
 		throw WorkloadError("config: cores of " + std::to_string(cfg.smt) + " SMT siblings do not divide an LLC of " +
 				    std::to_string(llc_size_of(cfg)) + " CPUs");

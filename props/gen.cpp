@@ -161,6 +161,13 @@ rc::Gen<Config> gen_smp_config()
 				smts.push_back(d);
 		if (*rc::gen::arbitrary<bool>())
 			cfg.smt = *rc::gen::elementOf(smts);
+		// Clusters of whole cores inside the LLC, on a third of the machines.
+		std::vector<u32> clusters;
+		for (u32 d = 2 * cfg.smt; d <= llc_size_of(cfg); d += cfg.smt)
+			if (llc_size_of(cfg) % d == 0)
+				clusters.push_back(d);
+		if (!clusters.empty() && *rc::gen::inRange(0, 3) == 0)
+			cfg.cluster = *rc::gen::elementOf(clusters);
 		return cfg;
 	});
 }

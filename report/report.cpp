@@ -70,6 +70,8 @@ void write_json(const Report& r, std::ostream& os)
 	if (c.cpus > 1) {
 		if (c.smt > 1)  // SMT siblings per core; absent: none
 			cfg["smt"] = c.smt;
+		if (c.cluster)  // CPUs per cluster; absent: none
+			cfg["cluster"] = c.cluster;
 		cfg["llc_size"] = llc_size_of(c);
 		cfg["skew_tick"] = c.skew_tick;
 	}

@@ -239,6 +239,10 @@ TEST_CASE("smt: --topology smt=S runs, and the replay flags rebuild the same mac
 	CHECK(flags.find(" --topology smt=2,llc=4") != std::string::npos);
 	CHECK(flags.find("--llc") == std::string::npos);
 	o.topology = "cpus=8,smt=2,cluster=4";
+	const Config k = cli::build_config(o);
+	CHECK(k.cluster == 4);
+	CHECK(command_line_flags(k).find(" --topology smt=2,cluster=4") != std::string::npos);
+	o.topology = "cpus=8,smt=2,node=4";
 	CHECK_THROWS_WITH(cli::build_config(o), Catch::Contains("not simulated yet"));
 }
 
@@ -301,4 +305,46 @@ TEST_CASE("smt: a CPU the stopper leaves idle enters idle: the hint, and nohz", 
 	CHECK(st.sim.rq(2).idle_cpu());
 	CHECK(test_idle_cores(st.sim, 2));
 	CHECK(st.sim.rq(2).nohz_idle);
+}
+
+// ---------------------------------------------------------------- clusters
+
+TEST_CASE("clusters: the scan looks in target's cluster before an idle prev in another", "[smt][cluster]")
+{
+	// 4 CPUs, clusters {0,1} and {2,3} (no SMT), one LLC: CLS over each
+	// cluster, MC over all with the clusters as groups (SD_CLUSTER flags):
+	// sched_cluster_active. At 3.5: H0 on 0; 1, 2, 3 idle.
+	// select_idle_sibling(W, prev 2, target 0): target busy; prev idle and
+	// in the LLC but not in target's cluster: kept as prev_aff. The scan's
+	// cluster pre-scan walks {0,1} from 1: 1 is idle: W goes to 1. Without
+	// clusters the idle prev is taken at once: 2.
+	Config c = smp(4);
+	c.cluster = 2;
+	State st(c, idle_core_scenario(), 3500 * US);
+	Simulation& sim = st.sim;
+	REQUIRE(sim.topology().sched_cluster_active());
+	REQUIRE_FALSE(sim.topology().cpus_share_resources(0, 2));
+	sim.topology_mut().sd_llc_shared(0)->nr_idle_scan = 4;
+	CHECK(select_idle_sibling(sim, widened_w(sim), 2, 0) == 1u);
+
+	State flat(smp(4), idle_core_scenario(), 3500 * US);
+	flat.sim.topology_mut().sd_llc_shared(0)->nr_idle_scan = 4;
+	CHECK(select_idle_sibling(flat.sim, widened_w(flat.sim), 2, 0) == 2u);
+}
+
+TEST_CASE("clusters: when the scan runs out, the idle prev in another cluster is the fallback", "[smt][cluster]")
+{
+	// As above with CPU 1 busy too (W's own sleeping CPU 0 and H0 pinned;
+	// X's CPU 2 idle): nr_idle_scan 1, nr 2: the pre-scan spends it on 1
+	// (busy) and 0 (--nr reaches 0): -1. select_idle_sibling() returns
+	// prev_aff, 2, not target 0.
+	Config c = smp(4);
+	c.cluster = 2;
+	Workload wl = idle_core_scenario();
+	wl.tasks.push_back(pinned_hog("h1", 1));
+	State st(c, wl, 3500 * US);
+	Simulation& sim = st.sim;
+	sim.topology_mut().sd_llc_shared(0)->nr_idle_scan = 1;
+	CHECK(select_idle_sibling(sim, widened_w(sim), 2, 0) == 2u);
+	CHECK(select_idle_cpu(sim, widened_w(sim), *sim.topology().sd_llc(0), false, 0) == NO_TARGET);
 }

@@ -106,8 +106,8 @@ expect_exit 2 "schbench option -P (--pin) is not modelled" schbench -m 1 -t 2 -r
 expect_exit 2 "schbench option -j FILE" schbench -m 1 -t 2 -r 1 -n 0 -j out.json
 
 # --topology (issue 37): an LLC-only shape runs exactly as --cpus/--llc; SMT
-# cores run (two hogs fork onto two cores, not onto two threads of one);
-# clusters and NUMA nodes print their domains and are refused by the simulator.
+# cores and clusters run (two hogs fork onto two cores, not onto two threads
+# of one; onto two clusters); NUMA nodes print their domains and are refused.
 "$eevdf" sim --hogs 3 --cpus 4 --llc 2 --duration 200ms --json >"$tmp/llc.json"
 "$eevdf" sim --hogs 3 --topology cpus=4,llc=2 --duration 200ms --json >"$tmp/topo.json"
 check "--topology cpus=4,llc=2 = --cpus 4 --llc 2" cmp -s "$tmp/llc.json" "$tmp/topo.json"
@@ -120,7 +120,10 @@ assert names == ["SMT", "MC", "NUMA"], names
 assert "   domain-2: span=0-63 level=NUMA" in lines
 PY
 expect_exit 2 "not simulated yet" sim --hogs 2 --topology x86-2s-smt2
-expect_exit 2 "not simulated yet" sim --hogs 2 --topology cpus=8,smt=2,cluster=4
+expect_exit 2 "not simulated yet" sim --hogs 2 --topology cpus=8,smt=2,node=4,distance=21
+"$eevdf" sim --hogs 2 --topology cpus=8,smt=2,cluster=4 --duration 100ms >"$tmp/cls.txt"
+check "--topology cpus=8,smt=2,cluster=4: the second hog forks into the other cluster (CPU 4)" \
+	grep -q "^# cpu 4: busy 100.000 ms" "$tmp/cls.txt"
 "$eevdf" sim --hogs 2 --topology cpus=4,smt=2 --duration 100ms >"$tmp/smt.txt"
 check "--topology cpus=4,smt=2: the hogs fork onto CPUs 0 and 2" \
 	grep -q "^# cpu 2: busy 100.000 ms" "$tmp/smt.txt"
