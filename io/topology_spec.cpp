@@ -70,6 +70,7 @@ MachineShape parse_topology(std::string_view spec, u32 cpus, std::string_view fl
 	MachineShape m;
 	m.cpus = cpus;
 	bool have_cpus = false;
+	unsigned seen = 0;  // bit i: FIELDS[i] given
 	if (spec.empty())
 		throw UsageError(std::string(flag) + ": empty (a preset name or key=value,... )");
 	while (!spec.empty()) {
@@ -90,6 +91,11 @@ MachineShape parse_topology(std::string_view spec, u32 cpus, std::string_view fl
 		if (field == std::end(FIELDS))
 			throw UsageError(std::string(flag) + " '" + given + "': unknown key '" + std::string(key) +
 					 "' (cpus, smt, cluster, llc, node, distance, reclaim)");
+		const unsigned bit = 1u << (field - std::begin(FIELDS));
+		if (seen & bit)
+			throw UsageError(std::string(flag) + " '" + given + "': key '" + std::string(key) +
+					 "' given twice");
+		seen |= bit;
 		m.*(field->member) = parse_count(key, v, flag, given);
 		have_cpus = have_cpus || field->member == &MachineShape::cpus;
 	}
