@@ -282,57 +282,41 @@ u32 select_idle_cpu(Machine& sim, const Task& p, const SchedDomain& sd, bool has
 	}
 	// The cluster pre-scan: target's own cluster (the LLC domain's first
 	// group, when its child is a cluster) first, from target + 1 round; it
-	// returns what it finds, and its CPUs leave the main scan.
+	// returns what it finds, and its CPUs leave the main scan. The wrap
+	// walks read `cpus` as select_idle_core() leaves it.
+	u32 found = NO_TARGET;
+	bool stop = false;
+	auto visit = [&](u32 cpu) {
+		if (!cpus.test(cpu))
+			return false;
+		if (has_idle_core) {
+			found = select_idle_core(sim, p, cpu, cpus, idle_cpu);
+			return found < NO_TARGET;
+		}
+		if (--nr <= 0)
+			return stop = true;
+		found = idle_or_sched_idle(sim, cpu, p) ? cpu : NO_TARGET;
+		return found < NO_TARGET;
+	};
 	if (sim.topology().sched_cluster_active()) {
 		const SchedGroup& sg = sim.topology().group(sd.groups.front());
 		if (sg.flags & SD_CLUSTER) {
-			const CpuMask span = sg.span;
-			for (u32 pass = 0; pass < 2; pass++) {
-				for (u32 cpu = pass ? span.first() : span.next(target + 1);
-				     cpu < MAX_CPUS && (pass == 0 || cpu < target + 1); cpu = span.next(cpu + 1)) {
-					if (!cpus.test(cpu))
-						continue;
-					if (has_idle_core) {
-						const u32 i = select_idle_core(sim, p, cpu, cpus, idle_cpu);
-						if (i < NO_TARGET)
-							return i;
-					} else {
-						if (--nr <= 0)
-							return NO_TARGET;
-						idle_cpu = idle_or_sched_idle(sim, cpu, p) ? cpu : NO_TARGET;
-						if (idle_cpu < NO_TARGET)
-							return idle_cpu;
-					}
-				}
-			}
-			cpus = cpus.andnot(span);
+			for_each_cpu_wrap_until(sg.span, target + 1, visit);
+			if (stop)
+				return NO_TARGET;
+			if (found < NO_TARGET)
+				return found;
+			cpus = cpus.andnot(sg.span);
 		}
 	}
-	if (has_idle_core) {
-		// for_each_cpu_wrap() over a mask select_idle_core() shrinks: the
-		// next CPU is searched in the mask as it is then.
-		for (u32 cpu = cpus.next(target + 1); cpu < MAX_CPUS; cpu = cpus.next(cpu + 1)) {
-			const u32 i = select_idle_core(sim, p, cpu, cpus, idle_cpu);
-			if (i < NO_TARGET)
-				return i;
-		}
-		for (u32 cpu = cpus.first(); cpu < target + 1 && cpu < MAX_CPUS; cpu = cpus.next(cpu + 1)) {
-			const u32 i = select_idle_core(sim, p, cpu, cpus, idle_cpu);
-			if (i < NO_TARGET)
-				return i;
-		}
+	for_each_cpu_wrap_until(cpus, target + 1, visit);
+	if (stop)
+		return NO_TARGET;
+	if (found < NO_TARGET)
+		return found;
+	if (has_idle_core)
 		set_idle_cores(sim, target, false);
-		return idle_cpu;
-	}
-	bool stop = false;
-	const u32 found = for_each_cpu_wrap_until(cpus, target + 1, [&](u32 cpu) {
-		if (--nr <= 0) {
-			stop = true;
-			return true;
-		}
-		return idle_or_sched_idle(sim, cpu, p);
-	});
-	return stop ? NO_TARGET : found;
+	return idle_cpu;
 }
 
 // The fast path: target (the affine choice or prev) if idle, else an idle
