@@ -116,6 +116,7 @@ std::string diff_pinned(const Genome& genome, Bugs bugs)
 	one.cfg.llc_size = 0;
 	one.cfg.smt = 1;
 	one.cfg.cluster = 0;
+	one.cfg.node = 0;
 	one.cfg.skew_tick = false;  // CPU 0's skew is 0
 	props::CpuSwitchLog a, b;
 	const std::string bad_one = props::run_checked(one.cfg, one.wl, {&a});

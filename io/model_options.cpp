@@ -57,11 +57,6 @@ Config build_config(const ModelOptions& o)
 	if (o.hz < 1 || o.hz > 100000)
 		throw UsageError("--hz: " + std::to_string(o.hz) + " is outside 1..100000");
 	const MachineShape shape = machine_shape(o);
-	if (!shape.simulated())
-		throw UsageError("--topology '" + o.topology + "': NUMA nodes are built and shown "
-				 "(eevdf sim --topology ... --print-domains) but not simulated yet: the rules they "
-				 "take (the NUMA imbalance allowance, imb_numa_nr) are not in the model "
-				 "(docs/model.md, \"Topology\")");
 	const u32 online = o.online_cpus ? o.online_cpus : shape.cpus;
 	if (online > MAX_CPUS)
 		throw UsageError("--online-cpus: " + std::to_string(online) + " is outside 1.." +
@@ -76,6 +71,11 @@ Config build_config(const ModelOptions& o)
 	cfg.llc_size = shape.llc_size() == shape.cpus ? o.llc : shape.llc_size();
 	cfg.smt = shape.smt;
 	cfg.cluster = shape.cluster_size() == shape.smt ? 0 : shape.cluster_size();
+	if (shape.nr_nodes() > 1) {
+		cfg.node = shape.node;
+		cfg.numa_distance = shape.numa_distance;
+		cfg.reclaim_distance = shape.reclaim_distance;
+	}
 	cfg.skew_tick = o.skew_tick;
 	if (o.autogroup != "on" && o.autogroup != "off")
 		throw UsageError("--autogroup: '" + o.autogroup + "' is not on or off");

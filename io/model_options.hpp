@@ -43,8 +43,7 @@ Bugs parse_bugs(const std::vector<std::string>& names);
 // Throws UsageError naming the flag and value.
 Config build_config(const ModelOptions& o);
 
-// The machine --topology (or --cpus and --llc) describes, whether or not
-// the simulator runs it (MachineShape::simulated()).
+// The machine --topology (or --cpus and --llc) describes.
 MachineShape machine_shape(const ModelOptions& o);
 
 }  // namespace eevdf::cli

@@ -113,6 +113,7 @@ struct ImbalanceEnv {
 	u32 imbalance_pct = 117;
 	MigrationType migration_type = MigrationType::load;
 	s64 imbalance = 0;
+	u32 imb_numa_nr = 0;  // sd->imb_numa_nr, read when sd_flags has SD_NUMA
 };
 
 using eevdf::group_classify;

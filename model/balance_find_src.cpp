@@ -27,7 +27,8 @@ int sched_balance_find_src_group(LbEnv& env)
 		env.imbalance = 0;
 		return -1;
 	}
-	lb::ImbalanceEnv ie{env.idle, env.sd->flags, env.sd->imbalance_pct, MigrationType::load, 0};
+	lb::ImbalanceEnv ie{env.idle, env.sd->flags, env.sd->imbalance_pct, MigrationType::load, 0,
+			    env.sd->imb_numa_nr};
 	const bool found = lb::find_src_group_decide(ie, sds);
 	env.migration_type = ie.migration_type;
 	env.imbalance = found ? ie.imbalance : 0;
@@ -158,6 +159,11 @@ void calculate_imbalance(ImbalanceEnv& env, SdLbStats& sds)
 			env.migration_type = MigrationType::task;
 			env.imbalance = static_cast<s64>(static_cast<u32>(local.idle_cpus - busiest.idle_cpus));
 		}
+		// Between nodes, a local node that would run at most imb_numa_nr
+		// tasks leaves a difference of up to two where it is (not on the
+		// migrate_util path above).
+		if (env.sd_flags & SD_NUMA)
+			env.imbalance = adjust_numa_imbalance(env.imbalance, local.sum_nr_running + 1, env.imb_numa_nr);
 		env.imbalance >>= 1;  // half the difference moves
 		return;
 	}

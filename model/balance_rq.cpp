@@ -94,7 +94,7 @@ redo:
 		}
 		// Affinity defeated this level: the parent sees this group imbalanced.
 		if (sd_parent && (env.flags & LBF_SOME_PINNED) && env.imbalance > 0)
-			topo.group(sd_parent->groups.front()).imbalance = 1;
+			topo.group(sd_parent->groups.front()).sgc->imbalance = 1;
 		if (env.flags & LBF_ALL_PINNED) {
 			env.cpus.clear(env.src_cpu);
 			if (!env.cpus.subset_of(env.dst_grpmask)) {
@@ -138,7 +138,7 @@ out_balanced:
 	// Balanced despite some affinity: the parent's flag is cleared once
 	// other tasks had their chance.
 	if (sd_parent && !(env.flags & LBF_ALL_PINNED))
-		topo.group(sd_parent->groups.front()).imbalance = 0;
+		topo.group(sd_parent->groups.front()).sgc->imbalance = 0;
 out_all_pinned:
 	stats.lb_balanced[idle]++;
 	sd.nr_balance_failed = 0;

@@ -48,12 +48,12 @@ static SgLbStats update_sg_lb_stats(LbEnv& env, const SchedGroup& group, bool lo
 			sg_overloaded = true;
 		// misfit (ASYM_CPUCAPACITY or reduced capacity) cannot occur
 	});
-	sgs.group_capacity = group.capacity;
+	sgs.group_capacity = group.sgc->capacity;
 	sgs.group_weight = group.weight;
 	// No SD_ASYM_PACKING: group_asym_packing stays 0.
 	if (!local_group && smt_balance(env, sgs, group))
 		sgs.group_smt_balance = true;
-	sgs.group_type = lb::group_classify(env.sd->imbalance_pct, group.imbalance != 0, sgs);
+	sgs.group_type = lb::group_classify(env.sd->imbalance_pct, group.sgc->imbalance != 0, sgs);
 	if (sgs.group_type == GroupType::overloaded)
 		sgs.avg_load = sgs.group_load * SCHED_CAPACITY_SCALE / sgs.group_capacity;
 	return sgs;

@@ -380,6 +380,9 @@ MachineShape machine_shape_of(const Config& cfg)
 	m.smt = cfg.smt;
 	m.cluster = cfg.cluster;
 	m.llc = cfg.llc_size;
+	m.node = cfg.node;
+	m.numa_distance = cfg.numa_distance;
+	m.reclaim_distance = cfg.reclaim_distance;
 	return m;
 }
 
@@ -389,10 +392,14 @@ std::string command_line_flags(const Config& cfg)
 			" --cpus " + std::to_string(cfg.cpus);
 	if (cfg.online_cpus != cfg.cpus)
 		s += " --online-cpus " + std::to_string(cfg.online_cpus);
-	if (cfg.smt > 1 || cfg.cluster)
+	if (cfg.smt > 1 || cfg.cluster || several_nodes(cfg))
 		s += " --topology smt=" + std::to_string(cfg.smt) +
 		     (cfg.cluster ? ",cluster=" + std::to_string(cfg.cluster) : "") +
-		     (cfg.llc_size && cfg.llc_size != cfg.cpus ? ",llc=" + std::to_string(cfg.llc_size) : "");
+		     (cfg.llc_size && cfg.llc_size != cfg.cpus ? ",llc=" + std::to_string(cfg.llc_size) : "") +
+		     (several_nodes(cfg) ? ",node=" + std::to_string(cfg.node) +
+						   ",distance=" + std::to_string(cfg.numa_distance) +
+						   ",reclaim=" + std::to_string(cfg.reclaim_distance)
+					 : "");
 	else if (cfg.llc_size && cfg.llc_size != cfg.cpus)
 		s += " --llc " + std::to_string(cfg.llc_size);
 	if (cfg.skew_tick)
@@ -444,7 +451,12 @@ std::string describe(const Config& cfg)
 	if (smp)
 		cpus += (cfg.smt > 1 ? ", smt=" + std::to_string(cfg.smt) : "") +
 			(cfg.cluster ? ", cluster=" + std::to_string(cfg.cluster) : "") + ", llc=" +
-			std::to_string(llc_size_of(cfg)) + (cfg.skew_tick ? ", skew_tick" : "");
+			std::to_string(llc_size_of(cfg)) +
+			(several_nodes(cfg) ? ", node=" + std::to_string(cfg.node) + ", distance=" +
+						      std::to_string(cfg.numa_distance) + ", reclaim=" +
+						      std::to_string(cfg.reclaim_distance)
+					    : "") +
+			(cfg.skew_tick ? ", skew_tick" : "");
 	if (cfg.preempt != Preempt::None)
 		cpus += ", preempt=" + std::string(preempt_name(cfg.preempt));
 	if (cfg.autogroup)

@@ -275,6 +275,9 @@ struct Config {
 	u32 llc_size = 0;       // CPUs per LLC (a divisor of cpus); 0 = all in one
 	u32 smt = 1;            // CPUs per core: SMT siblings (a divisor of the LLC); 1 = none
 	u32 cluster = 0;        // CPUs per cluster (SD_CLUSTER; cores within, dividing the LLC); 0 = none
+	u32 node = 0;           // CPUs per NUMA node (LLCs within, dividing cpus); 0 = one node
+	u32 numa_distance = 20; // node_distance() between two nodes, with several
+	u32 reclaim_distance = 30;  // node_reclaim_distance (32 on AMD Zen)
 	bool skew_tick = false; // boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later
 	// sysctl_sched_autogroup_enabled (CONFIG_SCHED_AUTOGROUP): every task of
 	// the root cpu cgroup runs in its session's autogroup (model/autogroup.hpp).
@@ -319,8 +322,11 @@ inline u64 tick_jitter_max(const Config& cfg) { return cfg.knobs.tick_jitter + c
 // The LLC size in force: cfg.llc_size, or every CPU.
 inline u32 llc_size_of(const Config& cfg) { return cfg.llc_size ? cfg.llc_size : cfg.cpus; }
 // The machine the Config describes: cores of cfg.smt siblings, in
-// clusters of cfg.cluster CPUs, in LLCs of llc_size_of(cfg), one node.
+// clusters of cfg.cluster CPUs, in LLCs of llc_size_of(cfg), in nodes of
+// cfg.node CPUs (one node when 0).
 MachineShape machine_shape_of(const Config& cfg);
+// Whether the machine has several NUMA nodes.
+inline bool several_nodes(const Config& cfg) { return cfg.node && cfg.node < cfg.cpus; }
 
 // The `eevdf sim` flags that reproduce `cfg` (for replayable reports).
 std::string command_line_flags(const Config& cfg);

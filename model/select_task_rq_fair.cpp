@@ -49,7 +49,9 @@
 //   those in p->cpus_ptr. See wakeup_stats_allowed_only().
 #include "model/select_task_rq_fair.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <utility>
 
 #include "model/idle_cores.hpp"
@@ -421,7 +423,7 @@ bool idle_cpu_without(const Machine& sim, u32 cpu, const Task& p)
 // balance that affinity defeated one level down), fully_busy and has_spare.
 GroupType group_classify(u32 imbalance_pct, const SchedGroup& group, const SgWakeupStats& sgs)
 {
-	return group_classify(imbalance_pct, group.imbalance != 0, sgs);
+	return group_classify(imbalance_pct, group.sgc->imbalance != 0, sgs);
 }
 
 // The group's load, utilisation and task counts as if p had left it; a CPU
@@ -445,7 +447,7 @@ SgWakeupStats update_sg_wakeup_stats(Machine& sim, const SchedDomain& sd, const 
 		if (!nr_running && idle_cpu_without(sim, i, p))
 			sgs.idle_cpus++;
 	});
-	sgs.group_capacity = group.capacity;
+	sgs.group_capacity = group.sgc->capacity;
 	sgs.group_weight = group.weight;
 	sgs.group_type = group_classify(sd.imbalance_pct, group, sgs);
 	// avg_load only means something once the group has no spare capacity.
@@ -487,8 +489,12 @@ bool update_pick_idlest(const SgWakeupStats& idlest, const SgWakeupStats& sgs)
 // The idlest group other than the local one, unless the local group is no
 // busier: of a lower type, or of the same type and, for busy groups, within
 // imbalance_pct (and 17% of a nice-0 load) of it, or for groups with spare
-// capacity at least as many idle CPUs. No SD_NUMA domain exists, so the
-// NUMA rules never apply.
+// capacity at least as many idle CPUs. Between NUMA nodes the local node
+// is also kept while the remote one, given the same 17% allowance, is not
+// lighter, and while the difference in idle CPUs is at most two and the
+// local node would run no more than imb_numa_nr tasks (capped by the CPUs
+// p may use there). The preferred-node tests of NUMA balancing compare
+// with NUMA_NO_NODE while numa_balancing has never been on: never true.
 const SchedGroup* sched_balance_find_dst_group(Machine& sim, const SchedDomain& sd, const Task& p,
 					       u32 this_cpu)
 {
@@ -529,6 +535,8 @@ const SchedGroup* sched_balance_find_dst_group(Machine& sim, const SchedDomain& 
 	case GroupType::overloaded:
 	case GroupType::fully_busy: {
 		const u64 imbalance = scale_load_down(NICE_0_LOAD) * (sd.imbalance_pct - 100) / 100;
+		if ((sd.flags & SD_NUMA) && idlest_sgs.avg_load + imbalance >= local_sgs.avg_load)
+			return nullptr;
 		if (idlest_sgs.avg_load >= local_sgs.avg_load + imbalance)
 			return nullptr;
 		if (100 * local_sgs.avg_load <= sd.imbalance_pct * idlest_sgs.avg_load)
@@ -541,6 +549,15 @@ const SchedGroup* sched_balance_find_dst_group(Machine& sim, const SchedDomain& 
 	case GroupType::misfit_task:  // equal max capacities: stay
 		return nullptr;
 	case GroupType::has_spare:
+		if (sd.flags & SD_NUMA) {
+			// p->nr_cpus_allowed != NR_CPUS on any machine with fewer
+			// possible CPUs than the build allows: always capped.
+			const u32 imb_numa_nr = std::min((local->span & p.cpus_ptr).weight(), sd.imb_numa_nr);
+			const s64 imbalance = std::abs(static_cast<s64>(local_sgs.idle_cpus) -
+						       static_cast<s64>(idlest_sgs.idle_cpus));
+			if (!adjust_numa_imbalance(imbalance, local_sgs.sum_nr_running + 1, imb_numa_nr))
+				return nullptr;
+		}
 		if (local_sgs.idle_cpus >= idlest_sgs.idle_cpus)
 			return nullptr;
 		break;

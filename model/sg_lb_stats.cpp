@@ -40,6 +40,13 @@ GroupType group_classify(u32 imbalance_pct, bool sg_imbalanced, const SgLbStats&
 	return GroupType::has_spare;
 }
 
+s64 adjust_numa_imbalance(s64 imbalance, u32 dst_running, u32 imb_numa_nr)
+{
+	if (dst_running > imb_numa_nr)
+		return imbalance;
+	return imbalance <= NUMA_IMBALANCE_MIN ? 0 : imbalance;
+}
+
 SgLbStats converged_hog_group(u32 n, u32 imbalance_pct)
 {
 	SgLbStats g;

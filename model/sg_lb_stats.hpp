@@ -46,6 +46,12 @@ bool group_has_capacity(u32 imbalance_pct, const SgLbStats& sgs);
 bool group_is_overloaded(u32 imbalance_pct, const SgLbStats& sgs);
 // group_classify(); sg_imbalanced: sgc->imbalance of the group.
 GroupType group_classify(u32 imbalance_pct, bool sg_imbalanced, const SgLbStats& sgs);
+// adjust_numa_imbalance(): between NUMA nodes, a destination that would run
+// at most imb_numa_nr tasks (dst_running counts the one being placed)
+// tolerates an imbalance of NUMA_IMBALANCE_MIN (2) tasks or idle CPUs, so
+// that a pair of communicating tasks stays on one node; 0 means "leave it".
+inline constexpr s64 NUMA_IMBALANCE_MIN = 2;
+s64 adjust_numa_imbalance(s64 imbalance, u32 dst_running, u32 imb_numa_nr);
 // The stats update_sg_lb_stats() gathers for one CPU's group running n
 // nice-0 hogs with converged PELT (load and runnable 1024 per hog, util
 // 1024): the input of the balance proofs and their properties.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "model/topology.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -180,8 +181,11 @@ Topology::Topology(const MachineShape& shape, u64 jiffies_at_boot) : shape_(shap
 	nr_levels_ = levels < table.size() ? levels + 1 : levels;
 	if (n == 1)
 		nr_levels_ = 0;  // a single CPU has no domains
+	const u32 nodes = shape.nr_nodes();
+	const bool numa = nr_levels_ && table[nr_levels_ - 1].tl_flags & SD_NUMA;
 	domains_.resize(static_cast<size_t>(n) * nr_levels_);
-	groups_.resize(static_cast<size_t>(n) * nr_levels_);
+	groups_.resize(static_cast<size_t>(n) * nr_levels_ + (numa ? static_cast<size_t>(n) * nodes : 0));
+	sgc_.resize(static_cast<size_t>(n) * nr_levels_);
 	shared_.resize(static_cast<size_t>(n) * nr_levels_);
 	base_.assign(n, nullptr);
 	llc_.assign(n, nullptr);
@@ -206,24 +210,54 @@ Topology::Topology(const MachineShape& shape, u64 jiffies_at_boot) : shape_(shap
 		// build_sched_groups(): the groups met walking the span from this
 		// CPU; a group is its child domain's span (one CPU at the lowest
 		// level), named by that span's first CPU, and carries the child's
-		// flags; its capacity is 1024 per CPU.
+		// flags; its capacity is 1024 per CPU. At the NUMA level,
+		// build_overlap_sched_groups() makes the same groups in the same
+		// order (one node's domain each: a single distance needs no
+		// find_descended_sibling()) as this CPU's own copies, sharing the
+		// capacity of the node's balance CPU, its first.
 		for (u32 l = 0; l < nr_levels_; l++) {
 			SchedDomain& sd = dom(cpu, l);
+			const bool overlap = sd.flags & SD_NUMA;
 			CpuMask covered;
 			sd.span.for_each_wrap(cpu, [&](u32 i) {
 				if (covered.test(i))
 					return;
 				const CpuMask span = l ? dom(i, l - 1).span : CpuMask::of(i);
-				const u32 id = l * n + span.first();
+				const u32 shared_id = l * n + span.first();
+				const u32 id = overlap ? nr_levels_ * n + cpu * nodes + static_cast<u32>(sd.groups.size())
+						       : shared_id;
 				SchedGroup& g = groups_[id];
 				g.span = span;
 				g.weight = span.weight();
 				g.flags = l ? dom(i, l - 1).flags : 0;
 				g.cores = (g.weight + shape.smt - 1) / shape.smt;  // a one-CPU group is one core
-				g.capacity = SCHED_CAPACITY_SCALE_CPU * g.weight;
+				g.sgc = &sgc_[shared_id];
+				g.sgc->capacity = SCHED_CAPACITY_SCALE_CPU * g.weight;
 				covered = covered | span;
 				sd.groups.push_back(id);
 			});
+		}
+	}
+	// build_sched_domains(): how far NUMA nodes may stay unbalanced while
+	// few tasks run. The first level above the LLC (PKG here) gets imb: the number
+	// of LLCs it holds, or an eighth of its CPUs when it holds one LLC, at
+	// least 1. Each level above it gets imb times its multiple of the first
+	// NUMA level's span (1 with a single distance). The walk runs on the
+	// full chain, before degenerate levels go; levels below keep 0.
+	for (u32 cpu = 0; cpu < n && nr_levels_; cpu++) {
+		u32 imb = 0, imb_span = 1;
+		for (SchedDomain* sd = &dom(cpu, 0); sd; sd = sd->parent) {
+			if (!(sd->flags & SD_SHARE_LLC) && sd->child && (sd->child->flags & SD_SHARE_LLC)) {
+				const u32 nr_llcs = sd->span_weight / sd->child->span_weight;
+				imb = std::max(1u, nr_llcs == 1 ? sd->span_weight >> 3 : nr_llcs);
+				sd->imb_numa_nr = imb;
+				const SchedDomain* top = sd->parent;
+				while (top && !(top->flags & SD_NUMA))
+					top = top->parent;
+				imb_span = top ? top->span_weight : sd->span_weight;
+			} else {
+				sd->imb_numa_nr = imb * std::max(1u, sd->span_weight / imb_span);
+			}
 		}
 	}
 	// sd_init(): an LLC-sharing level starts with every CPU counted busy.

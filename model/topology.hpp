@@ -12,10 +12,9 @@
 // nothing more to balance. An LLC-only machine (smt 1, no cluster, one
 // node) keeps MC over each LLC and PKG over all, as before.
 //
-// The simulator runs machines of SMT cores and clusters in LLCs on one
-// node; NUMA nodes are built and printed (eevdf sim --topology ...
-// --print-domains) while their balance rules (the NUMA imbalance
-// allowance) are not in the model yet (docs/model.md, "Topology").
+// The simulator runs every such machine, NUMA nodes included, with the
+// NUMA rules of a machine whose numa_balancing has never been on
+// (docs/model.md, "Topology").
 //
 // The domains hold their balancing state (intervals, failure counts,
 // newidle cost and statistics) per CPU, like the kernel's per-CPU
@@ -71,8 +70,6 @@ struct MachineShape {
 	u32 node_size() const { return node ? node : cpus; }
 	u32 llc_size() const { return llc ? llc : node_size(); }
 	u32 nr_nodes() const { return cpus / node_size(); }
-	// The shapes the simulator runs: one node.
-	bool simulated() const { return nr_nodes() == 1; }
 	bool operator==(const MachineShape&) const = default;
 };
 
@@ -80,13 +77,23 @@ struct MachineShape {
 // the next, or a count out of range.
 std::string shape_error(const MachineShape& shape);
 
+// struct sched_group_capacity: what every copy of a group shares.
+struct SchedGroupCapacity {
+	u64 capacity = 0;   // 1024 per CPU
+	int imbalance = 0;  // set when affinity defeated a balance one level down
+};
+
+// struct sched_group. A level's groups are shared by the CPUs of its
+// domains (get_group()), except at an SD_NUMA level, whose groups each CPU
+// builds for itself (build_overlap_sched_groups()): there only the
+// capacity, of the group's balance CPU, is shared, and a CPU's first group
+// can take a removed child's flags without the other CPUs seeing it.
 struct SchedGroup {
 	CpuMask span;
 	u32 weight = 0;        // group_weight: CPUs in the group
 	u32 cores = 0;         // sg->cores: SMT cores in the group (init_sched_groups_capacity())
 	unsigned flags = 0;    // the child domain's flags (0 for a base domain's groups)
-	u64 capacity = 0;      // sgc->capacity = 1024 per CPU
-	int imbalance = 0;     // sgc->imbalance: set when affinity defeated a balance
+	SchedGroupCapacity* sgc = nullptr;
 };
 
 // The LLC's sched_domain_shared.
@@ -103,6 +110,10 @@ struct SchedDomain {
 	u32 span_weight = 0;
 	unsigned flags = 0;
 	u32 min_interval = 0, max_interval = 0, busy_factor = 16, imbalance_pct = 117, cache_nice_tries = 0;
+	// The imbalance between NUMA nodes tolerated while few tasks run
+	// (build_sched_domains(), see Topology's constructor); read at SD_NUMA
+	// levels only.
+	u32 imb_numa_nr = 0;
 
 	// balancing state (per CPU)
 	u32 balance_interval = 0;   // ms
@@ -171,7 +182,10 @@ private:
 	u32 nr_cpus_;
 	u32 nr_levels_ = 0;
 	std::vector<SchedDomain> domains_;         // [cpu * nr_levels_ + level]
-	std::vector<SchedGroup> groups_;           // [level * nr_cpus_ + first CPU of the group]
+	// [level * nr_cpus_ + first CPU of the group], then an SD_NUMA level's
+	// per-CPU copies at [nr_levels_ * nr_cpus_ + cpu * nr_nodes + k].
+	std::vector<SchedGroup> groups_;
+	std::vector<SchedGroupCapacity> sgc_;      // [level * nr_cpus_ + first CPU of the group]
 	std::vector<SchedDomainShared> shared_;    // [level * nr_cpus_ + first CPU of the span]
 	std::vector<SchedDomain*> base_, llc_, cluster_;  // per CPU
 	bool cluster_active_ = false;

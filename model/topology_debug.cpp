@@ -84,8 +84,8 @@ std::string print_domains(const Topology& topo)
 			for (size_t i = 0; i < sd->groups.size(); i++) {
 				const SchedGroup& g = topo.group(sd->groups[i]);
 				out += " " + std::to_string(g.span.first()) + ":{ span=" + cpu_list(g.span);
-				if (g.capacity != SCHED_CAPACITY_SCALE_CPU)
-					out += " cap=" + std::to_string(g.capacity);
+				if (g.sgc->capacity != SCHED_CAPACITY_SCALE_CPU)
+					out += " cap=" + std::to_string(g.sgc->capacity);
 				out += std::string(" }") + (i + 1 < sd->groups.size() ? "," : "");
 			}
 			out += "\n";

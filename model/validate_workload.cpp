@@ -265,6 +265,8 @@ void validate(const Config& cfg, const Workload& wl)
 	if (cfg.smt < 1 || llc_size_of(cfg) % cfg.smt)
 		throw WorkloadError("config: cores of " + std::to_string(cfg.smt) + " SMT siblings do not divide an LLC of " +
 				    std::to_string(llc_size_of(cfg)) + " CPUs");
+	if (const std::string e = shape_error(machine_shape_of(cfg)); !e.empty())
+		throw WorkloadError("config: " + e);
 	if (wl.tasks.empty())
 		throw WorkloadError("workload: no tasks");
 	check_limits(cfg, wl);

@@ -168,6 +168,20 @@ rc::Gen<Config> gen_smp_config()
 				clusters.push_back(d);
 		if (!clusters.empty() && *rc::gen::inRange(0, 3) == 0)
 			cfg.cluster = *rc::gen::elementOf(clusters);
+		// NUMA nodes of whole LLCs (or, with one LLC, nodes that become
+		// the LLCs) on a third of the machines, near, far or beyond
+		// node_reclaim_distance (31 > 30: no fork, exec or wake-up across).
+		const u32 unit = cfg.llc_size ? cfg.llc_size : (cfg.cluster ? cfg.cluster : cfg.smt);
+		std::vector<u32> nodes;
+		for (u32 d = unit; d < cfg.cpus; d += unit)
+			if (cfg.cpus % d == 0)
+				nodes.push_back(d);
+		if (!nodes.empty() && *rc::gen::inRange(0, 3) == 0) {
+			cfg.node = *rc::gen::elementOf(nodes);
+			if (!cfg.llc_size)
+				cfg.llc_size = cfg.node;
+			cfg.numa_distance = *rc::gen::elementOf(std::vector<u32>{12, 21, 31});
+		}
 		return cfg;
 	});
 }

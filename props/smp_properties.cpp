@@ -75,6 +75,7 @@ Testable pinned_matches_one_cpu(Bugs bugs)
 		one.llc_size = 0;
 		one.smt = 1;
 		one.cluster = 0;
+		one.node = 0;
 		one.skew_tick = false;  // skew_tick offsets CPU c by c (TICK_NSEC/2)/cpus: CPU 0 by 0
 		const auto a = cpu_switches(one, wl), b = cpu_switches(smp, wl);
 		if (a != b) {
@@ -469,6 +470,7 @@ Testable smp_relabel_pinned(Bugs bugs)
 		cfg.llc_size = 0;
 		cfg.smt = 1;  // any permutation of a flat machine's CPUs is the same machine
 		cfg.cluster = 0;
+		cfg.node = 0;
 		cfg.skew_tick = false;
 		cfg.knobs.tick_jitter = 0;
 		cfg.knobs.idle_exit_latency = 0;

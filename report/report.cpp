@@ -73,6 +73,11 @@ void write_json(const Report& r, std::ostream& os)
 		if (c.cluster)  // CPUs per cluster; absent: none
 			cfg["cluster"] = c.cluster;
 		cfg["llc_size"] = llc_size_of(c);
+		if (several_nodes(c)) {  // CPUs per NUMA node and their distances; absent: one node
+			cfg["node_size"] = c.node;
+			cfg["numa_distance"] = c.numa_distance;
+			cfg["reclaim_distance"] = c.reclaim_distance;
+		}
 		cfg["skew_tick"] = c.skew_tick;
 	}
 	if (c.preempt != Preempt::None)

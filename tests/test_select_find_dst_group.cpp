@@ -141,13 +141,15 @@ TEST_CASE("select helpers: group_is_overloaded needs more tasks than CPUs and a 
 
 TEST_CASE("select helpers: group_classify orders overloaded, imbalanced, fully_busy, has_spare", "[select]")
 {
+	SchedGroupCapacity sgc;
+	sgc.capacity = 1024;
 	SchedGroup g;
 	g.weight = 1;
-	g.capacity = 1024;
+	g.sgc = &sgc;
 	CHECK(group_classify(117, g, stats(2, 900, 2000)) == GroupType::overloaded);
 	CHECK(group_classify(117, g, stats(1, 900, 900)) == GroupType::fully_busy);
 	CHECK(group_classify(117, g, stats(2, 875, 1198)) == GroupType::has_spare);
-	g.imbalance = 1;
+	sgc.imbalance = 1;
 	CHECK(group_classify(117, g, stats(2, 900, 2000)) == GroupType::overloaded);
 	CHECK(group_classify(117, g, stats(1, 100, 100)) == GroupType::imbalanced);
 }

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "io/model_options.hpp"
+#include "io/topology_spec.hpp"
 #include "model/balance.hpp"
 #include "model/idle_cores.hpp"
 #include "model/select_task_rq_fair.hpp"
@@ -242,8 +243,12 @@ TEST_CASE("smt: --topology smt=S runs, and the replay flags rebuild the same mac
 	const Config k = cli::build_config(o);
 	CHECK(k.cluster == 4);
 	CHECK(command_line_flags(k).find(" --topology smt=2,cluster=4") != std::string::npos);
-	o.topology = "cpus=8,smt=2,node=4";
-	CHECK_THROWS_WITH(cli::build_config(o), Catch::Contains("not simulated yet"));
+	o.topology = "cpus=8,smt=2,node=4,distance=21";
+	const Config n = cli::build_config(o);
+	CHECK(n.node == 4);
+	CHECK(n.numa_distance == 21);
+	CHECK(command_line_flags(n).find(" --topology smt=2,llc=4,node=4,distance=21,reclaim=30") != std::string::npos);
+	CHECK(machine_shape_of(n) == cli::parse_topology("cpus=8,smt=2,llc=4,node=4,distance=21,reclaim=30", 8, "t"));
 }
 
 TEST_CASE("smt: a Config whose cores do not divide its LLC is refused by name", "[smt]")

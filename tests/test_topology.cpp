@@ -78,7 +78,7 @@ TEST_CASE("topology: an LLC-only machine keeps MC over each LLC and PKG over all
 	CHECK(pkg.max_interval == 8);
 	CHECK(spans(t, pkg) == "{2+2}{0+2}");
 	CHECK(t.group(pkg.groups[0]).flags == mc.flags);
-	CHECK(t.group(pkg.groups[1]).capacity == 2048);
+	CHECK(t.group(pkg.groups[1]).sgc->capacity == 2048);
 	CHECK(pkg.parent == nullptr);
 	CHECK(t.sd_llc(3) == &mc);
 	CHECK(t.sd_llc_size(3) == 2);
@@ -122,7 +122,7 @@ TEST_CASE("topology: a two-socket SMT2 machine has SMT, MC and NUMA levels as sd
 	CHECK(mc.max_interval == 64);
 	CHECK(mc.groups.size() == 16);
 	CHECK(t.group(mc.groups[0]).span.first() == 16);
-	CHECK(t.group(mc.groups[0]).capacity == 2048);
+	CHECK(t.group(mc.groups[0]).sgc->capacity == 2048);
 	CHECK(t.group(mc.groups[0]).flags == smt.flags);  // the removed CLS's first group took SMT's flags
 	const SchedDomain& numa = *mc.parent;
 	CHECK(numa.name == "NUMA");
@@ -134,7 +134,7 @@ TEST_CASE("topology: a two-socket SMT2 machine has SMT, MC and NUMA levels as sd
 	CHECK(numa.min_interval == 64);
 	CHECK(numa.max_interval == 128);
 	CHECK(spans(t, numa) == "{0+32}{32+32}");
-	CHECK(t.group(numa.groups[1]).capacity == 32768);
+	CHECK(t.group(numa.groups[1]).sgc->capacity == 32768);
 	CHECK(numa.parent == nullptr);
 	CHECK(t.sd_llc(17) == &mc);
 	CHECK(t.sd_llc_size(17) == 32);

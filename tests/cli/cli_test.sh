@@ -107,7 +107,8 @@ expect_exit 2 "schbench option -j FILE" schbench -m 1 -t 2 -r 1 -n 0 -j out.json
 
 # --topology (issue 37): an LLC-only shape runs exactly as --cpus/--llc; SMT
 # cores and clusters run (two hogs fork onto two cores, not onto two threads
-# of one; onto two clusters); NUMA nodes print their domains and are refused.
+# of one; onto two clusters); NUMA nodes print their domains and run (forks
+# stay on the parent's node while idle CPUs differ by at most two).
 "$eevdf" sim --hogs 3 --cpus 4 --llc 2 --duration 200ms --json >"$tmp/llc.json"
 "$eevdf" sim --hogs 3 --topology cpus=4,llc=2 --duration 200ms --json >"$tmp/topo.json"
 check "--topology cpus=4,llc=2 = --cpus 4 --llc 2" cmp -s "$tmp/llc.json" "$tmp/topo.json"
@@ -119,8 +120,19 @@ names = [l.split(":", 1)[1] for l in lines if l.startswith("cpu63/") and "/name:
 assert names == ["SMT", "MC", "NUMA"], names
 assert "   domain-2: span=0-63 level=NUMA" in lines
 PY
-expect_exit 2 "not simulated yet" sim --hogs 2 --topology x86-2s-smt2
-expect_exit 2 "not simulated yet" sim --hogs 2 --topology cpus=8,smt=2,node=4,distance=21
+"$eevdf" sim --hogs 4 --topology x86-2s-smt2 --duration 100ms --json >"$tmp/numa.json"
+check "--topology x86-2s-smt2: three hogs on node 0, the fourth forks onto node 1 (CPU 32)" python3 - "$tmp/numa.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+busy = [c["cpu"] for c in r["cpus"] if c["busy_ns"] > 0]
+assert busy == [0, 2, 4, 32], busy
+cfg = r["config"]
+assert (cfg["node_size"], cfg["numa_distance"], cfg["reclaim_distance"]) == (32, 21, 30), cfg
+PY
+"$eevdf" sim --hogs 4 --topology cpus=64,smt=2,node=32,distance=31 --duration 100ms >"$tmp/far.txt"
+check "--topology ...,distance=31: beyond node_reclaim_distance the fourth hog stays on node 0 (CPU 6)" \
+	grep -q "^# cpu 6: busy 100.000 ms" "$tmp/far.txt"
+check "--topology ...,distance=31: the header names the nodes" grep -q "llc=32, node=32, distance=31, reclaim=30" "$tmp/far.txt"
 "$eevdf" sim --hogs 2 --topology cpus=8,smt=2,cluster=4 --duration 100ms >"$tmp/cls.txt"
 check "--topology cpus=8,smt=2,cluster=4: the second hog forks into the other cluster (CPU 4)" \
 	grep -q "^# cpu 4: busy 100.000 ms" "$tmp/cls.txt"

@@ -75,16 +75,22 @@ def sim_flag_cases():
     yield ("sim --llc not dividing --cpus", base + ["--cpus", "6", "--llc", "4"], 2, "--llc")
     yield ("sim --cpus above 256", base + ["--cpus", "257"], 2, "--cpus")
     # Machine shapes (issue 37): sizes that do not nest, a node split, keys
-    # repeated or unknown; the largest SMT shape runs.
+    # repeated or unknown, a node distance out of range; the largest SMT
+    # shape and a 256-CPU machine of 8 nodes run.
     for spec, want in [("cpus=8,smt=3", "smt 3"), ("cpus=8,smt=2,cluster=3", "cluster"),
                        ("cpus=8,smt=4,cluster=2", "do not divide"), ("cpus=8,smt=0", "smt 0"),
                        ("cpus=8,smt=4294967297", "smt"), ("cpus=8,cluster=4,llc=2", "do not divide"),
-                       ("cpus=8,smt=2,node=4", "not simulated yet"), ("cpus=8,smt=2,smt=4", "given twice"),
+                       ("cpus=8,smt=2,node=4,distance=10", "numa distance 10"),
+                       ("cpus=8,smt=2,node=3", "do not divide"), ("cpus=8,smt=2,smt=4", "given twice"),
                        ("cpus=8,threads=2", "threads")]:
         yield (f"sim --topology {spec}", ["sim", "--hogs", "2", "--duration", "10ms", "--topology", spec], 2,
                re.escape(want))
     yield ("sim valid edge --topology cpus=256,smt=8,cluster=32", ["sim", "--hogs", "4", "--duration", "10ms",
            "--topology", "cpus=256,smt=8,cluster=32"], 0, None)
+    yield ("sim --topology a node distance above 254", ["sim", "--hogs", "4", "--duration",
+           "10ms", "--topology", "cpus=256,smt=2,llc=16,node=32,distance=255"], 2, "numa distance 255")
+    yield ("sim valid edge --topology cpus=256,smt=2,llc=16,node=32,distance=254", ["sim", "--hogs", "300", "--duration",
+           "10ms", "--topology", "cpus=256,smt=2,llc=16,node=32,distance=254"], 0, None)
     yield ("sim --hz above 100000", base + ["--hz", "100001"], 2, "--hz")
     yield ("sim --hogs above 1000000", ["sim", "--duration", "10ms", "--hogs", "1000001"], 2, r"--hogs: 1000001 is outside 1\.\.1000000")
     yield ("sim a flag twice", base + ["--hz", "100", "--hz", "250"], (0, 2), None)
