@@ -236,6 +236,36 @@ void BM_SmtEvents(benchmark::State& state)
 }
 BENCHMARK(BM_SmtEvents)->ArgName("smt")->Arg(1)->Arg(2)->MinTime(0.2);
 
+// ---------------------------------------------------------------- NUMA
+
+// The same mixed workload on x86-2s-smt2's 64 CPUs (32 cores of 2 threads,
+// two LLCs of 32): one node (MC, PKG) or two nodes at distance 21 (MC,
+// NUMA: per-CPU node groups, the NUMA fork and imbalance rules). The ratio
+// is the cost of the NUMA level.
+void BM_NumaEvents(benchmark::State& state)
+{
+	const u32 nodes = static_cast<u32>(state.range(0));
+	const u32 cpus = 64;
+	const int n = 256;
+	Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, cpus);
+	cfg.smt = 2;
+	cfg.llc_size = 32;
+	if (nodes > 1) {
+		cfg.node = cpus / nodes;
+		cfg.numa_distance = 21;
+	}
+	Workload wl = make_workload(MIXED, n, bench::forever_on(cpus));
+	bench::spread_over(wl, cpus);
+	Simulation sim(cfg, wl);
+	sim.run_until(warmup_ns(MIXED, n));
+	run_chunks(state, sim, 20 * NSEC_PER_MSEC);
+	u64 migrations = 0;
+	for (const Task& t : sim.tasks())
+		migrations += t.nr_migrations;
+	state.counters["migrations"] = static_cast<double>(migrations);
+}
+BENCHMARK(BM_NumaEvents)->ArgName("nodes")->Arg(1)->Arg(2)->MinTime(0.2);
+
 // ---------------------------------------------------------------- groups
 
 void BM_GroupEvents(benchmark::State& state)
