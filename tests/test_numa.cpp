@@ -206,3 +206,63 @@ TEST_CASE("numa: the balancer moves one of three hogs to the idle node, then sto
 		cross += node_of(m.from) != node_of(m.to);
 	CHECK(cross == 1);
 }
+
+namespace {
+
+// cpus=4,node=2 (an LLC per node): domains of CPU 0 are MC {0,1} and NUMA
+// {0..3}. H: a hog pinned to CPU 2. P: forks pinned to 2, sleeps 200 ms,
+// runs 100 us, widens its affinity to every CPU and suspends (prev = 2).
+// W: pinned to CPU 0, sleeps 300 ms, runs 100 us and resumes P.
+// task_h_load(p) is P's load as last updated, when it suspended: the
+// kernel does not sync a waking task's PELT before wake_affine(). Had P
+// suspended young, that would still be its initial 1024 (and prev would
+// win); after 200 ms asleep it is about 1024 / 2^6. W's load has decayed
+// likewise; CPU 2 carries H's 1024.
+Workload cross_node_wakeup()
+{
+	TaskSpec h = pinned(task("h", {run(RUN_FOREVER)}, 1), {2});
+	TaskSpec p = pinned(
+		task("p", {sleep(200 * MS), run(100 * US), set_affinity(0), suspend(0), run(100 * US)}, 1), {2});
+	TaskSpec w = pinned(task("w", {sleep(300 * MS), run(100 * US), resume(0), sleep(100 * MS)}, 1), {0});
+	Workload wl = workload({h, p, w});
+	wl.cpu_sets.push_back({0, 1, 2, 3});
+	wl.refs = {"wake"};
+	return wl;
+}
+
+std::optional<u32> wakeup_cpu_after(const Placements& where, int task, u64 t)
+{
+	for (const auto& e : where.enqueues)
+		if (e.task == task && !e.new_task && e.t >= t)
+			return e.cpu;
+	return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("numa: a wake-up from another node pulls the wakee through the NUMA domain's wake_affine", "[numa]")
+{
+	// select_task_rq_fair() on CPU 0: want_affine (no flips yet); MC {0,1}
+	// lacks prev 2, NUMA has SD_WAKE_AFFINE (21 <= 30) and prev: wake_affine().
+	// wake_affine_idle(): CPU 0 runs W, 0 and 2 share no cache, no sync,
+	// CPU 2 runs H: no answer. wake_affine_weight(): this side (W's and P's
+	// decayed loads, ~40) * 100 * 1024 < prev side (H's 1024) * 108 * 1024:
+	// target 0. select_idle_sibling(p, 2, 0): 0 busy, 2 in another LLC, so
+	// the scan of LLC {0,1} (or, before any balance wrote nr_idle_scan,
+	// target itself): node 0.
+	Run f(numa_config("cpus=4,node=2,distance=21"), cross_node_wakeup(), 350 * MS);
+	f.sim.run();
+	const auto cpu = wakeup_cpu_after(f.where, 1, 250 * MS);
+	REQUIRE(cpu);
+	CHECK(*cpu < 2);
+}
+
+TEST_CASE("numa: beyond node_reclaim_distance a wake-up stays on the wakee's node", "[numa]")
+{
+	// No SD_WAKE_AFFINE at NUMA (31 > 30): no affine domain, new_cpu = prev
+	// 2; select_idle_sibling(p, 2, 2): 2 runs H, the scan of LLC {2,3}
+	// finds CPU 3 idle.
+	Run f(numa_config("cpus=4,node=2,distance=31"), cross_node_wakeup(), 350 * MS);
+	f.sim.run();
+	CHECK(wakeup_cpu_after(f.where, 1, 250 * MS) == 3u);
+}
