@@ -89,6 +89,8 @@ Genome Genome::decode(const uint8_t* data, size_t size)
 	const u64 cpus_byte = r.get(1);
 	g.sim_cpus = static_cast<uint8_t>(cpus_byte % 8 + 1);  // 0, as in genomes before several CPUs: one
 	g.smt_code = static_cast<uint8_t>((cpus_byte >> 3) & 3);
+	g.cluster_code = static_cast<uint8_t>((cpus_byte >> 5) & 1);
+	g.node_code = static_cast<uint8_t>((cpus_byte >> 6) & 3);
 	g.smp_bits = static_cast<uint8_t>(r.get(1));
 	canonicalise(g);
 	const size_t n = size > HEADER ? std::min((size - HEADER) / GENE, MAX_TASKS) : 0;
@@ -143,7 +145,7 @@ std::vector<uint8_t> Genome::encode() const
 	put(out, tick_phase_ns, 4);
 	put(out, jitter_ns, 4);
 	put(out, switch_cost_ns, 2);
-	put(out, (sim_cpus - 1u) | (smt_code & 3u) << 3, 1);
+	put(out, (sim_cpus - 1u) | (smt_code & 3u) << 3 | (cluster_code & 1u) << 5 | (node_code & 3u) << 6, 1);
 	put(out, smp_bits, 1);
 	for (const Gene& e : tasks) {
 		put(out, static_cast<uint8_t>(e.kind), 1);
@@ -253,6 +255,8 @@ void mutate(Genome& g, uint64_t& rng)
 		const u64 r = next_rand(rng);
 		g.smp_bits = static_cast<uint8_t>(r);
 		g.smt_code = static_cast<uint8_t>((r >> 8) & 3);
+		g.cluster_code = static_cast<uint8_t>((r >> 10) & 1);
+		g.node_code = static_cast<uint8_t>((r >> 11) & 3);
 		break;
 	}
 	case 0: g.preset = static_cast<uint8_t>(pick(rng, kernel_presets().size())); break;
@@ -336,6 +340,27 @@ Case build(const Genome& g, Bugs bugs)
 				if (llc_size_of(c.cfg) % d == 0)
 					smts.push_back(d);
 			c.cfg.smt = smts[g.smt_code % smts.size()];
+		}
+		if (g.cluster_code) {
+			for (u32 d = 2 * c.cfg.smt; d < llc_size_of(c.cfg); d += c.cfg.smt)
+				if (llc_size_of(c.cfg) % d == 0) {
+					c.cfg.cluster = d;
+					break;
+				}
+		}
+		if (g.node_code) {
+			const u32 unit = c.cfg.llc_size ? c.cfg.llc_size : (c.cfg.cluster ? c.cfg.cluster : c.cfg.smt);
+			std::vector<u32> nodes;
+			for (u32 d = unit; d < sim; d += unit)
+				if (sim % d == 0)
+					nodes.push_back(d);
+			if (!nodes.empty()) {
+				static constexpr u32 distances[] = {12, 21, 31};
+				c.cfg.node = nodes[(g.node_code - 1u) % nodes.size()];
+				if (!c.cfg.llc_size)
+					c.cfg.llc_size = c.cfg.node;
+				c.cfg.numa_distance = distances[g.node_code - 1u];
+			}
 		}
 		const Features have_smp = available_features(kernel_presets()[g.preset]);
 		for (unsigned i = 0; i < 5; i++) {

@@ -73,10 +73,16 @@ struct Genome {
 	// bit 2 skew_tick, bits 3-7 flip TTWU_QUEUE, SIS_UTIL, WA_IDLE,
 	// WA_WEIGHT and WA_BIAS. smt_code (bits 3-4 of sim_cpus's byte, 0 in
 	// genomes from before SMT): 0 no SMT, else the SMT width among the LLC
-	// size's divisors (issue 37).
+	// size's divisors (issue 37). cluster_code (bit 5): clusters of the
+	// smallest whole-core size strictly between core and LLC, if any.
+	// node_code (bits 6-7): 0 one node, else NUMA nodes of whole LLCs (the
+	// (code-1)th size that divides sim_cpus; an LLC-less machine's nodes
+	// become its LLCs) at distance 12, 21 or 31 (beyond reclaim).
 	uint8_t sim_cpus = 1;
 	uint8_t smp_bits = 0;
 	uint8_t smt_code = 0;
+	uint8_t cluster_code = 0;
+	uint8_t node_code = 0;
 	std::vector<Gene> tasks;    // mixed shape: 1..MAX_TASKS genes
 	// Mixed shape, on presets that model groups (6.18+): 0..MAX_GROUPS
 	// cgroups, in the trailer after the genes (docs/fuzzing.md); elsewhere

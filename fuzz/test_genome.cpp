@@ -106,3 +106,33 @@ TEST_CASE("a genome's SMT code survives encoding and makes cores inside the LLC"
 	g.smt_code = 0;
 	CHECK(build(g, {}).cfg.smt == 1);
 }
+
+TEST_CASE("genome: clusters and NUMA nodes come from bits 5-7 of the CPUs byte", "[genome]")
+{
+	Genome g;
+	g.hogs = 0;
+	g.sim_cpus = 8;
+	g.smt_code = 1;      // divisors of 8: 1, 2, 4, 8; index 1: 2 threads per core
+	g.cluster_code = 1;  // the smallest whole-core size between core and LLC: 4
+	g.node_code = 2;     // nodes of whole LLCs below 8: {4}; distance 21
+	g.tasks.assign(2, Gene{});
+	const std::vector<uint8_t> bytes = g.encode();
+	const Genome d = Genome::decode(bytes.data(), bytes.size());
+	CHECK(d.cluster_code == 1);
+	CHECK(d.node_code == 2);
+	CHECK(d.encode() == bytes);
+	const Case c = build(d, {});
+	CHECK(c.cfg.smt == 2);
+	CHECK(c.cfg.cluster == 4);
+	CHECK(c.cfg.node == 4);
+	CHECK(c.cfg.llc_size == 4);
+	CHECK(c.cfg.numa_distance == 21);
+	// Nodes need two LLC-sized units: a one-CPU-per-node split of 2 CPUs.
+	g.sim_cpus = 2;
+	g.smt_code = 0;
+	g.cluster_code = 0;
+	g.node_code = 3;
+	const Case two = build(g, {});
+	CHECK(two.cfg.node == 1);
+	CHECK(two.cfg.numa_distance == 31);
+}

@@ -31,12 +31,15 @@
 // The machine (model/topology.hpp): with SMT, SMT domains over each core
 // (one group per thread); MC domains over each LLC with SD_SHARE_LLC and
 // one group per core (carrying SMT's flags: SD_SHARE_CPUCAPACITY makes
-// smt_balance() and the SMT tie rules apply) or per CPU; PKG over all CPUs
+// smt_balance() and the SMT tie rules apply) or per CPU; PKG over each node
 // with one group per LLC (its groups carry MC's flags, so prefer_sibling
-// holds there). Every CPU has capacity 1024: no RT/DL/IRQ pressure, no
-// asymmetric capacity or packing, no clusters, no NUMA, no EAS. The code
-// for those cases is left out where it cannot be reached; each place says
-// so.
+// holds there); with several nodes a NUMA domain over all, one group per
+// node (SD_SERIALIZE, cache_nice_tries 2, calculate_imbalance()'s
+// adjust_numa_imbalance(); numa_balancing never on, so fbq filtering and
+// migrate_degrades_locality() decide nothing). Every CPU has capacity 1024:
+// no RT/DL/IRQ pressure, no asymmetric capacity or packing, no EAS. The
+// code for those cases is left out where it cannot be reached; each place
+// says so.
 //
 // Versions. KernelPaths decides what changed: lb_skips_delayed (6.14+:
 // runnable counts exclude delayed tasks, which only migrate_load may move;
@@ -56,8 +59,10 @@
 //   set by a task attached to it, which makes it non-idle.
 // - 6.6/6.12 set sg_overloaded at every level, 6.18 only at the root: only
 //   the root's value is stored, in all three.
-// - 6.6 and 6.12 serialise SD_SERIALIZE (NUMA) domains differently: no such
-//   domain here.
+// - 6.6 and 6.12 serialise SD_SERIALIZE (NUMA) domains in the periodic
+//   domain loop (a lost race skips the level), 6.18.44 and 7.1 inside
+//   sched_balance_rq() for every idle type (a lost race is "balanced"): a
+//   pass here takes no simulated time, so the lock is never contended.
 // Differences that would change decisions and have no KernelPaths field
 // (not implemented; the 6.6 preset balances like 6.12 here):
 // - 6.6.0 detach_tasks() keeps looping past loop_max while LBF_ALL_PINNED is

@@ -23,7 +23,11 @@
 //   scans target's cluster before the rest of the LLC.
 // - No per-CPU kthreads: the rule letting a kworker's wakee stack on the
 //   kworker's CPU never applies.
-// - No core scheduling: every cookie matches. No NUMA domain.
+// - No core scheduling: every cookie matches.
+// - NUMA (numa_balancing never on): no task has a preferred node; the NUMA
+//   domain's SD_WAKE_AFFINE/BALANCE_FORK/EXEC go beyond
+//   node_reclaim_distance; sched_balance_find_dst_group() keeps its NUMA
+//   rules (see there).
 // - SCHED_IDLE: a CPU whose queued tasks are all SCHED_IDLE (sched_idle_cpu())
 //   is taken as if idle by select_idle_sibling(), select_idle_cpu() and,
 //   ahead of any idle CPU, sched_balance_find_dst_group_cpu(); 7.1

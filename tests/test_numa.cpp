@@ -161,6 +161,9 @@ TEST_CASE("numa: forks stay on the parent's node until idle CPUs differ by three
 	//   k=3: 3 > 2 -> node 1 (32); k=4: s=3, |3-1| = 2 -> stay (6);
 	//   k=5: s=4, dst 5 > 4, 3 -> node 1 (34); k=6: 2, node 1 has more idle
 	//   -> 36; k=7: 1 -> 38.
+	// The model forks the initial tasks with no parent running on CPU 0
+	// (docs/model.md); a real parent there would make CPU 0 busy and the
+	// same rules give 2, 4, 32, 6, 34, 36, 38, 8. The golden checks the rules.
 	Run f(numa_config(), hogs(8), 10 * MS);
 	f.sim.run();
 	const u32 want[] = {0, 2, 4, 32, 6, 34, 36, 38};
@@ -192,9 +195,12 @@ TEST_CASE("numa: the balancer leaves two hogs on one node", "[numa]")
 
 TEST_CASE("numa: the balancer moves one of three hogs to the idle node, then stops", "[numa]")
 {
-	// 3/0: imbalance 3 (> 2), halved: one task moves. Then 2/1: sibling
-	// imbalance 1 does not force; node 1 is not overloaded and has one idle
-	// CPU more than node 0 (31 <= 30 + 1): balanced.
+	// 3/0: imbalance 3 (> 2), halved: one task moves. Each node-0 CPU runs
+	// its hog alone, so nothing can be detached: the move is the active
+	// balance after more than cache_nice_tries + 2 = 4 failed NUMA passes.
+	// Then 2/1: sibling imbalance 1 does not force; the busiest, node 0, is
+	// not overloaded, and the local node has at most one idle CPU more
+	// (31 <= 30 + 1): balanced.
 	Run f(numa_config(), hogs_started_on_node0(3), 2000 * MS);
 	f.sim.run();
 	u32 on_node1 = 0;
