@@ -5,6 +5,9 @@
 #include <charconv>
 #include <iterator>
 
+#include "io/input_error.hpp"
+#include "io/input_file.hpp"
+#include "io/json.hpp"
 #include "io/topology_sysfs.hpp"
 #include "io/values.hpp"
 
@@ -45,7 +48,64 @@ constexpr Field FIELDS[] = {{"cpus", &MachineShape::cpus},        {"smt", &Machi
 			    {"node", &MachineShape::node},        {"distance", &MachineShape::numa_distance},
 			    {"reclaim", &MachineShape::reclaim_distance}};
 
+[[noreturn]] void bad(const std::string& file, int line, int column, const std::string& field, const std::string& what)
+{
+	throw InputError(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + field + ": " + what);
+}
+[[noreturn]] void bad(const std::string& file, const json::Value& at, const std::string& field, const std::string& what)
+{
+	bad(file, at.line, at.column, field, what);
+}
+
+// A topology file: one JSON object whose members are the spec's keys, each
+// a non-negative integer of at most 9 digits (shape_error() then bounds
+// them), and optionally "name" and "what", strings naming the machine.
+MachineShape read_topology_file(const std::string& file, u32 cpus, std::string_view flag)
+{
+	const json::Value doc = json::parse(read_input_file(file, "topology file", MAX_TOPOLOGY_BYTES), file);
+	if (!doc.is_object())
+		bad(file, doc, "topology", "expected a JSON object, got " + json::describe(doc));
+	MachineShape m;
+	m.cpus = cpus;
+	bool have_cpus = false;
+	std::vector<std::string> seen;
+	for (const json::Member& mem : doc.members) {
+		const json::Value& v = mem.value;
+		if (std::find(seen.begin(), seen.end(), mem.key) != seen.end())
+			bad(file, mem.line, mem.column, mem.key, "given twice");
+		seen.push_back(mem.key);
+		if (mem.key == "name" || mem.key == "what") {
+			if (!v.is_string() || v.text.size() > 1024)
+				bad(file, v, mem.key, "expected a string of at most 1024 bytes, got " + json::describe(v));
+			continue;
+		}
+		const auto field = std::find_if(std::begin(FIELDS), std::end(FIELDS),
+						[&](const Field& f) { return f.key == mem.key; });
+		if (field == std::end(FIELDS))
+			bad(file, mem.line, mem.column, mem.key,
+			    "unknown key (cpus, smt, cluster, llc, node, distance, reclaim, name, what)");
+		const std::string& t = v.text;
+		if (v.type != json::Value::Type::Number || t.empty() || t.size() > 9 ||
+		    t.find_first_not_of("0123456789") != std::string::npos)
+			bad(file, v, mem.key, "expected an integer 0..999999999, got " + json::describe(v));
+		m.*(field->member) = static_cast<u32>(std::stoul(t));
+		have_cpus = have_cpus || field->member == &MachineShape::cpus;
+	}
+	if (have_cpus && cpus != 1 && cpus != m.cpus)
+		throw UsageError(std::string(flag) + " " + file + ": cpus " + std::to_string(m.cpus) + " but --cpus " +
+				 std::to_string(cpus));
+	if (const std::string e = shape_error(m); !e.empty())
+		throw InputError(file + ": topology: " + e);
+	return m;
+}
+
 }  // namespace
+
+bool is_topology_file(std::string_view spec)
+{
+	return spec.find('/') != std::string_view::npos ||
+	       (spec.size() > 5 && spec.substr(spec.size() - 5) == ".json");
+}
 
 std::string sysfs_root(std::string_view spec)
 {
@@ -64,6 +124,8 @@ MachineShape parse_topology(std::string_view spec, u32 cpus, std::string_view fl
 					 " CPUs online but --cpus " + std::to_string(cpus));
 		return m;
 	}
+	if (is_topology_file(spec))
+		return read_topology_file(given, cpus, flag);
 	for (const TopologyPreset& p : topology_presets())
 		if (p.name == spec)
 			spec = p.spec;

@@ -28,7 +28,16 @@ inline constexpr const char* SYSFS_ROOT = "/sys/devices/system";
 // spec.
 std::string sysfs_root(std::string_view spec);
 
-// `spec` for `flag` (--topology): a preset name or key=value pairs. cpus
+// A topology file is at most this long (it has a few members).
+inline constexpr std::size_t MAX_TOPOLOGY_BYTES = 1u << 20;
+
+// Whether `spec` names a topology file: a path with a '/' or ending in
+// ".json" (read_topology_file(): a JSON object of the spec's keys).
+bool is_topology_file(std::string_view spec);
+
+// `spec` for `flag` (--topology): a preset name, key=value pairs, sysfs[:DIR]
+// or a topology file (throws InputError naming the file, line, key and
+// value for a bad one). cpus
 // defaults to `cpus` (--cpus), and a cpus= that differs from a --cpus other
 // than 1 is refused. Throws UsageError naming the flag, the key and the value.
 MachineShape parse_topology(std::string_view spec, u32 cpus, std::string_view flag);

@@ -10,6 +10,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "io/input_error.hpp"
 #include "io/topology_spec.hpp"
 #include "io/topology_sysfs.hpp"
 #include "io/values.hpp"
@@ -319,4 +320,54 @@ TEST_CASE("topology: sysfs of an irregular machine is refused, naming the level"
 	fs.put("cpu/online", "0-x");
 	CHECK_THROWS_WITH(cli::read_sysfs_topology(fs.root.string(), "--topology sysfs"),
 			  Catch::Contains("online: '0-x' is not a CPU list"));
+}
+
+namespace {
+
+// A topology file in the temporary directory, removed afterwards.
+struct TopologyFile {
+	std::filesystem::path path;
+	explicit TopologyFile(const std::string& text)
+	{
+		path = std::filesystem::temp_directory_path() / ("eevdf-topology-" + std::to_string(::getpid()) + ".json");
+		std::ofstream(path) << text;
+	}
+	~TopologyFile() { std::filesystem::remove(path); }
+};
+
+}  // namespace
+
+TEST_CASE("topology: a topology file gives the spec's keys as a JSON object", "[topology]")
+{
+	const TopologyFile f(R"({"name": "2s", "what": "two sockets", "cpus": 64, "smt": 2, "llc": 32,
+		"node": 32, "distance": 21})");
+	CHECK(eevdf::cli::parse_topology(f.path.string(), 1, "--topology") ==
+	      eevdf::cli::parse_topology("x86-2s-smt2", 1, "--topology"));
+	// cpus defaults to --cpus, as in a key=value spec.
+	const TopologyFile g(R"({"smt": 2})");
+	CHECK(eevdf::cli::parse_topology(g.path.string(), 8, "--topology").cpus == 8);
+}
+
+TEST_CASE("topology: a bad topology file is refused naming the file, line, key and value", "[topology]")
+{
+	auto err = [](const std::string& text) {
+		const TopologyFile f(text);
+		try {
+			eevdf::cli::parse_topology(f.path.string(), 1, "--topology");
+		} catch (const eevdf::InputError& e) {
+			return std::string(e.what()).substr(f.path.string().size());
+		} catch (const std::exception& e) {
+			return std::string("other: ") + e.what();
+		}
+		return std::string("accepted");
+	};
+	CHECK(err(R"({"cpus": 8, "threads": 2})") == ":1:13: threads: unknown key (cpus, smt, cluster, llc, node, "
+						      "distance, reclaim, name, what)");
+	CHECK(err(R"({"cpus": "8"})") == R"(:1:10: cpus: expected an integer 0..999999999, got "8")");
+	CHECK(err(R"({"cpus": -8})") == ":1:10: cpus: expected an integer 0..999999999, got -8");
+	CHECK(err(R"({"cpus": 8, "smt": 4294967298})").find("smt: expected an integer") != std::string::npos);
+	CHECK(err(R"({"cpus": 8, "cpus": 4})") == ":1:13: cpus: given twice");
+	CHECK(err("[8]") == ":1:1: topology: expected a JSON object, got [8]");
+	CHECK(err(R"({"cpus": 8, "smt": 3})") == ": topology: smt 3 CPUs per core do not divide the machine's 8 CPUs");
+	CHECK(err(R"({"cpus": 8, "node": 4, "distance": 300})").find("numa distance 300") != std::string::npos);
 }

@@ -129,6 +129,11 @@ assert busy == [0, 2, 4, 32], busy
 cfg = r["config"]
 assert (cfg["node_size"], cfg["numa_distance"], cfg["reclaim_distance"]) == (32, 21, 30), cfg
 PY
+printf '{"name": "2s", "cpus": 64, "smt": 2, "llc": 32, "node": 32, "distance": 21}' >"$tmp/2s.json"
+"$eevdf" sim --topology "$tmp/2s.json" --print-domains >"$tmp/domains-file.txt"
+check "--topology FILE.json: the file's machine is x86-2s-smt2's" cmp -s "$tmp/domains.txt" "$tmp/domains-file.txt"
+printf '{"cpus": 8, "cores": 4}' >"$tmp/bad-topology.json"
+expect_exit 2 "bad-topology.json:1:13: cores: unknown key" sim --hogs 2 --topology "$tmp/bad-topology.json"
 "$eevdf" sim --hogs 4 --topology cpus=64,smt=2,node=32,distance=31 --duration 100ms >"$tmp/far.txt"
 check "--topology ...,distance=31: beyond node_reclaim_distance the fourth hog stays on node 0 (CPU 6)" \
 	grep -q "^# cpu 6: busy 100.000 ms" "$tmp/far.txt"

@@ -87,6 +87,10 @@ def sim_flag_cases():
                re.escape(want))
     yield ("sim valid edge --topology cpus=256,smt=8,cluster=32", ["sim", "--hogs", "4", "--duration", "10ms",
            "--topology", "cpus=256,smt=8,cluster=32"], 0, None)
+    for spec, want in [("/dev/zero", "more than 1 MiB"), ("missing.json", "cannot open the topology file"),
+                       (".", None)]:
+        yield (f"sim --topology file {spec}", ["sim", "--hogs", "2", "--duration", "10ms", "--topology", spec], 2,
+               re.escape(want) if want else None)
     yield ("sim --topology a node distance above 254", ["sim", "--hogs", "4", "--duration",
            "10ms", "--topology", "cpus=256,smt=2,llc=16,node=32,distance=255"], 2, "numa distance 255")
     yield ("sim valid edge --topology cpus=256,smt=2,llc=16,node=32,distance=254", ["sim", "--hogs", "300", "--duration",
@@ -396,6 +400,20 @@ def trace_cases(repo):
     ]:
         yield name, (None, body), args, rc, pat
 
+TOPOLOGY_DOC = {"cpus": 8, "smt": 2, "node": 4, "distance": 21}
+
+
+def topology_cases(repo):
+    """A topology file (--topology w.json): every hostile value of every key
+    is refused naming the file; so is every truncation."""
+    run = ["sim", "--hogs", "2", "--duration", "10ms", "--topology", "{file}"]
+    loc = r"w\.json(:\d+:\d+)?: "
+    yield from hostile_value_cases("topology", TOPOLOGY_DOC, [(k,) for k in TOPOLOGY_DOC], run, loc, finite_rc=2)
+    text = json.dumps(TOPOLOGY_DOC)
+    for cut in range(1, len(text)):
+        yield (f"topology w.json cut at {cut}", ("file", text[:cut]), run, 2, loc)
+
+
 def all_cases(repo):
     cases = []
     for gen in (sim_flag_cases(), output_cases(), other_command_cases(), probe_cases(), round3.plain_cases()):
@@ -403,7 +421,8 @@ def all_cases(repo):
             name, args, rc, pat = c[:4]
             stdout = c[4] if len(c) > 4 else None
             cases.append({"name": name, "file": None, "args": args, "rc": rc, "pat": pat, "stdout": stdout})
-    for gen in (rtapp_cases(repo), claim_cases(repo), alias_cases(repo), trace_cases(repo), round3.file_cases(repo)):
+    for gen in (rtapp_cases(repo), claim_cases(repo), alias_cases(repo), trace_cases(repo), topology_cases(repo),
+                round3.file_cases(repo)):
         for name, (_, body), args, rc, pat in gen:
             cases.append({"name": name, "file": body, "args": args, "rc": rc, "pat": pat, "stdout": None})
     return cases
