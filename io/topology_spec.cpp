@@ -22,6 +22,14 @@ const std::vector<TopologyPreset>& topology_presets()
 		{"epyc-1s-nps2", "cpus=64,smt=2,llc=16,node=32,distance=12,reclaim=32",
 		 "an AMD EPYC-like socket: 32 cores x SMT2 in CCXs of 8 cores (one L3 each), NPS2 (2 nodes, SLIT "
 		 "10/12), node_reclaim_distance 32 as init_amd_zen_common() sets it"},
+		{"power10-lpar", "cpus=40,smt=4,llc=4",
+		 "seed 003's dedicated LPAR if POWER10 (assumed): 5 SMT8 cores, each two 4-thread halves that "
+		 "powerpc's topology makes SMT groups sharing a cache (thread_group_l2_cache_map), the top level "
+		 "over all 40 CPUs without SD_SHARE_LLC; one node; CPUs renumbered half-core by half-core "
+		 "(docs/notes/powerpc-topology.md)"},
+		{"power9-lpar", "cpus=40,smt=4,llc=8",
+		 "the same LPAR on POWER9: SMT over each 4-thread half of a big core, CACHE (the shared L2) over "
+		 "the 8-thread core, the top level over all 40 CPUs; one node"},
 	};
 	return presets;
 }
