@@ -77,7 +77,7 @@ void add_model_options(CLI::App* app, ModelOptions& o)
 		->check(cpu_count());
 	app->add_option("--llc", o.llc, "CPUs per last-level cache (MC domain); default all")->check(cpu_count());
 	app->add_option("--topology", o.topology,
-			"machine shape: a preset (x86-2s-smt2, epyc-1s-nps2, vm-2vcpu), sysfs[:DIR] (this machine's "
+			"machine shape: a preset (x86-2s-smt2, epyc-1s-nps2, power10-lpar, power9-lpar, vm-2vcpu), sysfs[:DIR] (this machine's "
 			"/sys/devices/system) or cpus=N,smt=N,cluster=N,llc=N,node=N,distance=D,reclaim=D; docs/cli.md");
 	app->add_flag("--skew-tick", o.skew_tick, "boot option skew_tick=1: CPU c ticks c (TICK_NSEC/2)/cpus later");
 	app->add_option("--autogroup", o.autogroup,
