@@ -113,7 +113,8 @@ TEST_CASE("numa: the NUMA level balances serialised, retries hot tasks twice, no
 	for (u32 g : numa.groups)
 		CHECK((t.group(g).flags & SD_PREFER_SIBLING) != 0);
 	// Beyond node_reclaim_distance no fork, exec or wake-up crosses nodes.
-	const SchedDomain& far = top_domain(Topology(shape_of("cpus=64,smt=2,node=32,distance=31")), 0);
+	const Topology far_topo(shape_of("cpus=64,smt=2,node=32,distance=31"));
+	const SchedDomain& far = top_domain(far_topo, 0);
 	CHECK((far.flags & (SD_BALANCE_FORK | SD_BALANCE_EXEC | SD_WAKE_AFFINE)) == 0);
 }
 
