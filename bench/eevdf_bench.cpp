@@ -217,15 +217,12 @@ BENCHMARK(BM_SmpEvents)->Apply(smp_events_args)->MinTime(0.2);
 // 32 cores of 2 threads (smt 2, issue 37): the idle-core hint, the core
 // scan (unbounded by SIS_UTIL while the hint is set, as in the kernel) and
 // the SMT balance rules. The ratio of the two is the cost of SMT.
-void BM_SmtEvents(benchmark::State& state)
+// SmpEvents' mixed workload (256 tasks) on 64 CPUs of the shape `cfg` gives.
+void run_mixed_64(benchmark::State& state, const Config& cfg)
 {
-	const u32 smt = static_cast<u32>(state.range(0));
-	const u32 cpus = 64;
 	const int n = 256;
-	Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, cpus);
-	cfg.smt = smt;
-	Workload wl = make_workload(MIXED, n, bench::forever_on(cpus));
-	bench::spread_over(wl, cpus);
+	Workload wl = make_workload(MIXED, n, bench::forever_on(cfg.cpus));
+	bench::spread_over(wl, cfg.cpus);
 	Simulation sim(cfg, wl);
 	sim.run_until(warmup_ns(MIXED, n));
 	run_chunks(state, sim, 20 * NSEC_PER_MSEC);
@@ -233,6 +230,13 @@ void BM_SmtEvents(benchmark::State& state)
 	for (const Task& t : sim.tasks())
 		migrations += t.nr_migrations;
 	state.counters["migrations"] = static_cast<double>(migrations);
+}
+
+void BM_SmtEvents(benchmark::State& state)
+{
+	Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, 64);
+	cfg.smt = static_cast<u32>(state.range(0));
+	run_mixed_64(state, cfg);
 }
 BENCHMARK(BM_SmtEvents)->ArgName("smt")->Arg(1)->Arg(2)->MinTime(0.2);
 
@@ -245,24 +249,14 @@ BENCHMARK(BM_SmtEvents)->ArgName("smt")->Arg(1)->Arg(2)->MinTime(0.2);
 void BM_NumaEvents(benchmark::State& state)
 {
 	const u32 nodes = static_cast<u32>(state.range(0));
-	const u32 cpus = 64;
-	const int n = 256;
-	Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, cpus);
+	Config cfg = make_config(*find_preset(DEFAULT_PRESET), 1000, 64);
 	cfg.smt = 2;
 	cfg.llc_size = 32;
 	if (nodes > 1) {
-		cfg.node = cpus / nodes;
+		cfg.node = 64 / nodes;
 		cfg.numa_distance = 21;
 	}
-	Workload wl = make_workload(MIXED, n, bench::forever_on(cpus));
-	bench::spread_over(wl, cpus);
-	Simulation sim(cfg, wl);
-	sim.run_until(warmup_ns(MIXED, n));
-	run_chunks(state, sim, 20 * NSEC_PER_MSEC);
-	u64 migrations = 0;
-	for (const Task& t : sim.tasks())
-		migrations += t.nr_migrations;
-	state.counters["migrations"] = static_cast<double>(migrations);
+	run_mixed_64(state, cfg);
 }
 BENCHMARK(BM_NumaEvents)->ArgName("nodes")->Arg(1)->Arg(2)->MinTime(0.2);
 
